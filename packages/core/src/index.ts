@@ -1,0 +1,3 @@
+export * from './types.js';
+export * from './constants.js';
+export * from './errors.js';

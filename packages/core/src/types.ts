@@ -1,0 +1,78 @@
+/**
+ * Core data model: what one Second Life prim (a mesh "object" of a linkset) is made of.
+ *
+ * Geometry is flat typed arrays, never objects per vertex. Positions are in metres in the
+ * linkset's (world) frame, Z-up as Second Life uses, with every node transform applied.
+ */
+
+/** One face of a mesh object: the triangles that share one material. */
+export interface Face {
+  /** Material name (or a generated one); faces of every LOD line up with high's faces by index. */
+  material: string;
+  /** xyz per vertex, metres, world frame. */
+  positions: Float32Array;
+  /** xyz unit normal per vertex, or undefined when the source has none. */
+  normals?: Float32Array;
+  /** uv per vertex (TEXCOORD_0), or undefined when the source has none. */
+  uvs?: Float32Array;
+  /** Three vertex indices per triangle. */
+  indices: Uint32Array;
+}
+
+/** One level of detail: exactly as many faces as the object's high LOD (empty faces allowed). */
+export interface MeshLod {
+  faces: Face[];
+}
+
+/** Level-of-detail names, highest first, as creators know them. */
+export type LodName = 'high' | 'medium' | 'low' | 'lowest';
+export const LOD_NAMES: readonly LodName[] = ['high', 'medium', 'low', 'lowest'];
+
+/** Convex hulls: each hull a flat xyz Float32Array of its vertices, metres, world frame. */
+export type Hull = Float32Array;
+
+/** One prim of a linkset, as the uploader sees it. */
+export interface SlObject {
+  /** Node name of the high LOD (without any `_LODn` / `_PHYS` suffix). */
+  name: string;
+  /** The LODs. high is required; a missing lower LOD is absent (the viewer substitutes the next higher). */
+  lods: { high: MeshLod; medium?: MeshLod; low?: MeshLod; lowest?: MeshLod };
+  /** Authored physics mesh (`_PHYS`), triangle mesh, world frame. */
+  physicsMesh?: MeshLod;
+  /** Single convex hull (BoundingVerts), at most 256 vertices. */
+  hull?: Hull;
+  /** Convex decomposition, at most 256 hulls of at most 256 vertices. */
+  decomposition?: Hull[];
+  /** True for rigged / animated-object meshes (animesh cost model applies when asked). */
+  rigged?: boolean;
+}
+
+/** A file's worth of prims: one linkset. */
+export interface SlModel {
+  objects: SlObject[];
+}
+
+/** Axis-aligned box. */
+export interface Box3 {
+  min: [number, number, number];
+  max: [number, number, number];
+}
+
+/** Severity of an upload-check finding. */
+export type Severity = 'error' | 'warning' | 'info';
+
+/** A finding about the input: returned, not thrown, so a report can list them all. */
+export interface Diagnostic {
+  severity: Severity;
+  /** Stable machine-readable code, e.g. `too-many-faces`. See docs/diagnostics.md. */
+  code: string;
+  /** One human line naming the object and the problem. */
+  message: string;
+  /** Object (prim) the finding is about, when there is one. */
+  object?: string;
+}
+
+/** zlib (RFC 1950) compression, injected so core runs without Node: `(data, level) => bytes`. */
+export type DeflateFn = (data: Uint8Array, level: number) => Uint8Array;
+/** zlib (RFC 1950) decompression, injected likewise. */
+export type InflateFn = (data: Uint8Array) => Uint8Array;

@@ -1,0 +1,21 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url));
+
+// Tests import the workspace packages from source, so a test run never depends on a stale build.
+// CLI tests that spawn `slmesh` use the built bin: `pnpm test` builds first.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@slmesh/core': src('core'),
+      '@slmesh/gltf-plugin': src('gltf-plugin'),
+    },
+  },
+  test: {
+    include: ['packages/*/test/**/*.test.ts', 'test-assets/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+  },
+});
