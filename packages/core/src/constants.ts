@@ -193,6 +193,8 @@ export interface LinkabilitySettings {
   legacyMegaprimClamp: number;
   /** Legacy rule: span multiplier on the radii. [seed 000] 3 */
   legacyRadiusFactor: number;
+  /** Legacy rule: LARGEST_MAX, the cap on max_link_span, metres. [seed 000] 54 (independent of maxSpan). */
+  legacyLargestMax: number;
 }
 
 export const LINKABILITY_DEFAULTS: Readonly<LinkabilitySettings> = Object.freeze({
@@ -201,4 +203,5 @@ export const LINKABILITY_DEFAULTS: Readonly<LinkabilitySettings> = Object.freeze
   legacyLinkBonus: 2,
   legacyMegaprimClamp: 10,
   legacyRadiusFactor: 3,
+  legacyLargestMax: 54,
 });

@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+/**
+ * The `slmesh` command. Every user error ends as one line on stderr and an exit status from
+ * docs/errors.md; a stack trace is printed only for an internal error, and only with
+ * SLMESH_DEBUG=1.
+ */
+
+import { Command, CommanderError } from 'commander';
+import { isSlmeshError } from '@slmesh/core';
+import { registerCost } from './commands/cost.js';
+import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
+import { VERSION } from './version.js';
+
+async function main(argv: string[]): Promise<number> {
+  let status = 0;
+  const run = async (fn: () => Promise<number>) => {
+    status = await fn();
+  };
+  const program = new Command()
+    .name('slmesh')
+    .description('See and shrink Second Life land impact before upload.')
+    .version(VERSION)
+    .exitOverride()
+    .configureOutput({ writeErr: (s) => process.stderr.write(s) });
+  registerCost(program, run);
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      // Help and version exit 0; usage mistakes exit 2 (commander already printed the line).
+      return e.exitCode === 0 ? 0 : 2;
+    }
+    if (isSlmeshError(e)) {
+      process.stderr.write(`slmesh: ${e.message.split('\n')[0]}\n`);
+      return exitCodeFor(e.code);
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`slmesh: internal error: ${msg.split('\n')[0]}\n`);
+    if (process.env.SLMESH_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
+    return EXIT_INTERNAL;
+  }
+  return status;
+}
+
+main(process.argv).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  () => {
+    process.exitCode = EXIT_INTERNAL;
+  },
+);

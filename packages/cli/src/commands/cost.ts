@@ -1,0 +1,107 @@
+/**
+ * `slmesh cost <files...>`: what Second Life will charge for each file, per object and for the
+ * linkset. Reads every file first; if any cannot be read, nothing is printed or written but
+ * the one-line error (exit 2).
+ */
+
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { SlmeshError, type Vec3 } from '@slmesh/core';
+import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin';
+import { formatReport } from '../format-table.js';
+import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
+import { VERSION } from '../version.js';
+
+export interface CostCommandOptions {
+  json?: boolean;
+  scale?: string;
+  size?: string;
+  lodFactor?: string;
+  emitAsset?: string;
+  animesh?: boolean;
+  linkRule?: string;
+  linkSpan?: string;
+  scripts?: string;
+  siblings?: boolean;
+}
+
+function positive(value: string, what: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new SlmeshError('USAGE', `${what} must be a positive number, got "${value}"`);
+  return n;
+}
+
+export function parseSize(options: CostCommandOptions): SizeRequest {
+  if (options.scale && options.size) throw new SlmeshError('USAGE', '--scale and --size cannot be used together');
+  if (options.scale) {
+    const parts = options.scale.split(',');
+    if (parts.length !== 3) throw new SlmeshError('USAGE', `--scale takes X,Y,Z in metres, got "${options.scale}"`);
+    return { scale: parts.map((p) => positive(p.trim(), '--scale')) as Vec3 };
+  }
+  if (options.size) return { longestSide: positive(options.size, '--size') };
+  return undefined;
+}
+
+export async function runCost(files: string[], options: CostCommandOptions, out: (s: string) => void): Promise<number> {
+  const size = parseSize(options);
+  const lodFactor = options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : 2;
+  const rule = (options.linkRule ?? 'current') as 'current' | 'legacy';
+  if (rule !== 'current' && rule !== 'legacy') throw new SlmeshError('USAGE', `--link-rule is current or legacy, got "${options.linkRule}"`);
+  const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
+  const scripts = options.scripts !== undefined ? Math.floor(Number(options.scripts)) : 0;
+  if (!(scripts >= 0)) throw new SlmeshError('USAGE', `--scripts must be a whole number, got "${options.scripts}"`);
+
+  // 1. Price every file (any unreadable file stops the command before output).
+  const reports: FileReport[] = [];
+  const assets: { path: string; data: Uint8Array }[] = [];
+  const used = new Set<string>();
+  for (const file of files) {
+    const { report, assets: fileAssets } = await reportFile(file, {
+      size,
+      lodFactor,
+      animesh: !!options.animesh,
+      scripts,
+      siblings: options.siblings !== false,
+      linkability: { rule, ...(maxSpan !== undefined ? { maxSpan } : {}) },
+      keepAssets: !!options.emitAsset,
+    });
+    reports.push(report);
+    for (const [name, data] of fileAssets ?? []) {
+      let fname = safeFileName(name);
+      for (let k = 2; used.has(fname); k++) fname = `${safeFileName(name)}-${k}`;
+      used.add(fname);
+      assets.push({ path: join(options.emitAsset!, `${fname}.llmesh`), data });
+    }
+  }
+  const report = makeCostReport(reports, { lodFactor, ...(size ? { size } : {}), animesh: !!options.animesh, linkabilityRule: rule }, VERSION);
+
+  // 2. Write the assets (all or none), then print.
+  if (options.emitAsset) await writeAllOrNothing(assets);
+  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : formatReport(report));
+  return 0;
+}
+
+/** JSON has no Infinity: a LOD that never shows has a switch distance of null. */
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
+export function registerCost(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {
+  program
+    .command('cost')
+    .description('project download, physics and server weight, land impact and linkability of glTF/GLB files')
+    .argument('<files...>', 'glTF or GLB files (sibling _LOD2/_LOD1/_LOD0/_PHYS files are picked up)')
+    .option('--json', 'print the JSON report (docs/cost-report.schema.json)')
+    .option('--scale <x,y,z>', 'price the linkset at this size in metres')
+    .option('--size <metres>', 'price the linkset with this longest side in metres')
+    .option('--lod-factor <F>', 'RenderVolumeLODFactor for the LOD switch distances', '2')
+    .option('--emit-asset <dir>', 'write each object\'s encoded Second Life mesh asset to <dir>/<name>.llmesh')
+    .option('--animesh', 'price as an animated object (triangle-based download weight)')
+    .option('--link-rule <rule>', 'linkability rule: current (since Dec 2010) or legacy', 'current')
+    .option('--link-span <metres>', 'largest linkable span of prim centres (default 54)')
+    .option('--scripts <n>', 'scripts in the linkset, for server weight', '0')
+    .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
+    .action(async (files: string[], options: CostCommandOptions) => {
+      await run(() => runCost(files, options, (s) => process.stdout.write(s)));
+    });
+}

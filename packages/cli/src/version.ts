@@ -1,0 +1,5 @@
+/** slmesh's version, from the CLI package.json. */
+
+import { readFileSync } from 'node:fs';
+
+export const VERSION: string = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;

@@ -1,0 +1,167 @@
+/**
+ * Reads a glTF / GLB file from disk into slmesh objects, with the viewer's sibling-file LODs
+ * (`chair_LOD2.glb`, `chair_LOD1.glb`, `chair_LOD0.glb`, `chair_PHYS.glb` next to `chair.glb`).
+ *
+ * Guarantees: every failure is a SlmeshError whose one-line message names the file; external
+ * buffer and image URIs must stay inside the file's folder (no absolute paths, no `..` escape,
+ * no network schemes; data URIs are fine) and are checked before anything is loaded.
+ */
+
+import { readFile, stat } from 'node:fs/promises';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { Document, NodeIO } from '@gltf-transform/core';
+import { SlmeshError, type Diagnostic, type SlModel } from '@slmesh/core';
+import { createNodeIO } from './node-io.js';
+import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
+
+export interface ReadModelFileOptions {
+  /** A NodeIO to reuse; by default one with every extension and the Draco and meshopt decoders. */
+  io?: NodeIO;
+  /** Load sibling `_LOD2`/`_LOD1`/`_LOD0`/`_PHYS` files. Default true. */
+  siblings?: boolean;
+  /** Largest input file accepted, bytes. Default 512 MiB. */
+  maxFileBytes?: number;
+}
+
+export const READ_MODEL_FILE_DEFAULTS = { siblings: true, maxFileBytes: 512 * 1024 * 1024 };
+
+export interface ReadModelFileResult {
+  model: SlModel;
+  diagnostics: Diagnostic[];
+  /** Every file read, the main one first. */
+  files: string[];
+}
+
+const GLB_MAGIC = 0x46546c67;
+
+function firstLine(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  return msg.split('\n')[0].trim();
+}
+
+/** The JSON part of a .gltf or .glb, parsed, or a SlmeshError naming the file. */
+export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<string, unknown>; glb: boolean } {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const glb = bytes.length >= 4 && view.getUint32(0, true) === GLB_MAGIC;
+  let text: string;
+  if (glb) {
+    if (bytes.length < 20) throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (${bytes.length} bytes, no JSON chunk)`);
+    const total = view.getUint32(8, true);
+    if (total > bytes.length) throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (header says ${total} bytes, file has ${bytes.length})`);
+    const jsonLength = view.getUint32(12, true);
+    const jsonType = view.getUint32(16, true);
+    if (jsonType !== 0x4e4f534a) throw new SlmeshError('INPUT_UNREADABLE', `${path}: GLB's first chunk is not JSON`);
+    if (20 + jsonLength > bytes.length) throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (JSON chunk runs past the end of the file)`);
+    text = new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength));
+  } else {
+    text = new TextDecoder().decode(bytes);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF or GLB file (${glb ? 'GLB JSON chunk' : 'JSON'} does not parse: ${firstLine(e)})`);
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json) || typeof (json as { asset?: unknown }).asset !== 'object') {
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF file (no "asset" object)`);
+  }
+  return { json: json as Record<string, unknown>, glb };
+}
+
+/** Rejects URIs that would read outside the file's folder or over the network. */
+export function checkUris(path: string, json: Record<string, unknown>): void {
+  const folder = resolve(dirname(path));
+  const lists = [['buffers', json.buffers], ['images', json.images]] as const;
+  for (const [kind, list] of lists) {
+    if (!Array.isArray(list)) continue;
+    list.forEach((item: { uri?: unknown }, i) => {
+      const uri = item?.uri;
+      if (uri === undefined) return;
+      if (typeof uri !== 'string') throw new SlmeshError('INPUT_INVALID', `${path}: ${kind}[${i}].uri is not a string`);
+      if (uri.startsWith('data:')) return;
+      const where = `${path}: ${kind}[${i}].uri "${uri.slice(0, 80)}"`;
+      if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(uri)) throw new SlmeshError('INPUT_UNSAFE', `${where} uses a URL scheme; only relative paths inside the model's folder and data: URIs are allowed`);
+      let decoded: string;
+      try {
+        decoded = decodeURIComponent(uri);
+      } catch {
+        throw new SlmeshError('INPUT_INVALID', `${where} is not a valid URI`);
+      }
+      if (isAbsolute(decoded) || decoded.startsWith('\\') || /^[a-zA-Z]:/.test(decoded)) throw new SlmeshError('INPUT_UNSAFE', `${where} is an absolute path; only paths inside the model's folder are allowed`);
+      const rel = relative(folder, resolve(folder, decoded));
+      if (rel.startsWith('..') || isAbsolute(rel)) throw new SlmeshError('INPUT_UNSAFE', `${where} points outside the model's folder`);
+    });
+  }
+}
+
+async function readBytes(path: string, maxBytes: number): Promise<Uint8Array> {
+  let size: number;
+  try {
+    const st = await stat(path);
+    if (!st.isFile()) throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a file`);
+    size = st.size;
+  } catch (e) {
+    if (e instanceof SlmeshError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? firstLine(e)})`}`);
+  }
+  if (size > maxBytes) throw new SlmeshError('INPUT_LIMIT', `${path}: file is ${size} bytes, over the ${maxBytes}-byte limit`);
+  try {
+    return new Uint8Array(await readFile(path));
+  } catch (e) {
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? firstLine(e)})`);
+  }
+}
+
+/** Reads one glTF/GLB file into a glTF-Transform Document, checked first. */
+export async function readDocument(path: string, options: ReadModelFileOptions = {}): Promise<Document> {
+  const maxBytes = options.maxFileBytes ?? READ_MODEL_FILE_DEFAULTS.maxFileBytes;
+  const bytes = await readBytes(path, maxBytes);
+  const { json } = parseGltfJson(path, bytes);
+  checkUris(path, json);
+  const used = Array.isArray(json.extensionsUsed) ? (json.extensionsUsed as string[]) : [];
+  const io = options.io ?? (await createNodeIO({ draco: used.includes('KHR_draco_mesh_compression') }));
+  try {
+    return await io.read(path);
+  } catch (e) {
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: cannot read glTF (${firstLine(e)})`);
+  }
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Reads a model file and its sibling LOD/physics files into objects. */
+export async function readModelFile(path: string, options: ReadModelFileOptions = {}): Promise<ReadModelFileResult> {
+  const siblings = options.siblings ?? READ_MODEL_FILE_DEFAULTS.siblings;
+  const files = [path];
+  const slotNodes: SlotNode[] = [];
+  const diagnostics: Diagnostic[] = [];
+
+  // 1. The main file: every mesh node, by the viewer's node naming.
+  const doc = await readDocument(path, options);
+  const main = readMeshNodes(doc, { source: path });
+  diagnostics.push(...main.diagnostics);
+  for (const node of main.nodes) slotNodes.push({ ...parseLodName(node.name), node, source: path });
+
+  // 2. Sibling files fill their slot for every object they name (or the only object).
+  if (siblings && !isSiblingFileName(basename(path))) {
+    for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
+      const sib = join(dirname(path), siblingFileName(basename(path), slot));
+      if (!(await exists(sib))) continue;
+      files.push(sib);
+      const sdoc = await readDocument(sib, options);
+      const read = readMeshNodes(sdoc, { source: sib });
+      diagnostics.push(...read.diagnostics);
+      for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
+    }
+  }
+  const assembled = assembleModel(slotNodes);
+  return { model: assembled.model, diagnostics: [...diagnostics, ...assembled.diagnostics], files };
+}

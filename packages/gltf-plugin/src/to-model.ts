@@ -1,0 +1,280 @@
+/**
+ * glTF-Transform Document -> slmesh objects, the way the viewer's glTF importer reads a file
+ * (indra/newview/gltf/llgltfloader.cpp):
+ *
+ * 1. Every node of the default scene that has a mesh is one prim; its name is the node's name.
+ * 2. Its world matrix is applied to the vertices, then glTF's Y-up is turned into Second Life's
+ *    Z-up: (x, y, z) -> (x, -z, y). Normals use the inverse transpose; a mirrored node (negative
+ *    determinant) gets its winding flipped. V of the UVs is negated, as the importer does.
+ * 3. Each triangle primitive is one face, named by its material (`mat<i>` when unnamed,
+ *    `mat_default` without a material). Strips and fans become lists; points and lines are
+ *    skipped with a diagnostic.
+ * 4. Nodes named `X_LOD2` / `_LOD1` / `_LOD0` / `_PHYS` fill the LOD / physics slots of object
+ *    `X`; their faces are lined up with X's high LOD by material (a material the LOD does not
+ *    use becomes an empty face).
+ */
+
+import type { Accessor, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
+import { emptyFace, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
+import { parseLodName, type LodSlot } from './lod-naming.js';
+
+const MODE_POINTS = 0, MODE_LINES = 1, MODE_LINE_LOOP = 2, MODE_LINE_STRIP = 3, MODE_TRIANGLES = 4, MODE_TRIANGLE_STRIP = 5, MODE_TRIANGLE_FAN = 6;
+
+/** A mesh node read from a file, before LODs are matched into objects. */
+export interface MeshNodeGeometry {
+  name: string;
+  faces: Face[];
+}
+
+export interface ToModelOptions {
+  /** Label for messages (the file name). */
+  source?: string;
+}
+
+type Mat4 = ArrayLike<number>;
+
+function readVec(accessor: Accessor, size: number): Float32Array {
+  const n = accessor.getCount();
+  const arr = accessor.getArray();
+  if (arr instanceof Float32Array && !accessor.getNormalized() && accessor.getElementSize() === size) return arr;
+  const out = new Float32Array(n * size);
+  const el: number[] = [];
+  for (let i = 0; i < n; i++) {
+    accessor.getElement(i, el);
+    for (let k = 0; k < size; k++) out[i * size + k] = el[k];
+  }
+  return out;
+}
+
+function triangleIndices(prim: Primitive, vertexCount: number): Uint32Array {
+  const idx = prim.getIndices();
+  const src = idx ? Uint32Array.from(idx.getArray() as ArrayLike<number>) : Uint32Array.from({ length: vertexCount }, (_, i) => i);
+  const mode = prim.getMode();
+  if (mode === MODE_TRIANGLES) return src.length % 3 === 0 ? src : src.subarray(0, src.length - (src.length % 3));
+  const out: number[] = [];
+  if (mode === MODE_TRIANGLE_STRIP) {
+    for (let i = 0; i + 2 < src.length; i++) {
+      if (i % 2 === 0) out.push(src[i], src[i + 1], src[i + 2]);
+      else out.push(src[i + 1], src[i], src[i + 2]);
+    }
+  } else if (mode === MODE_TRIANGLE_FAN) {
+    for (let i = 1; i + 1 < src.length; i++) out.push(src[0], src[i], src[i + 1]);
+  }
+  return Uint32Array.from(out);
+}
+
+/** World matrix (column-major) followed by Y-up -> Z-up: returns a function mapping a point. */
+function pointTransform(m: Mat4) {
+  return (x: number, y: number, z: number, out: Float32Array, o: number) => {
+    const wx = m[0] * x + m[4] * y + m[8] * z + m[12];
+    const wy = m[1] * x + m[5] * y + m[9] * z + m[13];
+    const wz = m[2] * x + m[6] * y + m[10] * z + m[14];
+    out[o] = wx;
+    out[o + 1] = -wz;
+    out[o + 2] = wy;
+  };
+}
+
+/** Inverse transpose of the world matrix's 3x3, followed by Y-up -> Z-up, normalised. */
+function normalTransform(m: Mat4) {
+  const a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+  // Cofactor matrix of the 3x3 = inverse transpose times the determinant (the sign is what matters).
+  const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
+  const s = det < 0 ? -1 : 1;
+  const c00 = e * i - f * h, c01 = -(d * i - f * g), c02 = d * h - e * g;
+  const c10 = -(b * i - c * h), c11 = a * i - c * g, c12 = -(a * h - b * g);
+  const c20 = b * f - c * e, c21 = -(a * f - c * d), c22 = a * e - b * d;
+  return {
+    det,
+    apply(x: number, y: number, z: number, out: Float32Array, o: number) {
+      let nx = s * (c00 * x + c01 * y + c02 * z);
+      let ny = s * (c10 * x + c11 * y + c12 * z);
+      let nz = s * (c20 * x + c21 * y + c22 * z);
+      const len = Math.hypot(nx, ny, nz) || 1;
+      nx /= len; ny /= len; nz /= len;
+      out[o] = nx;
+      out[o + 1] = -nz;
+      out[o + 2] = ny;
+    },
+  };
+}
+
+function materialName(doc: Document, prim: Primitive): string {
+  const mat = prim.getMaterial();
+  if (!mat) return 'mat_default';
+  const name = mat.getName();
+  if (name) return name;
+  return `mat${doc.getRoot().listMaterials().indexOf(mat)}`;
+}
+
+/** Reads one mesh node's primitives as faces in the Z-up world frame. */
+function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagnostic[], label: string): Face[] {
+  const world = node.getWorldMatrix();
+  const toWorld = pointTransform(world);
+  const nt = normalTransform(world);
+  const faces: Face[] = [];
+  mesh.listPrimitives().forEach((prim, pi) => {
+    const mode = prim.getMode();
+    if (mode === MODE_POINTS || mode === MODE_LINES || mode === MODE_LINE_LOOP || mode === MODE_LINE_STRIP) {
+      diagnostics.push({ severity: 'warning', code: 'non-triangle-primitive', object: label, message: `${label}: primitive ${pi} draws ${mode === MODE_POINTS ? 'points' : 'lines'}; skipped (Second Life meshes are triangles)` });
+      return;
+    }
+    const posAcc = prim.getAttribute('POSITION');
+    if (!posAcc) {
+      diagnostics.push({ severity: 'warning', code: 'no-positions', object: label, message: `${label}: primitive ${pi} has no POSITION; skipped` });
+      return;
+    }
+    const src = readVec(posAcc, 3);
+    const n = posAcc.getCount();
+    const positions = new Float32Array(n * 3);
+    for (let v = 0; v < n; v++) toWorld(src[v * 3], src[v * 3 + 1], src[v * 3 + 2], positions, v * 3);
+    // The glTF importer always has normals: missing ones default to +Z in model space.
+    const normAcc = prim.getAttribute('NORMAL');
+    const nsrc = normAcc && normAcc.getCount() === n ? readVec(normAcc, 3) : undefined;
+    const normals = new Float32Array(n * 3);
+    for (let v = 0; v < n; v++) {
+      if (nsrc) nt.apply(nsrc[v * 3], nsrc[v * 3 + 1], nsrc[v * 3 + 2], normals, v * 3);
+      else nt.apply(0, 0, 1, normals, v * 3);
+    }
+    const uvAcc = prim.getAttribute('TEXCOORD_0');
+    let uvs: Float32Array | undefined;
+    if (uvAcc && uvAcc.getCount() === n) {
+      const usrc = readVec(uvAcc, 2);
+      uvs = new Float32Array(n * 2);
+      for (let v = 0; v < n; v++) {
+        uvs[v * 2] = usrc[v * 2];
+        uvs[v * 2 + 1] = -usrc[v * 2 + 1];
+      }
+    }
+    const indices = triangleIndices(prim, n);
+    for (let i = 0; i < indices.length; i++) {
+      if (indices[i] >= n) throw new SlmeshError('INPUT_INVALID', `${label}: primitive ${pi} has index ${indices[i]} but only ${n} vertices`);
+    }
+    if (nt.det < 0) {
+      for (let t = 0; t + 2 < indices.length; t += 3) {
+        const tmp = indices[t + 1];
+        indices[t + 1] = indices[t + 2];
+        indices[t + 2] = tmp;
+      }
+    }
+    faces.push({ material: materialName(doc, prim), positions, normals, uvs, indices });
+  });
+  return faces;
+}
+
+/** Every mesh node of the default scene, in scene order, as named faces in the Z-up world frame. */
+export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { nodes: MeshNodeGeometry[]; diagnostics: Diagnostic[] } {
+  const root = doc.getRoot();
+  const scene = root.getDefaultScene() ?? root.listScenes()[0];
+  const diagnostics: Diagnostic[] = [];
+  const nodes: MeshNodeGeometry[] = [];
+  const visit = (node: Node) => {
+    const mesh = node.getMesh();
+    if (mesh) {
+      const index = root.listNodes().indexOf(node);
+      const name = node.getName() || mesh.getName() || `node${index}`;
+      const faces = readMeshNode(doc, node, mesh, diagnostics, name);
+      if (faces.length > 0) nodes.push({ name, faces });
+    }
+  };
+  if (scene) scene.traverse(visit);
+  else root.listNodes().forEach(visit);
+  if (scene === null && root.listNodes().length === 0 && root.listMeshes().length > 0) {
+    diagnostics.push({ severity: 'warning', code: 'no-scene', message: `${options.source ?? 'file'}: meshes are not placed in any scene; nothing to upload` });
+  }
+  return { nodes, diagnostics };
+}
+
+/** Merges faces of the same material into one face (the viewer keeps one face per material). */
+function mergeByMaterial(faces: Face[]): Face[] {
+  const groups = new Map<string, Face[]>();
+  for (const f of faces) {
+    const g = groups.get(f.material);
+    if (g) g.push(f);
+    else groups.set(f.material, [f]);
+  }
+  return [...groups.entries()].map(([material, group]) => (group.length === 1 ? group[0] : concatFaces(material, group)));
+}
+
+function concatFaces(material: string, faces: Face[]): Face {
+  let nv = 0, ni = 0;
+  for (const f of faces) {
+    nv += f.positions.length / 3;
+    ni += f.indices.length;
+  }
+  const hasNormals = faces.every((f) => f.normals), hasUvs = faces.every((f) => f.uvs);
+  const positions = new Float32Array(nv * 3), indices = new Uint32Array(ni);
+  const normals = hasNormals ? new Float32Array(nv * 3) : undefined, uvs = hasUvs ? new Float32Array(nv * 2) : undefined;
+  let v = 0, i = 0;
+  for (const f of faces) {
+    positions.set(f.positions, v * 3);
+    if (normals) normals.set(f.normals!, v * 3);
+    if (uvs) uvs.set(f.uvs!, v * 2);
+    for (let k = 0; k < f.indices.length; k++) indices[i++] = f.indices[k] + v;
+    v += f.positions.length / 3;
+  }
+  return { material, positions, normals, uvs, indices };
+}
+
+/** Lines a LOD's faces up with high's materials; returns the LOD and materials high does not have. */
+export function alignFaces(highFaces: Face[], faces: Face[]): { lod: MeshLod; extraMaterials: string[] } {
+  const byMat = new Map(mergeByMaterial(faces).map((f) => [f.material, f]));
+  const lod: MeshLod = { faces: highFaces.map((h) => byMat.get(h.material) ?? emptyFace(h.material)) };
+  const extraMaterials = [...byMat.keys()].filter((m) => !highFaces.some((h) => h.material === m));
+  return { lod, extraMaterials };
+}
+
+/** A node filling a slot of an object, from this file or a sibling file. */
+export interface SlotNode {
+  base: string;
+  slot: LodSlot;
+  node: MeshNodeGeometry;
+  /** The file it came from, for messages. */
+  source: string;
+}
+
+/** Groups mesh nodes into objects by the viewer's naming and lines their LODs up with high. */
+export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const objects: SlObject[] = [];
+  const byBase = new Map<string, SlObject>();
+  // 1. High LODs make the objects (duplicate names get the viewer-style `_copy_N`).
+  for (const sn of slotNodes) {
+    if (sn.slot !== 'high') continue;
+    let name = sn.base;
+    for (let k = 1; byBase.has(name); k++) name = `${sn.base}_copy_${k}`;
+    const object: SlObject = { name, lods: { high: { faces: mergeByMaterial(sn.node.faces) } } };
+    objects.push(object);
+    byBase.set(name, object);
+  }
+  // 2. Lower LODs and physics by base name; a single-object model takes a lone unmatched LOD.
+  for (const sn of slotNodes) {
+    if (sn.slot === 'high') continue;
+    const object = byBase.get(sn.base) ?? (objects.length === 1 ? objects[0] : undefined);
+    if (!object) {
+      diagnostics.push({ severity: 'warning', code: 'orphan-lod', message: `${sn.source}: node ${sn.node.name} has no high-LOD node named ${sn.base}; ignored` });
+      continue;
+    }
+    if (sn.slot === 'physics') {
+      const prev = object.physicsMesh?.faces ?? [];
+      object.physicsMesh = { faces: mergeByMaterial([...prev, ...sn.node.faces]) };
+      continue;
+    }
+    const existing = object.lods[sn.slot]?.faces.filter((f) => f.indices.length > 0) ?? [];
+    const { lod, extraMaterials } = alignFaces(object.lods.high.faces, [...existing, ...sn.node.faces]);
+    for (const m of extraMaterials) {
+      diagnostics.push({ severity: 'error', code: 'lod-material', object: object.name, message: `${object.name}: ${sn.slot} LOD (${sn.node.name}) uses material ${m}, which the high LOD does not have` });
+    }
+    object.lods[sn.slot as Exclude<LodName, 'high'>] = lod;
+  }
+  return { model: { objects }, diagnostics };
+}
+
+/** One Document (no sibling files) into a model. */
+export function documentToModel(doc: Document, options: ToModelOptions = {}): { model: SlModel; diagnostics: Diagnostic[] } {
+  const source = options.source ?? 'file';
+  const { nodes, diagnostics } = readMeshNodes(doc, options);
+  const slotNodes = nodes.map((node) => ({ ...parseLodName(node.name), node, source }));
+  const assembled = assembleModel(slotNodes);
+  return { model: assembled.model, diagnostics: [...diagnostics, ...assembled.diagnostics] };
+}
