@@ -336,6 +336,11 @@ def scene_vase():
     bm = bmesh.new()
     bm.from_mesh(vase.data)
     bmesh.ops.recalc_face_normals(bm, faces=bm.faces)
+    # The surface is open at the top, so recalc can pick "inside" as the
+    # outside: check the widest face against the radial direction.
+    widest = max(bm.faces, key=lambda f: Vector(f.calc_center_median().xy).length)
+    if widest.normal.dot(Vector((*widest.calc_center_median().xy, 0.0))) < 0.0:
+        bmesh.ops.reverse_faces(bm, faces=bm.faces)
     bm.to_mesh(vase.data)
     bm.free()
     finish(vase, "Vase", [mat], smooth=True)

@@ -103,8 +103,9 @@ describe('slmesh cost on Blender exports', () => {
   });
 
   it('prices another size: --size and --scale change the radius and download weight, not the bytes', () => {
-    const base = costJson(asset('cube.glb')).files[0].objects[0];
-    const big = costJson(asset('cube.glb'), '--size', '10').files[0].objects[0];
+    // Suzanne: heavy enough that download weight is above the 16-byte floor at any size.
+    const base = costJson(asset('suzanne.glb')).files[0].objects[0];
+    const big = costJson(asset('suzanne.glb'), '--size', '10').files[0].objects[0];
     expect(Math.max(...big.scale)).toBeCloseTo(10, 6);
     expect(big.lods.high.bytes).toBe(base.lods.high.bytes);
     expect(big.streaming).toBeGreaterThan(base.streaming);
@@ -146,7 +147,7 @@ describe('slmesh cost --emit-asset', () => {
       expect(bytes.length).toBe(o.assetBytes);
       for (const [name, block] of Object.entries(parsed.header) as [string, { offset: number; size: number }][]) {
         if (typeof block !== 'object' || block === null || !('offset' in block)) continue;
-        const start = parsed.headerLength + block.offset;
+        const start = parsed.header_length + block.offset;
         const raw = bytes.subarray(start, start + block.size);
         const inflated = inflateSync(raw); // the size in the header is exactly one whole zlib stream
         const again = deflateSync(inflated, { level: 9 }).length;
