@@ -2,12 +2,14 @@
 
 Run (from the repository root):
 
-    blender -b --factory-startup --python test-assets/make.py -- test-assets/
+    blender -b -t 1 --factory-startup --python test-assets/make.py -- test-assets/
 
 Written for Blender 3.4 (Debian 12 package `blender` 3.4.1, glTF exporter
 io_scene_gltf2 3.4.50, which needs `python3-numpy`). Every scene is built
-from scratch (all default objects and data are deleted first); nothing is
-random, so re-running produces byte-identical files.
+from scratch (all default objects and data are deleted first) and nothing
+is random. With `-t 1`, re-running produces byte-identical files. Without
+it, Blender's multi-threaded vertex-normal sums can change the last bit of
+some normals on meshes with more than about 1000 faces (Ball, Suzanne).
 
 Axes: Blender is Z-up; the exporter is called with export_yup=True, so a
 Blender point (x, y, z) ends up as glTF (x, z, -y).
