@@ -95,6 +95,16 @@ describe('slmesh cost on Blender exports', () => {
     expect(v.lowest.present).toBe(true);
   });
 
+  it('applies the node hierarchy and turns Y-up into Z-up (a 2 m cube rotated 45 degrees about the vertical)', () => {
+    const child = costJson(asset('rotated-scaled.glb')).files[0].objects[0];
+    expect(child.name).toBe('Child');
+    // Rotated about glTF Y (up), so in Second Life's Z-up the box is 2.83 x 2.83 wide and 2 m tall.
+    expect(child.scale[0]).toBeCloseTo(2 * Math.SQRT2, 3);
+    expect(child.scale[1]).toBeCloseTo(2 * Math.SQRT2, 3);
+    expect(child.scale[2]).toBeCloseTo(2, 3);
+    expect(child.position[2]).toBeCloseTo(0.5, 3); // glTF y 0.5 is SL z 0.5
+  });
+
   it('without lower LODs, charges every LOD at the high LOD\'s size, as the viewer does', () => {
     const o = costJson(asset('cube.glb')).files[0].objects[0];
     expect(o.lods.medium.present).toBe(false);
