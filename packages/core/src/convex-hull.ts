@@ -87,7 +87,8 @@ export function convexHull(positions: Float32Array, maxVertices = MAX_HULL_VERTI
   const pts = uniquePoints(positions);
   const size = boxSize(growBox(emptyBox(), positions));
   const extent = Math.max(size[0], size[1], size[2]);
-  const flat = size.filter((s) => s <= extent * 1e-6).length > 0;
+  // A set thinner than 1e-4 of its extent on some axis is treated as flat: quickhull is not robust there.
+  const flat = size.some((s) => s <= extent * 1e-4);
   if (pts.length < 4 || flat) {
     const corners = boxCorners(positions);
     return { points: corners, exactVertexCount: corners.length / 3, reduced: false, boxFallback: true };

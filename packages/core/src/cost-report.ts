@@ -179,8 +179,12 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
   const hull = object.hull ?? built!.points;
 
   // 2. Encode exactly as the uploader does; the LOD block sizes are what download weight charges.
+  //    An extra object split off a many-material object goes up as the viewer writes it: with
+  //    its submodel_id and an empty physics block (its physics is priced from its own hull).
   const encoded = encodeMeshAsset(
-    { lods: object.lods, physicsMesh: object.physicsMesh, hull, decomposition: object.decomposition, submodelId: submodelId || undefined },
+    submodelId > 0
+      ? { lods: object.lods, submodelId }
+      : { lods: object.lods, physicsMesh: object.physicsMesh, hull, decomposition: object.decomposition },
     { deflate: options.deflate },
   );
   const block = (name: LodName) => encoded.blocks[`${name}_lod`]?.size ?? 0;

@@ -6,3 +6,6 @@ export * from './convex-hull.js';
 export * from './submodels.js';
 export * from './upload-checks.js';
 export * from './cost-report.js';
+export * from './llsd-binary.js';
+export * from './mesh-asset.js';
+export * from './mesh-asset-decode.js';

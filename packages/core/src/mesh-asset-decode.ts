@@ -24,7 +24,8 @@ import type { MeshBlockName } from './constants.js';
 import { SlmeshError, isSlmeshError } from './errors.js';
 import { LlsdInteger, isLlsdMap, readLlsdBinary } from './llsd-binary.js';
 import type { LlsdMap, LlsdValue } from './llsd-binary.js';
-import type { MeshBlockRange, Vec3 } from './mesh-asset.js';
+import type { MeshBlockRange } from './mesh-asset.js';
+import type { Vec3 } from './object-geometry.js';
 import type { InflateFn, LodName } from './types.js';
 
 /** One face of a decoded LOD or physics mesh block. Geometry is in the asset's unit frame. */

@@ -27,9 +27,8 @@ import type { MeshBlockName } from './constants.js';
 import { SlmeshError } from './errors.js';
 import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
 import type { LlsdMap, LlsdValue } from './llsd-binary.js';
+import type { Vec3 } from './object-geometry.js';
 import type { DeflateFn, Face, Hull, LodName, MeshLod, SlObject } from './types.js';
-
-export type Vec3 = [number, number, number];
 
 export interface MeshAssetInput {
   /** The LODs, world frame, metres. high is required; absent lower LODs are not written. */
@@ -177,25 +176,28 @@ export function normalizeNormals(normals: Float32Array, n: UploadNormalization):
   return out;
 }
 
-function normalizeLod(lod: MeshLod, n: UploadNormalization): MeshLod {
+function normalizeLod(lod: MeshLod, n: UploadNormalization, what: string): MeshLod {
   return {
-    faces: lod.faces.map((face) => ({
-      ...face,
-      positions: normalizePoints(face.positions, n),
-      normals: face.normals ? normalizeNormals(face.normals, n) : undefined,
-    })),
+    faces: lod.faces.map((face, i) => {
+      checkFinite(face.positions, `${what} face ${i}`);
+      return {
+        ...face,
+        positions: normalizePoints(face.positions, n),
+        normals: face.normals ? normalizeNormals(face.normals, n) : undefined,
+      };
+    }),
   };
 }
 
 /** The asset input moved into the unit frame of its high LOD, with that frame. */
 export function normalizeForUpload(input: MeshAssetInput): { input: MeshAssetInput; normalization: UploadNormalization } {
   const n = computeUploadNormalization(input.lods.high);
-  const lods: SlObject['lods'] = { high: normalizeLod(input.lods.high, n) };
-  if (input.lods.medium) lods.medium = normalizeLod(input.lods.medium, n);
-  if (input.lods.low) lods.low = normalizeLod(input.lods.low, n);
-  if (input.lods.lowest) lods.lowest = normalizeLod(input.lods.lowest, n);
+  const lods: SlObject['lods'] = { high: normalizeLod(input.lods.high, n, 'high LOD') };
+  if (input.lods.medium) lods.medium = normalizeLod(input.lods.medium, n, 'medium LOD');
+  if (input.lods.low) lods.low = normalizeLod(input.lods.low, n, 'low LOD');
+  if (input.lods.lowest) lods.lowest = normalizeLod(input.lods.lowest, n, 'lowest LOD');
   const out: MeshAssetInput = { lods };
-  if (input.physicsMesh) out.physicsMesh = normalizeLod(input.physicsMesh, n);
+  if (input.physicsMesh) out.physicsMesh = normalizeLod(input.physicsMesh, n, 'physics mesh');
   if (input.hull) {
     checkFinite(input.hull, 'hull');
     out.hull = normalizePoints(input.hull, n);
@@ -278,7 +280,7 @@ function checkFace(face: Face, what: string): number {
   }
   const count = positions.length / 3;
   if (count > QUANT_MAX) {
-    throw new SlmeshError('INPUT_LIMIT', `mesh asset: ${what} has ${count} vertices; at most ${QUANT_MAX} fit u16 indices (split the face first)`);
+    throw new SlmeshError('INPUT_LIMIT', `mesh asset: ${what} has ${count} vertices; at most ${QUANT_MAX} per face (u16 indices; split the face first)`);
   }
   if (normals && normals.length !== positions.length) {
     throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: ${normals.length / 3} normals for ${count} vertices`);

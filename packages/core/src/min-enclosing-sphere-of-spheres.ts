@@ -11,7 +11,9 @@
  * solve the at most 5 balls exactly by trying every subset of them: for a subset, the sphere
  * internally tangent to all its balls with its centre in the affine hull of their centres (a
  * linear system plus one quadratic), keeping the smallest that encloses all 5. The radius grows
- * strictly at every step, so it ends, and when nothing sticks out the basis sphere is the optimum.
+ * strictly at every step, so it ends (an iteration cap guards against rounding), and when nothing sticks out the basis sphere is the optimum.
+ * The input is first moved and scaled to unit size by a power of two (undone exactly at the end);
+ * the containment tolerance is 1e-10 of that size.
  * (Welzl's move-to-front recursion does not carry over to balls as is, see the paper; pivoting
  * does.) The returned radius is finally max |centre - c_i| + r_i, so every sphere is enclosed.
  */
@@ -160,10 +162,23 @@ export function minEnclosingSphereOfSpheres(
   }
   if (n === 0) return { center: [0, 0, 0], radius: 0 };
 
-  // 1. Tolerance from the size of the input.
-  let size = 0;
-  for (let i = 0; i < n; i++) size = Math.max(size, excess(c, rad, i, { x: c[0], y: c[1], z: c[2], r: 0 }));
-  const tol = CONTAINMENT_RELATIVE * size;
+  // 1. Work near the origin at unit size: move to the centres' box centre and divide by a power
+  //    of two near the input's extent (exact to undo; no underflow or overflow).
+  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity, maxR = 0;
+  for (let i = 0; i < n; i++) {
+    minX = Math.min(minX, c[3 * i]); maxX = Math.max(maxX, c[3 * i]);
+    minY = Math.min(minY, c[3 * i + 1]); maxY = Math.max(maxY, c[3 * i + 1]);
+    minZ = Math.min(minZ, c[3 * i + 2]); maxZ = Math.max(maxZ, c[3 * i + 2]);
+    maxR = Math.max(maxR, rad[i]);
+  }
+  const origin: [number, number, number] = [minX + (maxX - minX) / 2, minY + (maxY - minY) / 2, minZ + (maxZ - minZ) / 2];
+  const extent = Math.max(maxX - minX, maxY - minY, maxZ - minZ, 2 * maxR);
+  const scale = extent > 0 ? 2 ** Math.round(Math.log2(extent)) : 1;
+  for (let i = 0; i < n; i++) {
+    for (let d = 0; d < 3; d++) c[3 * i + d] = (c[3 * i + d] - origin[d]) / scale;
+    rad[i] /= scale;
+  }
+  const tol = CONTAINMENT_RELATIVE;
 
   // 2. Start from the largest ball.
   let first = 0;
@@ -184,13 +199,15 @@ export function minEnclosingSphereOfSpheres(
     }
     if (worst < 0) break;
     const next = smallBall(c, rad, [...basis, worst], tol);
-    if (!(next.sphere.r > sphere.r)) break; // no progress: rounding; step 4 still encloses all
+    // In exact arithmetic the radius grows; it may stay equal in floating point (a near-right
+    // triangle's circumcircle and its hypotenuse sphere), so only a shrink means a numerical dead end.
+    if (next.sphere.r < sphere.r - tol) break; // step 4 still encloses everything
     sphere = next.sphere;
     basis = next.basis;
   }
 
-  // 4. The radius that encloses every ball.
+  // 4. The radius that encloses every ball, back in the caller's frame.
   let radius = 0;
   for (let i = 0; i < n; i++) radius = Math.max(radius, excess(c, rad, i, { ...sphere, r: 0 }));
-  return { center: [sphere.x, sphere.y, sphere.z], radius };
+  return { center: [origin[0] + sphere.x * scale, origin[1] + sphere.y * scale, origin[2] + sphere.z * scale], radius: radius * scale };
 }

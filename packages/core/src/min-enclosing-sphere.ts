@@ -12,10 +12,12 @@
  * Guarantees: handles 0..n points including duplicates, collinear and coplanar sets. The
  * boundary spheres of 2, 3 and 4 points are computed relative to one of them; a (near-)collinear
  * triple or (near-)coplanar quadruple, which exact arithmetic never puts on the boundary, falls
- * back to the smallest sphere enclosing those few points. Containment uses a tolerance of 1e-10
- * of the points' bounding-box diagonal, and the returned radius is finally the largest distance
- * from the centre to any point, so every point is inside the returned sphere. Empty input gives
- * centre (0, 0, 0) and radius 0.
+ * back to the smallest sphere enclosing those few points. The points are first moved to their
+ * bounding-box centre and scaled by a power of two near their extent (so tiny or huge
+ * coordinates neither underflow nor overflow); containment uses a tolerance of 1e-10 of that
+ * extent, and the returned radius is finally the largest distance from the centre to any point,
+ * so every point is inside the returned sphere up to one rounding of the centre. Empty input
+ * gives centre (0, 0, 0) and radius 0.
  */
 
 import { SlmeshError } from './errors.js';
@@ -178,22 +180,34 @@ function toFloat64(points: Float64Array | Float32Array | readonly number[]): Flo
   if (points.length % 3 !== 0) {
     throw new SlmeshError('INPUT_INVALID', `point list length ${points.length} is not a multiple of 3`);
   }
-  const p = points instanceof Float64Array ? points : Float64Array.from(points);
+  const p = Float64Array.from(points);
   for (let i = 0; i < p.length; i++) {
     if (!Number.isFinite(p[i])) throw new SlmeshError('INPUT_INVALID', `point ${Math.floor(i / 3)} has a non-finite coordinate`);
   }
   return p;
 }
 
-/** Diagonal of the points' axis-aligned bounding box. */
-function boxDiagonal(p: Float64Array): number {
+/**
+ * Move the points to their bounding-box centre and divide by a power of two near their extent,
+ * in place, so the arithmetic works on numbers near 1 (no underflow or overflow for tiny or huge
+ * inputs; the power of two scales back exactly). Returns the centre and the scale.
+ */
+function normalise(p: Float64Array): { origin: [number, number, number]; scale: number } {
   let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
   for (let i = 0; i < p.length; i += 3) {
     minX = Math.min(minX, p[i]); maxX = Math.max(maxX, p[i]);
     minY = Math.min(minY, p[i + 1]); maxY = Math.max(maxY, p[i + 1]);
     minZ = Math.min(minZ, p[i + 2]); maxZ = Math.max(maxZ, p[i + 2]);
   }
-  return Math.hypot(maxX - minX, maxY - minY, maxZ - minZ);
+  const origin: [number, number, number] = [minX + (maxX - minX) / 2, minY + (maxY - minY) / 2, minZ + (maxZ - minZ) / 2];
+  const extent = Math.max(maxX - minX, maxY - minY, maxZ - minZ);
+  const scale = extent > 0 ? 2 ** Math.round(Math.log2(extent)) : 1;
+  for (let i = 0; i < p.length; i += 3) {
+    p[i] = (p[i] - origin[0]) / scale;
+    p[i + 1] = (p[i + 1] - origin[1]) / scale;
+    p[i + 2] = (p[i + 2] - origin[2]) / scale;
+  }
+  return { origin, scale };
 }
 
 /**
@@ -204,7 +218,9 @@ export function minEnclosingSphere(points: Float64Array | Float32Array | readonl
   const p = toFloat64(points);
   const n = p.length / 3;
   if (n === 0) return { center: [0, 0, 0], radius: 0 };
-  const tol = CONTAINMENT_RELATIVE * boxDiagonal(p);
+  // 0. Work near the origin at unit size; the tolerance is relative to that size (about 1).
+  const { origin, scale } = normalise(p);
+  const tol = CONTAINMENT_RELATIVE;
   const order = shuffledOrder(n, options.seed ?? 0x5eed);
   const ball: Ball = { x: 0, y: 0, z: 0, r: 0 };
   const inside = (i: number) => dist(p, i, ball.x, ball.y, ball.z) <= ball.r + tol;
@@ -236,8 +252,8 @@ export function minEnclosingSphere(points: Float64Array | Float32Array | readonl
     }
   }
 
-  // 6. The radius that contains every point exactly.
+  // 6. The radius that reaches every point, then back to the caller's frame.
   let radius = 0;
   for (let i = 0; i < n; i++) radius = Math.max(radius, dist(p, i, ball.x, ball.y, ball.z));
-  return { center: [ball.x, ball.y, ball.z], radius };
+  return { center: [origin[0] + ball.x * scale, origin[1] + ball.y * scale, origin[2] + ball.z * scale], radius: radius * scale };
 }
