@@ -32,6 +32,7 @@ import {
   STREAMING_COST_SCALAR,
   type StreamingCostSettings,
 } from './constants.js';
+import { SlmeshError } from './errors.js';
 
 const f32 = Math.fround;
 
@@ -128,11 +129,14 @@ export function radiusFromScale(scale: readonly [number, number, number] | reado
  * Download weight of a (static) mesh object of the given radius.
  *
  * @param bytes compressed LOD block sizes; high is required (0 => `valid: false`, cost 0).
- * @param radius 0.5 * |scale|, metres (see radiusFromScale).
+ * @param radius 0.5 * |scale|, metres (see radiusFromScale); a negative or non-finite radius throws INPUT_INVALID.
  * @param settings overrides of STREAMING_COST_DEFAULTS (STREAMING_COST_SEED_2010 for the seed's 2010 values).
  */
 export function streamingCost(bytes: LodBytes, radius: number, settings: Partial<StreamingCostSettings> = {}): StreamingCostResult {
   const s: StreamingCostSettings = { ...STREAMING_COST_DEFAULTS, ...settings };
+  if (!(radius >= 0) || !Number.isFinite(radius)) {
+    throw new SlmeshError('INPUT_INVALID', `object radius must be a finite number >= 0 (got ${radius})`);
+  }
   const r = f32(radius);
 
   // 1. The LOD circles (dlowest, dlow, dmid), capped at max_distance.

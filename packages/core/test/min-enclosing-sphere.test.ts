@@ -153,7 +153,7 @@ describe('minEnclosingSphere', () => {
           expect(s.radius).toBeLessThanOrEqual(best + 1e-7 * scale);
           expect(s.radius).toBeGreaterThanOrEqual(best - 1e-7 * scale);
         }),
-        { numRuns: 30000 },
+        { numRuns: 400 },
       );
     });
   }
@@ -186,7 +186,7 @@ describe('minEnclosingSphereOfSpheres', () => {
         const b = minEnclosingSphereOfSpheres(flat, new Array(flat.length / 3).fill(0));
         expect(b.radius).toBeCloseTo(a.radius, 6);
       }),
-      { numRuns: 30000 },
+      { numRuns: 400 },
     );
   });
 
@@ -212,7 +212,7 @@ describe('minEnclosingSphereOfSpheres', () => {
           }
         },
       ),
-      { numRuns: 30000 },
+      { numRuns: 400 },
     );
   });
 });

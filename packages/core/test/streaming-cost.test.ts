@@ -91,6 +91,12 @@ describe('streamingCost', () => {
     expect(onlyLow.streaming).toBe(streamingCost({ high: 5000, medium: 5000, low: 1000, lowest: 1000 }, radius).streaming);
   });
 
+  it('rejects a negative or non-finite radius', () => {
+    expect(() => streamingCost({ high: 1000 }, -1)).toThrow(/radius/);
+    expect(() => streamingCost({ high: 1000 }, Number.NaN)).toThrow(/radius/);
+    expect(streamingCost({ high: 1000 }, 0).valid).toBe(true);
+  });
+
   it('high missing: cost 0 and the asset is invalid', () => {
     const r = streamingCost({ high: 0, medium: 3000 }, 2);
     expect(r.valid).toBe(false);
