@@ -4,7 +4,7 @@
  * goes away (new fields may be added).
  */
 
-import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, objectBox, unionBox, type CostReportOptions, type Diagnostic, type LinksetCost, type ObjectCost, type Vec3 } from '@slmesh/core';
+import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, objectBox, unionBox, type CostReportOptions, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
 import { nodeDeflate } from './node-zlib.js';
 import { readModelFile, type ReadModelFileOptions } from './read-file.js';
 
@@ -51,9 +51,12 @@ export function scaleFactorsFor(current: Vec3, size: SizeRequest): Vec3 {
   return current.map((c, i) => (c > 0 ? size.scale[i] / c : 1)) as Vec3;
 }
 
-/** Reads a file (and its siblings) and prices it. */
-export async function reportFile(path: string, options: ReportFileOptions = {}): Promise<{ report: FileReport; assets?: Map<string, Uint8Array> }> {
-  const read = await readModelFile(path, options);
+/** Prices a model already read (from a file, or a Document via documentToModel). */
+export function reportModel(
+  read: { model: SlModel; diagnostics: Diagnostic[]; files?: string[] },
+  path: string,
+  options: Omit<ReportFileOptions, keyof ReadModelFileOptions> = {},
+): { report: FileReport; assets?: Map<string, Uint8Array> } {
   const deflate = options.deflate ?? nodeDeflate;
   const box = read.model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
   const scaleFactors = scaleFactorsFor(boxSize(box), options.size);
@@ -61,13 +64,18 @@ export async function reportFile(path: string, options: ReportFileOptions = {}):
   return {
     report: {
       path,
-      siblings: read.files.slice(1),
+      siblings: (read.files ?? []).slice(1),
       objects: cost.objects,
       linkset: cost.linkset,
       diagnostics: [...read.diagnostics, ...cost.diagnostics],
     },
     ...(cost.assets ? { assets: cost.assets } : {}),
   };
+}
+
+/** Reads a file (and its siblings) and prices it. */
+export async function reportFile(path: string, options: ReportFileOptions = {}): Promise<{ report: FileReport; assets?: Map<string, Uint8Array> }> {
+  return reportModel(await readModelFile(path, options), path, options);
 }
 
 export function makeCostReport(files: FileReport[], settings: CostReport['settings'], version: string): CostReport {
