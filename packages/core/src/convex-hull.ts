@@ -114,3 +114,34 @@ export function convexHull(positions: Float32Array, maxVertices = MAX_HULL_VERTI
   if (reduced) hull = farthestPointSample(hull, maxVertices);
   return { points: Float32Array.from(hull.flat()), exactVertexCount, reduced, boxFallback: false };
 }
+
+/**
+ * A closed triangle mesh of the convex hull of `points` (flat xyz), outward-facing, for writing
+ * a hull as a mesh (the `_PHYS` node of uploader-ready glTF). Degenerate sets give no triangles.
+ */
+export function convexHullMesh(points: Float32Array): { positions: Float32Array; indices: Uint32Array } {
+  const pts = uniquePoints(points);
+  if (pts.length < 4) return { positions: new Float32Array(0), indices: new Uint32Array(0) };
+  let faces: number[][];
+  try {
+    faces = quickhull(pts);
+  } catch {
+    return { positions: new Float32Array(0), indices: new Uint32Array(0) };
+  }
+  // Keep only the vertices the faces use, re-indexed.
+  const remap = new Map<number, number>();
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (const f of faces) {
+    for (const i of f) {
+      let j = remap.get(i);
+      if (j === undefined) {
+        j = remap.size;
+        remap.set(i, j);
+        positions.push(...pts[i]);
+      }
+      indices.push(j);
+    }
+  }
+  return { positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
+}

@@ -66,3 +66,20 @@ describe('convexHull', () => {
     expect(h.reduced).toBe(true);
   });
 });
+
+describe('convexHullMesh', () => {
+  it('gives a closed, outward-facing mesh of a box: 8 vertices, 12 triangles, positive volume', async () => {
+    const { convexHullMesh } = await import('../src/convex-hull.js');
+    const pts: number[] = [];
+    for (let i = 0; i < 8; i++) pts.push(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+    const m = convexHullMesh(Float32Array.from(pts));
+    expect(m.positions.length / 3).toBe(8);
+    expect(m.indices.length / 3).toBe(12);
+    let vol = 0;
+    for (let t = 0; t < m.indices.length; t += 3) {
+      const [a, b, c] = [0, 1, 2].map((k) => Array.from(m.positions.subarray(m.indices[t + k] * 3, m.indices[t + k] * 3 + 3)));
+      vol += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+    }
+    expect(vol).toBeCloseTo(8, 5);
+  });
+});
