@@ -17,3 +17,4 @@ export * from './land-impact.js';
 export * from './min-enclosing-sphere.js';
 export * from './min-enclosing-sphere-of-spheres.js';
 export * from './linkability.js';
+export * from './seeded-random.js';

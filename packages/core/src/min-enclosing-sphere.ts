@@ -21,6 +21,7 @@
  */
 
 import { SlmeshError } from './errors.js';
+import { mulberry32 } from './seeded-random.js';
 
 export interface Sphere {
   center: [number, number, number];
@@ -30,18 +31,6 @@ export interface Sphere {
 export interface MinEnclosingSphereOptions {
   /** Seed of the visiting order (any 32-bit integer). Default 0x5eed. The result does not depend on it beyond rounding. */
   seed?: number;
-}
-
-/** Mulberry32: a small seeded PRNG, so the visiting order is reproducible. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 /** Seeded Fisher-Yates shuffle of 0..n-1. */

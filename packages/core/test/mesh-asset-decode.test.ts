@@ -16,6 +16,7 @@ import type { MeshAssetInput } from '../src/mesh-asset.js';
 import { decodeMeshAsset, inflatedBlockSize, readMeshHeader } from '../src/mesh-asset-decode.js';
 import type { DecodedFace, DecodedMeshAsset } from '../src/mesh-asset-decode.js';
 import type { DeflateFn, Face, InflateFn, MeshLod } from '../src/types.js';
+import { mulberry32 } from '../src/seeded-random.js';
 
 const deflate: DeflateFn = (data, level) => new Uint8Array(deflateSync(data, { level }));
 const inflate: InflateFn = (data) => new Uint8Array(inflateSync(data));
@@ -24,17 +25,8 @@ const SCRIPT = fileURLToPath(new URL('./independent/read_llmesh.py', import.meta
 const tmp = mkdtempSync(join(tmpdir(), 'slmesh-llmesh-'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
-/** A deterministic PRNG (mulberry32), so the Python comparison runs on fixed, varied inputs. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A deterministic PRNG, so the Python comparison runs on fixed, varied inputs. */
+const rng = mulberry32;
 
 function randomFace(r: () => number): Face {
   const count = r() < 0.2 ? Math.floor(r() * 3) : 3 + Math.floor(r() * 60);
