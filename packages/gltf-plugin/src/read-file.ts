@@ -22,6 +22,8 @@ export interface ReadModelFileOptions {
   siblings?: boolean;
   /** Largest input file accepted, bytes. Default 512 MiB. */
   maxFileBytes?: number;
+  /** Most triangles accepted in one file. Default 5,000,000 (TO_MODEL_DEFAULTS). */
+  maxTriangles?: number;
 }
 
 export const READ_MODEL_FILE_DEFAULTS = { siblings: true, maxFileBytes: 512 * 1024 * 1024 };
@@ -114,12 +116,69 @@ async function readBytes(path: string, maxBytes: number): Promise<Uint8Array> {
   }
 }
 
+const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
+const TYPE_COMPONENTS: Record<string, number> = { SCALAR: 1, VEC2: 2, VEC3: 3, VEC4: 4, MAT2: 4, MAT3: 9, MAT4: 16 };
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/**
+ * Rejects buffer views and accessors that reach past their data, before glTF-Transform reads
+ * them (a hostile count would otherwise allocate gigabytes or read garbage).
+ */
+export function checkAccessors(path: string, json: Record<string, unknown>, glbBinLength?: number): void {
+  const buffers = Array.isArray(json.buffers) ? (json.buffers as Record<string, unknown>[]) : [];
+  const views = Array.isArray(json.bufferViews) ? (json.bufferViews as Record<string, unknown>[]) : [];
+  const accessors = Array.isArray(json.accessors) ? (json.accessors as Record<string, unknown>[]) : [];
+  const bad = (what: string) => new SlmeshError('INPUT_INVALID', `${path}: ${what}`);
+  buffers.forEach((b, i) => {
+    if (!isCount(b?.byteLength)) throw bad(`buffers[${i}].byteLength is missing or not a whole number`);
+    if (i === 0 && b.uri === undefined && glbBinLength !== undefined && b.byteLength > glbBinLength) {
+      throw bad(`buffers[0] declares ${b.byteLength} bytes but the GLB's binary chunk has ${glbBinLength}`);
+    }
+  });
+  views.forEach((v, i) => {
+    const buf = buffers[v?.buffer as number];
+    if (!isCount(v?.buffer) || !buf) throw bad(`bufferViews[${i}].buffer does not name a buffer`);
+    const off = (v.byteOffset ?? 0) as number;
+    if (!isCount(off) || !isCount(v.byteLength) || off + v.byteLength > (buf.byteLength as number)) {
+      throw bad(`bufferViews[${i}] runs past the end of buffer ${v.buffer}`);
+    }
+  });
+  accessors.forEach((a, i) => {
+    const comp = COMPONENT_BYTES[a?.componentType as number];
+    const n = TYPE_COMPONENTS[a?.type as string];
+    if (!comp || !n) throw bad(`accessors[${i}] has an unknown componentType or type`);
+    if (!isCount(a.count) || a.count > 2 ** 28) throw bad(`accessors[${i}].count ${String(a.count)} is not a sensible count`);
+    if (a.bufferView === undefined || a.count === 0) return;
+    const view = views[a.bufferView as number];
+    if (!isCount(a.bufferView) || !view) throw bad(`accessors[${i}].bufferView does not name a buffer view`);
+    const element = comp * n;
+    const stride = (view.byteStride as number | undefined) ?? element;
+    const off = (a.byteOffset ?? 0) as number;
+    if (!isCount(off) || !isCount(stride)) throw bad(`accessors[${i}] has a bad byteOffset or byteStride`);
+    if (off + stride * (a.count - 1) + element > (view.byteLength as number)) {
+      throw bad(`accessors[${i}] (${a.count} x ${a.type}) runs past the end of bufferViews[${a.bufferView}]`);
+    }
+  });
+}
+
+/** Length of a GLB's BIN chunk, if it has one. */
+function glbBinChunkLength(bytes: Uint8Array): number | undefined {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const jsonLength = view.getUint32(12, true);
+  const at = 20 + jsonLength;
+  if (at + 8 > bytes.length) return undefined;
+  if (view.getUint32(at + 4, true) !== 0x004e4942) return undefined;
+  return Math.min(view.getUint32(at, true), bytes.length - at - 8);
+}
+
 /** Reads one glTF/GLB file into a glTF-Transform Document, checked first. */
 export async function readDocument(path: string, options: ReadModelFileOptions = {}): Promise<Document> {
   const maxBytes = options.maxFileBytes ?? READ_MODEL_FILE_DEFAULTS.maxFileBytes;
   const bytes = await readBytes(path, maxBytes);
-  const { json } = parseGltfJson(path, bytes);
+  const { json, glb } = parseGltfJson(path, bytes);
   checkUris(path, json);
+  checkAccessors(path, json, glb ? (glbBinChunkLength(bytes) ?? 0) : undefined);
   const used = Array.isArray(json.extensionsUsed) ? (json.extensionsUsed as string[]) : [];
   const io = options.io ?? (await createNodeIO({ draco: used.includes('KHR_draco_mesh_compression') }));
   try {
@@ -146,7 +205,7 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
 
   // 1. The main file: every mesh node, by the viewer's node naming.
   const doc = await readDocument(path, options);
-  const main = readMeshNodes(doc, { source: path });
+  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles });
   diagnostics.push(...main.diagnostics);
   for (const node of main.nodes) slotNodes.push({ ...parseLodName(node.name), node, source: path });
 
@@ -157,7 +216,7 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
       if (!(await exists(sib))) continue;
       files.push(sib);
       const sdoc = await readDocument(sib, options);
-      const read = readMeshNodes(sdoc, { source: sib });
+      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles });
       diagnostics.push(...read.diagnostics);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }

@@ -29,7 +29,11 @@ export interface MeshNodeGeometry {
 export interface ToModelOptions {
   /** Label for messages (the file name). */
   source?: string;
+  /** Most triangles accepted in one file; more is an INPUT_LIMIT error. Default 5,000,000 (a 2M-triangle model works). */
+  maxTriangles?: number;
 }
+
+export const TO_MODEL_DEFAULTS = { maxTriangles: 5_000_000 };
 
 type Mat4 = ArrayLike<number>;
 
@@ -108,7 +112,7 @@ function materialName(doc: Document, prim: Primitive): string {
 }
 
 /** Reads one mesh node's primitives as faces in the Z-up world frame. */
-function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagnostic[], label: string): Face[] {
+function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagnostic[], label: string, source: string): Face[] {
   const world = node.getWorldMatrix();
   const toWorld = pointTransform(world);
   const nt = normalTransform(world);
@@ -128,6 +132,12 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
     const n = posAcc.getCount();
     const positions = new Float32Array(n * 3);
     for (let v = 0; v < n; v++) toWorld(src[v * 3], src[v * 3 + 1], src[v * 3 + 2], positions, v * 3);
+    for (let i = 0; i < positions.length; i++) {
+      if (!Number.isFinite(positions[i])) {
+        const what = Number.isFinite(src[i]) ? 'its transform makes a vertex position infinite or NaN' : 'a vertex position is NaN or infinite';
+        throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi}: ${what}`);
+      }
+    }
     // The glTF importer always has normals: missing ones default to +Z in model space.
     const normAcc = prim.getAttribute('NORMAL');
     const nsrc = normAcc && normAcc.getCount() === n ? readVec(normAcc, 3) : undefined;
@@ -148,7 +158,7 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
     }
     const indices = triangleIndices(prim, n);
     for (let i = 0; i < indices.length; i++) {
-      if (indices[i] >= n) throw new SlmeshError('INPUT_INVALID', `${label}: primitive ${pi} has index ${indices[i]} but only ${n} vertices`);
+      if (indices[i] >= n) throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi} has index ${indices[i]} but only ${n} vertices`);
     }
     if (nt.det < 0) {
       for (let t = 0; t + 2 < indices.length; t += 3) {
@@ -168,14 +178,24 @@ export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { no
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
   const diagnostics: Diagnostic[] = [];
   const nodes: MeshNodeGeometry[] = [];
+  const source = options.source ?? 'file';
+  const maxTriangles = options.maxTriangles ?? TO_MODEL_DEFAULTS.maxTriangles;
+  let triangles = 0;
   const visit = (node: Node) => {
     const mesh = node.getMesh();
-    if (mesh) {
-      const index = root.listNodes().indexOf(node);
-      const name = node.getName() || mesh.getName() || `node${index}`;
-      const faces = readMeshNode(doc, node, mesh, diagnostics, name);
-      if (faces.length > 0) nodes.push({ name, faces });
+    if (!mesh) return;
+    // 1. Refuse absurd sizes before reading any vertex.
+    for (const prim of mesh.listPrimitives()) {
+      const idx = prim.getIndices();
+      triangles += Math.floor((idx ? idx.getCount() : (prim.getAttribute('POSITION')?.getCount() ?? 0)) / 3);
     }
+    if (triangles > maxTriangles) {
+      throw new SlmeshError('INPUT_LIMIT', `${source}: more than ${maxTriangles.toLocaleString('en-US')} triangles (the limit; raise it with --max-triangles)`);
+    }
+    const index = root.listNodes().indexOf(node);
+    const name = node.getName() || mesh.getName() || `node${index}`;
+    const faces = readMeshNode(doc, node, mesh, diagnostics, name, source);
+    if (faces.length > 0) nodes.push({ name, faces });
   };
   if (scene) scene.traverse(visit);
   else root.listNodes().forEach(visit);

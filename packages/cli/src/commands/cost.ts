@@ -23,6 +23,7 @@ export interface CostCommandOptions {
   linkSpan?: string;
   scripts?: string;
   siblings?: boolean;
+  maxTriangles?: string;
 }
 
 function positive(value: string, what: string): number {
@@ -48,6 +49,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   const rule = (options.linkRule ?? 'current') as 'current' | 'legacy';
   if (rule !== 'current' && rule !== 'legacy') throw new SlmeshError('USAGE', `--link-rule is current or legacy, got "${options.linkRule}"`);
   const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
+  const maxTriangles = options.maxTriangles !== undefined ? positive(options.maxTriangles, '--max-triangles') : undefined;
   const scripts = options.scripts !== undefined ? Math.floor(Number(options.scripts)) : 0;
   if (!(scripts >= 0)) throw new SlmeshError('USAGE', `--scripts must be a whole number, got "${options.scripts}"`);
 
@@ -62,6 +64,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
       animesh: !!options.animesh,
       scripts,
       siblings: options.siblings !== false,
+      ...(maxTriangles !== undefined ? { maxTriangles } : {}),
       linkability: { rule, ...(maxSpan !== undefined ? { maxSpan } : {}) },
       keepAssets: !!options.emitAsset,
     });
@@ -101,6 +104,7 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--link-span <metres>', 'largest linkable span of prim centres (default 54)')
     .option('--scripts <n>', 'scripts in the linkset, for server weight', '0')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
+    .option('--max-triangles <n>', 'refuse files with more triangles than this (default 5000000)')
     .action(async (files: string[], options: CostCommandOptions) => {
       await run(() => runCost(files, options, (s) => process.stdout.write(s)));
     });
