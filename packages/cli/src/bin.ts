@@ -8,6 +8,7 @@
 import { Command, CommanderError } from 'commander';
 import { isSlmeshError } from '@slmesh/core';
 import { registerCost } from './commands/cost.js';
+import { registerPreview } from './commands/preview.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
 
@@ -23,6 +24,7 @@ async function main(argv: string[]): Promise<number> {
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerCost(program, run);
+  registerPreview(program, run);
   try {
     await program.parseAsync(argv);
   } catch (e) {

@@ -1,0 +1,178 @@
+/**
+ * Re-prices a model at another size in the page, with @slmesh/core, exactly as
+ * `slmesh cost --json --size X` does (core cost-report.ts `costReport` with the scale factors
+ * of gltf-plugin report.ts `scaleFactorsFor`).
+ *
+ * Resizing a model in world does not change its uploaded asset, so the compressed LOD sizes,
+ * the hull and the decomposition keep their weights. What changes with size: each object's
+ * scale, radius and position (scaled about the linkset's centre), hence its download weight and
+ * LOD switch distances; the physics mesh's triangle widths (its weight); the linkset's box
+ * (physical penalty) and the prim centres (linkability). The arithmetic below follows core's, in
+ * its order, so the numbers are identical, not merely close (tested against the CLI).
+ *
+ * The diagnostics of `cost --size X` are those of the model's own size, except `not-linkable`,
+ * which follows the size: priceAtSize does the same.
+ */
+
+import {
+  boxCenter,
+  boxSize,
+  canBePhysical,
+  landImpact,
+  linkabilityCurrent,
+  lodSwitchDistances,
+  physicalLinksetPenalty,
+  radiusOfScale,
+  serverWeight,
+  streamingCost,
+  triangleMeshPhysicsCost,
+  type LodSwitchDistances,
+  type Vec3,
+} from '@slmesh/core';
+import type { DecodedPreview, ReportDiagnostic, ReportLinkset, ReportObject } from './payload.js';
+
+export interface PricedObject {
+  name: string;
+  scale: Vec3;
+  position: Vec3;
+  radius: number;
+  switchDistances: LodSwitchDistances & { lodFactor: number };
+  streaming: number;
+  physics: ReportObject['physics'];
+  server: number;
+  landImpact: number;
+}
+
+export interface Priced {
+  /** Longest side of the linkset box, metres. */
+  longestSide: number;
+  /** The per-axis factors from the model's own size. */
+  factors: Vec3;
+  objects: PricedObject[];
+  linkset: ReportLinkset;
+  diagnostics: ReportDiagnostic[];
+}
+
+/** gltf-plugin report.ts scaleFactorsFor with `{ longestSide }`. */
+export function scaleFactorsForLongestSide(current: Vec3, longestSide: number | undefined): Vec3 {
+  if (longestSide === undefined) return [1, 1, 1];
+  const longest = Math.max(...current);
+  const f = longest > 0 ? longestSide / longest : 1;
+  return [f, f, f];
+}
+
+/** core cost-report.ts scaleAbout. */
+function scaleAbout(p: Vec3, centre: Vec3, f: Vec3): Vec3 {
+  return [centre[0] + (p[0] - centre[0]) * f[0], centre[1] + (p[1] - centre[1]) * f[1], centre[2] + (p[2] - centre[2]) * f[2]];
+}
+
+/** core cost-report.ts scaledCopy. */
+function scaledCopy(positions: Float32Array, f: Vec3): Float32Array {
+  const out = new Float32Array(positions.length);
+  for (let i = 0; i < positions.length; i += 3) {
+    out[i] = positions[i] * f[0];
+    out[i + 1] = positions[i + 1] * f[1];
+    out[i + 2] = positions[i + 2] * f[2];
+  }
+  return out;
+}
+
+/**
+ * The costs at a linkset longest side of `longestSide` metres (undefined: the model's own size),
+ * with switch distances for RenderVolumeLODFactor `lodFactor`.
+ */
+export function priceAtSize(preview: DecodedPreview, longestSide: number | undefined, lodFactor: number): Priced {
+  const { data } = preview;
+  const file = data.report.files[0];
+  const report = file.linkset;
+
+  // 1. The factors and the linkset's centre and box at that size.
+  const size0 = boxSize(data.linksetBox);
+  const f = scaleFactorsForLongestSide(size0, longestSide);
+  const centre = boxCenter(data.linksetBox);
+  const linksetScale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
+
+  // 2. Each object: scale, position, radius; download weight; physics; land impact.
+  const objects: PricedObject[] = file.objects.map((o, i) => {
+    const po = data.objects[i];
+    const own = boxSize(po.box);
+    const scale: Vec3 = [own[0] * f[0], own[1] * f[1], own[2] * f[2]];
+    const position = scaleAbout(boxCenter(po.box), centre, f);
+    const radius = radiusOfScale(scale);
+    const bytes = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
+    const streaming = streamingCost(bytes, radius).streaming;
+    const physics: ReportObject['physics'] = { ...o.physics, convexHull: { ...o.physics.convexHull } };
+    const mesh = preview.objects[i].physicsMesh;
+    if (o.physics.mesh && mesh) {
+      const m = triangleMeshPhysicsCost(scaledCopy(mesh.positions, f), mesh.indices);
+      physics.mesh = { triangles: m.triangles, width: m.width, weight: m.cost, degenerate: m.degenerate };
+      if (physics.shape === 'mesh') physics.weight = m.cost;
+    }
+    const server = serverWeight(1);
+    const li = landImpact({ streaming, physics: physics.weight, server });
+    return {
+      name: o.name,
+      scale,
+      position,
+      radius,
+      switchDistances: { lodFactor, ...lodSwitchDistances(radius, lodFactor) },
+      streaming,
+      physics,
+      server,
+      landImpact: li.exact,
+    };
+  });
+
+  // 3. The linkset: sums, server weight, land impact, physical penalty, linkability.
+  const prims = objects.length;
+  const streaming = objects.reduce((a, o) => a + o.streaming, 0);
+  const physics = objects.reduce((a, o) => a + o.physics.weight, 0);
+  const server = serverWeight(prims);
+  const li = landImpact({ streaming, physics, server });
+  const settings = { maxSpan: report.linkable.limit, maxPrims: report.linkable.maxPrims };
+  const link = linkabilityCurrent(
+    objects.flatMap((o) => o.position),
+    settings,
+  );
+  const linkset: ReportLinkset = {
+    prims,
+    streaming,
+    physics,
+    physicsEstimate: objects.some((o) => o.physics.estimate),
+    server,
+    landImpact: li.exact,
+    landImpactRounded: li.rounded,
+    dominant: li.dominant,
+    scale: linksetScale,
+    physical: {
+      weight: physicalLinksetPenalty(physics, linksetScale),
+      canBePhysical: canBePhysical(physics),
+      limit: report.physical.limit,
+    },
+    linkable: {
+      ok: link.ok,
+      span: link.span,
+      limit: link.limit,
+      rule: 'current',
+      prims,
+      maxPrims: settings.maxPrims,
+      ...(link.ok ? {} : { reason: link.reason ?? '' }),
+    },
+  };
+
+  // 4. Diagnostics: those of the model's own size; linkability follows the size.
+  const diagnostics = file.diagnostics.filter((d) => d.code !== 'not-linkable');
+  if (!linkset.linkable.ok) diagnostics.push({ severity: 'warning', code: 'not-linkable', message: `not linkable: ${linkset.linkable.reason}` });
+
+  return { longestSide: Math.max(...linksetScale), factors: f, objects, linkset, diagnostics };
+}
+
+/** Log-spaced sizes from `min` to `max` metres (inclusive), `count` of them. */
+export function logSizes(min: number, max: number, count: number): number[] {
+  const out: number[] = [];
+  const a = Math.log(min), b = Math.log(max);
+  for (let i = 0; i < count; i++) out.push(Math.exp(a + ((b - a) * i) / (count - 1)));
+  out[0] = min;
+  out[count - 1] = max;
+  return out;
+}
