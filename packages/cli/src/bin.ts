@@ -9,6 +9,8 @@ import { Command, CommanderError } from 'commander';
 import { isSlmeshError } from '@slmesh/core';
 import { registerCost } from './commands/cost.js';
 import { registerPreview } from './commands/preview.js';
+import { registerCheck } from './commands/check.js';
+import { registerInit } from './commands/init.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
 
@@ -25,6 +27,8 @@ async function main(argv: string[]): Promise<number> {
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
   registerCost(program, run);
   registerPreview(program, run);
+  registerCheck(program, run);
+  registerInit(program, run);
   try {
     await program.parseAsync(argv);
   } catch (e) {

@@ -1,0 +1,141 @@
+/**
+ * Regression mode (`slmesh check --baseline report.json --max-increase P`): compares each
+ * asset with the same path in an earlier JSON report (from `slmesh check --format json` or
+ * `slmesh cost --json`, for example main's) and fails an asset whose land impact, download,
+ * physics or server weight, triangles of any LOD or prim count grew by more than P percent.
+ *
+ * Guarantees: a baseline priced differently (another size, animesh, another linkability rule)
+ * is refused rather than compared; a value that was 0 and is no longer counts as an increase
+ * beyond any percentage; unchanged values are not listed.
+ */
+
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { SlmeshError } from '@slmesh/core';
+import type { FileReport } from '@slmesh/gltf-plugin';
+import { parseJsonFile, type Pricing } from './budget.js';
+import { formatCount, formatOver, formatWeight, linksetTriangles } from './evaluate.js';
+import { displayPath } from './find-assets.js';
+
+/** The values compared, per asset. */
+export interface BaselineValues {
+  landImpact: number;
+  download: number;
+  physics: number;
+  server: number;
+  'triangles.high': number;
+  'triangles.medium': number;
+  'triangles.low': number;
+  'triangles.lowest': number;
+  prims: number;
+}
+
+const METRICS: { key: keyof BaselineValues; label: string; count?: boolean }[] = [
+  { key: 'landImpact', label: 'land impact' },
+  { key: 'download', label: 'download weight' },
+  { key: 'physics', label: 'physics weight' },
+  { key: 'server', label: 'server weight' },
+  { key: 'triangles.high', label: 'high LOD triangles', count: true },
+  { key: 'triangles.medium', label: 'medium LOD triangles', count: true },
+  { key: 'triangles.low', label: 'low LOD triangles', count: true },
+  { key: 'triangles.lowest', label: 'lowest LOD triangles', count: true },
+  { key: 'prims', label: 'prims', count: true },
+];
+
+export interface Baseline {
+  file: string;
+  /** Values by asset path (relative to cwd, `/`-separated). */
+  assets: Map<string, BaselineValues>;
+}
+
+export interface BaselineChange {
+  metric: keyof BaselineValues;
+  label: string;
+  before: number;
+  after: number;
+  /** Percent change; null when the value was 0. */
+  changePercent: number | null;
+  ok: boolean;
+  message: string;
+}
+
+export interface BaselineResult {
+  /** `new`: the asset is not in the baseline; `compared` otherwise. */
+  status: 'new' | 'compared';
+  ok: boolean;
+  changes: BaselineChange[];
+}
+
+export function baselineValues(file: FileReport): BaselineValues {
+  const ls = file.linkset;
+  return {
+    landImpact: ls.landImpact,
+    download: ls.streaming,
+    physics: ls.physics,
+    server: ls.server,
+    'triangles.high': linksetTriangles(file, 'high'),
+    'triangles.medium': linksetTriangles(file, 'medium'),
+    'triangles.low': linksetTriangles(file, 'low'),
+    'triangles.lowest': linksetTriangles(file, 'lowest'),
+    prims: ls.prims,
+  };
+}
+
+/** Reads a baseline report; refuses one that is not a slmesh report or was priced differently. */
+export async function loadBaseline(file: string, pricing: Pricing, cwd: string): Promise<Baseline> {
+  let text: string;
+  try {
+    text = await readFile(resolve(cwd, file), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new SlmeshError('INPUT_UNREADABLE', `${file}: ${code === 'ENOENT' ? 'no such baseline report' : `cannot read (${code ?? String(e)})`}`);
+  }
+  const json = parseJsonFile(text, file) as Record<string, unknown>;
+  const bad = (path: string, problem: string): never => {
+    throw new SlmeshError('INPUT_INVALID', `${file}: ${path}: ${problem} (a baseline is the output of slmesh check --format json or slmesh cost --json)`);
+  };
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) bad('(top level)', 'not a slmesh report');
+  const gen = json.generator as { name?: unknown } | undefined;
+  if (gen?.name !== 'slmesh') bad('generator.name', 'is not "slmesh"');
+  if (!Array.isArray(json.files)) bad('files', 'missing');
+  // 1. Priced the same way, or the numbers cannot be compared.
+  const settings = (json.settings ?? {}) as { size?: unknown; animesh?: unknown; linkabilityRule?: unknown };
+  if (settings.size !== undefined) bad('settings.size', 'the baseline was priced at another size (--size / --scale); make it at the assets\' own size');
+  if (settings.animesh !== undefined && settings.animesh !== pricing.animesh) bad('settings.animesh', `is ${settings.animesh}, the budget prices animesh ${pricing.animesh}`);
+  if (settings.linkabilityRule !== undefined && settings.linkabilityRule !== pricing.linkRule) bad('settings.linkabilityRule', `is "${settings.linkabilityRule}", the budget uses "${pricing.linkRule}"`);
+  // 2. The values of every file.
+  const assets = new Map<string, BaselineValues>();
+  (json.files as unknown[]).forEach((f, i) => {
+    const at = `files[${i}]`;
+    const x = f as FileReport;
+    if (typeof x?.path !== 'string') bad(`${at}.path`, 'must be a string');
+    if (typeof x.linkset !== 'object' || x.linkset === null) bad(`${at}.linkset`, 'missing');
+    for (const k of ['landImpact', 'streaming', 'physics', 'server', 'prims'] as const) if (typeof x.linkset[k] !== 'number') bad(`${at}.linkset.${k}`, 'must be a number');
+    if (!Array.isArray(x.objects)) bad(`${at}.objects`, 'missing');
+    x.objects.forEach((o, j) => {
+      for (const lod of ['high', 'medium', 'low', 'lowest'] as const) {
+        if (typeof o?.lods?.[lod]?.triangles !== 'number') bad(`${at}.objects[${j}].lods.${lod}.triangles`, 'must be a number');
+      }
+    });
+    assets.set(displayPath(resolve(cwd, x.path), cwd), baselineValues(x));
+  });
+  return { file, assets };
+}
+
+/** The changes of one asset against its baseline values (none when it is new). */
+export function compareWithBaseline(current: BaselineValues, before: BaselineValues | undefined, maxIncrease: number): BaselineResult {
+  if (!before) return { status: 'new', ok: true, changes: [] };
+  const changes: BaselineChange[] = [];
+  for (const m of METRICS) {
+    const b = before[m.key];
+    const a = current[m.key];
+    if (a === b) continue;
+    const ok = b > 0 ? a <= b * (1 + maxIncrease / 100) : a <= b;
+    const fmt = (n: number, o: number) => (m.count ? formatCount(n) : formatWeight(n, o));
+    const pct = b !== 0 ? ((a - b) / b) * 100 : null;
+    const change = b !== 0 ? formatOver(a, b) : 'was 0';
+    const message = `${m.label} ${fmt(b, a)} -> ${fmt(a, b)} (${change}${ok ? '' : `, more than the ${maxIncrease}% allowed`})`;
+    changes.push({ metric: m.key, label: m.label, before: b, after: a, changePercent: pct, ok, message });
+  }
+  return { status: 'compared', ok: changes.every((c) => c.ok), changes };
+}
