@@ -11,6 +11,7 @@ import { registerCost } from './commands/cost.js';
 import { registerPreview } from './commands/preview.js';
 import { registerCheck } from './commands/check.js';
 import { registerInit } from './commands/init.js';
+import { registerOptimize } from './commands/optimize.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
 
@@ -29,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
   registerPreview(program, run);
   registerCheck(program, run);
   registerInit(program, run);
+  registerOptimize(program, run);
   try {
     await program.parseAsync(argv);
   } catch (e) {

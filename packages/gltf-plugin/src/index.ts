@@ -4,3 +4,6 @@ export * from './node-io.js';
 export * from './read-file.js';
 export * from './node-zlib.js';
 export * from './report.js';
+export * from './upload-writer.js';
+export * from './sl-lods.js';
+export * from './optimize.js';

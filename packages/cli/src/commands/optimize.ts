@@ -1,0 +1,151 @@
+/**
+ * `slmesh optimize <in> -o <out.glb>`: generates LODs that look right at the distances where
+ * Second Life shows them and writes a GLB the viewer's glTF importer takes directly (nodes
+ * `Name`, `Name_LOD2`, `Name_LOD1`, `Name_LOD0`, and `Name_PHYS` when the object has physics), or
+ * sibling files with --split. Prints the land impact before and after.
+ *
+ * Everything is computed before anything is written; the outputs (and --report) are then written
+ * all or none. Exit status: 0 done; 1 written, but --target-li could not be reached even at the
+ * silhouette floor; 2 unusable input or options (one line, nothing written).
+ */
+
+import type { Command } from 'commander';
+import { SlmeshError } from '@slmesh/core';
+import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
+import { EXIT_CHECK_FAILED, EXIT_OK } from '../exit-codes.js';
+import { printable } from '../format-table.js';
+import { writeAllOrNothing } from '../write-atomic.js';
+import { VERSION } from '../version.js';
+
+export interface OptimizeCommandOptions {
+  output?: string;
+  split?: boolean;
+  report?: string;
+  lodFactor?: string;
+  maxErrorPx?: string;
+  targetLi?: string;
+  size?: string;
+  minCoverage?: string;
+  keepLods?: boolean;
+  siblings?: boolean;
+}
+
+function positive(value: string, what: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new SlmeshError('USAGE', `${what} must be a positive number, got "${value}"`);
+  return n;
+}
+
+/** Command-line options to pipeline options (USAGE errors for bad values). */
+export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOptions {
+  if (!options.output) throw new SlmeshError('USAGE', 'optimize needs an output file: -o out.glb');
+  if (!/\.glb$/i.test(options.output)) throw new SlmeshError('USAGE', `output must be a .glb file, got "${options.output}"`);
+  if (options.report !== undefined && !/\.json$/i.test(options.report)) throw new SlmeshError('USAGE', `--report must name a .json file, got "${options.report}"`);
+  const minCoverage = options.minCoverage !== undefined ? Number(options.minCoverage) : undefined;
+  if (minCoverage !== undefined && !(minCoverage >= 0 && minCoverage <= 1)) throw new SlmeshError('USAGE', `--min-coverage must be between 0 and 1, got "${options.minCoverage}"`);
+  const size: SizeRequest = options.size !== undefined ? { longestSide: positive(options.size, '--size') } : undefined;
+  return {
+    output: options.output,
+    split: !!options.split,
+    siblings: options.siblings !== false,
+    keepAuthoredLods: !!options.keepLods,
+    lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : 2,
+    maxErrorPx: options.maxErrorPx !== undefined ? positive(options.maxErrorPx, '--max-error-px') : 1,
+    ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
+    ...(size ? { size } : {}),
+    ...(minCoverage !== undefined ? { minCoverage } : {}),
+  };
+}
+
+const px = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} px` : 'floor');
+
+/** The readable summary: per object its LOD triangles and screen-space errors, then land impact before and after. */
+export function formatOptimize(input: string, result: OptimizeResult, options: OptimizeOptions): string {
+  const rows: string[][] = [['object', 'high', 'medium', 'low', 'lowest']];
+  for (const p of result.plans) {
+    rows.push([printable(p.name), String(p.highTriangles), ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})`)]);
+  }
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+  const b = result.before, a = result.after.linkset;
+  const out = [
+    `${printable(input)} -> ${result.files.map((f) => printable(f.path)).join(', ')}`,
+    '',
+    'LOD triangles (screen-space error at the distance each LOD appears):',
+    result.plans.length ? table : '(every object kept its authored LODs)',
+    '',
+    `land impact     ${b.landImpact.toFixed(3)} -> ${a.landImpact.toFixed(3)}   (rounded ${b.landImpactRounded} -> ${a.landImpactRounded})`,
+    `download weight ${b.download.toFixed(3)} -> ${a.streaming.toFixed(3)}`,
+    `physics weight  ${b.physics !== undefined ? b.physics.toFixed(3) : '(not needed)'} -> ${a.physics.toFixed(3)}${a.physicsEstimate ? ' estimate' : ''}`,
+    `planned for RenderVolumeLODFactor ${options.lodFactor ?? 2}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees`,
+  ];
+  if (a.landImpact > b.landImpact && result.plans.length > 0) {
+    out.push(`note: the land impact went up; if the input had its own LODs, --keep-lods keeps them`);
+  }
+  if (result.budget) {
+    const bu = result.budget;
+    out.push(
+      bu.fits
+        ? `target land impact ${bu.targetLandImpact}: met with LODs within ${px(bu.maxErrorPx)}`
+        : `target land impact ${bu.targetLandImpact}: NOT met; ${bu.floorLandImpact.toFixed(3)} is the least the LODs can reach without losing the silhouette (land impact set by ${a.dominant} weight)`,
+    );
+  }
+  return out.join('\n') + '\n';
+}
+
+/** JSON has no Infinity: unbounded numbers (a LOD that never shows, the floor chain's bound) are null. */
+function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
+export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook): Promise<number> {
+  const pipeline = optimizeOptionsFrom(options);
+  // 1. Everything in memory first: a bad input stops here with nothing written.
+  // The CLI prints its own summary and warnings: the pipeline's logger stays quiet.
+  const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+  const result = await optimizeFile(input, { ...pipeline, logger: quiet, ...(physics ? { physics } : {}) });
+  const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({ path: f.path, data: f.data }));
+  if (options.report) {
+    const report = {
+      ...makeCostReport([result.after], { lodFactor: pipeline.lodFactor ?? 2, ...(pipeline.size ? { size: pipeline.size } : {}), animesh: false, linkabilityRule: 'current' }, VERSION),
+      optimize: {
+        input,
+        inputs: result.inputs,
+        before: result.before,
+        maxErrorPx: pipeline.maxErrorPx,
+        screen: { viewportHeightPx: 1080, verticalFovDegrees: 60 },
+        ...(result.budget ? { budget: result.budget } : {}),
+        plans: result.plans,
+      },
+    };
+    files.push({ path: options.report, data: JSON.stringify(report, jsonReplacer, 2) + '\n' });
+  }
+  // 2. Write all or none.
+  await writeAllOrNothing(files);
+  out(formatOptimize(input, result, pipeline));
+  if (result.budget && !result.budget.fits) {
+    err(`slmesh: ${input}: land impact ${result.after.linkset.landImpact.toFixed(3)} is over --target-li ${result.budget.targetLandImpact} (set by ${result.after.linkset.dominant} weight; the LODs are at their silhouette floor)\n`);
+    return EXIT_CHECK_FAILED;
+  }
+  return EXIT_OK;
+}
+
+export function registerOptimize(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {
+  program
+    .command('optimize')
+    .description('generate LODs that hold up at the distances Second Life shows them, and write an uploader-ready GLB')
+    .argument('<input>', 'glTF or GLB file (sibling _LOD2/_LOD1/_LOD0/_PHYS files are read too)')
+    .option('-o, --output <file.glb>', 'output GLB (nodes Name, Name_LOD2, Name_LOD1, Name_LOD0, Name_PHYS)')
+    .option('--split', 'write sibling files out.glb, out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb)')
+    .option('--report <file.json>', 'also write the cost report of the output (docs/cost-report.schema.json)')
+    .option('--lod-factor <F>', 'RenderVolumeLODFactor the LODs are planned for', '2')
+    .option('--max-error-px <px>', 'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)', '1')
+    .option('--target-li <N>', 'lowest-error LODs that keep the land impact at most N')
+    .option('--size <metres>', 'plan and price with the linkset\'s longest side at this size')
+    .option('--min-coverage <fraction>', 'silhouette floor: each LOD covers at least this much of the high LOD\'s outline (within 1/64 of its size)', '0.9')
+    .option('--keep-lods', 'keep authored LODs (_LOD nodes or sibling files) where an object has them')
+    .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
+    .action(async (input: string, options: OptimizeCommandOptions) => {
+      await run(() => runOptimize(input, options, (s) => process.stdout.write(s), (s) => process.stderr.write(s)));
+    });
+}

@@ -1,0 +1,117 @@
+/**
+ * `slmesh optimize` end to end, through the built bin as a user runs it (`pnpm test` builds first).
+ */
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(__dirname, '../../..');
+const bin = join(root, 'packages/cli/dist/bin.js');
+const asset = (name: string) => join(root, 'test-assets', name);
+const validator = createRequire(join(root, 'package.json'))('gltf-validator') as { validateBytes(b: Uint8Array, o?: object): Promise<{ issues: { numErrors: number } }> };
+const schema = JSON.parse(readFileSync(join(root, 'docs/cost-report.schema.json'), 'utf8'));
+const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+
+function slmesh(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function costJson(file: string) {
+  const r = slmesh('cost', '--json', file);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).files[0];
+}
+
+describe('slmesh optimize', () => {
+  it('writes an uploader-ready GLB and its report, and prints land impact before and after', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    const r = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'out.glb'), '--report', join(dir, 'report.json'));
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/land impact\s+381\.\d+ -> \d+\.\d+/);
+    expect(r.stdout).toMatch(/Suzanne\s+7872\s+\d+ \(\d\.\d\d px\)/);
+    const bytes = new Uint8Array(readFileSync(join(dir, 'out.glb')));
+    expect((await validator.validateBytes(bytes)).issues.numErrors).toBe(0);
+    // Reading the output back: four LODs, high unchanged, LODs never growing, cheaper.
+    const file = costJson(join(dir, 'out.glb'));
+    const o = file.objects[0];
+    expect(o.name).toBe('Suzanne');
+    expect(o.lods.high.triangles).toBe(7872);
+    for (const n of ['medium', 'low', 'lowest']) expect(o.lods[n].present).toBe(true);
+    expect(o.lods.medium.triangles).toBeLessThanOrEqual(o.lods.high.triangles);
+    expect(o.lods.low.triangles).toBeLessThanOrEqual(o.lods.medium.triangles);
+    expect(o.lods.lowest.triangles).toBeLessThanOrEqual(o.lods.low.triangles);
+    expect(o.lods.lowest.triangles).toBeGreaterThan(0);
+    // The report is the cost report of the output, schema-valid, with the plan alongside.
+    const report = JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8'));
+    expect(validateReport(report), JSON.stringify(validateReport.errors)).toBe(true);
+    expect(report.files[0].linkset.landImpact).toBeCloseTo(file.linkset.landImpact, 6);
+    expect(report.optimize.before.landImpact).toBeGreaterThan(report.files[0].linkset.landImpact);
+    expect(report.optimize.plans[0].levels).toHaveLength(3);
+  });
+
+  it('keeps every object with its name and face count (a 6-prim chair, 2 faces on the seat)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    expect(slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'chair.glb')).status).toBe(0);
+    const before = costJson(asset('chair.glb'));
+    const after = costJson(join(dir, 'chair.glb'));
+    expect(after.objects.map((o: { name: string }) => o.name)).toEqual(before.objects.map((o: { name: string }) => o.name));
+    after.objects.forEach((o: { faces: number; position: number[]; scale: number[] }, i: number) => {
+      expect(o.faces).toBe(before.objects[i].faces);
+      // Same place and size in the linkset.
+      o.position.forEach((v, k) => expect(v).toBeCloseTo(before.objects[i].position[k], 6));
+      o.scale.forEach((v, k) => expect(v).toBeCloseTo(before.objects[i].scale[k], 6));
+    });
+    expect(after.linkset.landImpact).toBeLessThan(before.linkset.landImpact);
+  });
+
+  it('--split writes sibling files the viewer loads next to the main one', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(dir, 'cube.glb'), '--split').status).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['cube.glb', 'cube_LOD0.glb', 'cube_LOD1.glb', 'cube_LOD2.glb']);
+    const file = costJson(join(dir, 'cube.glb'));
+    expect(file.siblings).toHaveLength(3);
+    expect(file.objects[0].faces).toBe(3);
+  });
+
+  it('bad input: one line naming the file, exit 2, nothing written (not even the report)', () => {
+    for (const bad of ['broken/truncated.glb', 'broken/not-a-glb.glb', 'no-such-file.glb']) {
+      const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+      const r = slmesh('optimize', asset(bad), '-o', join(dir, 'out.glb'), '--report', join(dir, 'r.json'));
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(bad.split('/').pop());
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
+
+  it('bad options: exit 2 with one line', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    for (const args of [[], ['-o', join(dir, 'x.gltf')], ['-o', join(dir, 'x.glb'), '--max-error-px', 'lots'], ['-o', join(dir, 'x.glb'), '--min-coverage', '2'], ['-o', join(dir, 'x.glb'), '--target-li', '-1']]) {
+      const r = slmesh('optimize', asset('cube.glb'), ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+    expect(existsSync(join(dir, 'x.glb'))).toBe(false);
+  });
+
+  it('--target-li: meets a reachable budget; says so and exits 1 when even the silhouette floor is over it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    const ok = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'a.glb'), '--target-li', '20');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/target land impact 20: met/);
+    expect(costJson(join(dir, 'a.glb')).linkset.landImpact).toBeLessThanOrEqual(20);
+    const over = slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'b.glb'), '--target-li', '1');
+    expect(over.status).toBe(1);
+    expect(over.stdout).toMatch(/target land impact 1: NOT met/);
+    expect(over.stderr).toMatch(/over --target-li 1/);
+    expect(existsSync(join(dir, 'b.glb'))).toBe(true);
+  });
+});

@@ -1,0 +1,246 @@
+/**
+ * The `slmesh optimize` pipeline as a function, for the CLI and any Node script:
+ *
+ *   1. read a glTF/GLB and its sibling `_LOD2/_LOD1/_LOD0/_PHYS` files into objects;
+ *   2. price the input as it is ("before": what uploading it without LODs would cost);
+ *   3. generate every object's LODs (slLods' planner: error-bound or budget mode);
+ *   4. run the optional `physics` hook on each object (after its LODs, before writing);
+ *   5. write uploader-ready GLB bytes: one file, or sibling files with `split`;
+ *   6. price the result ("after", a cost report of docs/cost-report.schema.json).
+ *
+ * Nothing is written to disk: `files` holds each output path and its bytes, and the caller writes
+ * them (the CLI writes them all or none). Every input problem is a SlmeshError naming the file,
+ * thrown before any output exists.
+ */
+
+import { Logger, type Document, type ILogger, type NodeIO } from '@gltf-transform/core';
+import { MeshoptSimplifier } from 'meshoptimizer';
+import {
+  SlmeshError,
+  checkModel,
+  convexHullPhysicsCost,
+  encodeMeshAsset,
+  landImpact,
+  memoizeDeflate,
+  objectBox,
+  boxSize,
+  prepareForUpload,
+  radiusOfScale,
+  serverWeight,
+  streamingCost,
+  type DeflateFn,
+  type Diagnostic,
+  type ObjectLodPlan,
+  type SlModel,
+  type SlObject,
+  type Vec3,
+} from '@slmesh/core';
+import { stat } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { createNodeIO } from './node-io.js';
+import { nodeDeflate } from './node-zlib.js';
+import { readDocument } from './read-file.js';
+import { reportModel, type FileReport, type SizeRequest } from './report.js';
+import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
+import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
+import { splitUploadDocument, writeUploadDocument, type UploadSlot } from './upload-writer.js';
+
+/** What the physics hook is told about the object it is given. */
+export interface PhysicsHookContext {
+  /** Index of the object in the model. */
+  index: number;
+  /** The model after LOD generation (objects before `index` have been through the hook). */
+  model: SlModel;
+  /** The input file. */
+  source: string;
+  /** RenderVolumeLODFactor the LODs were planned for. */
+  lodFactor: number;
+  /** Per-axis factors from the model's size to the size asked for ([1, 1, 1] at its own size). */
+  scaleFactors: Vec3;
+  /** zlib deflate (memoised), for pricing. */
+  deflate: DeflateFn;
+  /** The pipeline's logger. */
+  logger: ILogger;
+}
+
+/**
+ * Physics hook: receives each object once its LODs are made and returns it with its physics:
+ * `physicsMesh` (a triangle mesh), `decomposition` (convex hulls) or `hull` (one convex hull).
+ * The returned object replaces the given one (same name, same high LOD); its physics is written
+ * as the `Name_PHYS` node and priced in the "after" report.
+ */
+export type PhysicsHook = (object: SlObject, ctx: PhysicsHookContext) => Promise<SlObject> | SlObject;
+
+/** Options for {@link optimizeFile}. */
+export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans'> {
+  /** Output GLB path; names the sibling files too (`out_LOD2.glb` ...). Required. */
+  output: string;
+  /** meshoptimizer's MeshoptSimplifier. Default: the `meshoptimizer` package's. */
+  simplifier?: unknown;
+  /** Write sibling files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, `out_PHYS.glb`) instead of one file. Default: false. */
+  split?: boolean;
+  /** Read the input's sibling `_LOD2/_LOD1/_LOD0/_PHYS` files. Default: true. */
+  siblings?: boolean;
+  /** Runs on each object after its LODs, before writing (see PhysicsHook). Default: none (physics the input has is kept). */
+  physics?: PhysicsHook;
+  /** Logger for progress. Default: glTF-Transform's Logger at WARN. */
+  logger?: ILogger;
+  /** NodeIO for reading and writing. Default: one with every extension and decoder. */
+  io?: NodeIO;
+}
+
+/** Land impact of a linkset, with its parts. */
+export interface LandImpactSummary {
+  prims: number;
+  download: number;
+  /** Physics weight; undefined when it cannot change the land impact and was not computed. */
+  physics?: number;
+  server: number;
+  landImpact: number;
+  landImpactRounded: number;
+}
+
+export interface OptimizeResult {
+  /** Output files and their bytes, the main file first. */
+  files: { path: string; slot: UploadSlot | 'all'; data: Uint8Array }[];
+  /** The objects written (LODs and physics). */
+  model: SlModel;
+  /** What the planner decided per object (objects with kept authored LODs have none). */
+  plans: ObjectLodPlan[];
+  /** Budget mode's outcome, when `targetLandImpact` was given. */
+  budget?: LodBudgetSummary;
+  /** The input as it is, priced. */
+  before: LandImpactSummary;
+  /** The output priced: a file report of the cost report schema. */
+  after: FileReport;
+  /** Findings about the input (the "after" report lists the output's). */
+  diagnostics: Diagnostic[];
+  /** Files read: the input, then its siblings. */
+  inputs: string[];
+}
+
+export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, split: false, siblings: true };
+
+const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
+
+async function isFile(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Step 1: the input document (for its materials) and the model with sibling files. */
+async function readInput(path: string, io: NodeIO, siblings: boolean): Promise<{ doc: Document; model: SlModel; diagnostics: Diagnostic[]; files: string[] }> {
+  const doc = await readDocument(path, { io });
+  const main = readMeshNodes(doc, { source: path });
+  const diagnostics = [...main.diagnostics];
+  const slotNodes: SlotNode[] = main.nodes.map((node) => ({ ...parseLodName(node.name), node, source: path }));
+  const files = [path];
+  if (siblings && !isSiblingFileName(basename(path))) {
+    for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
+      const sib = join(dirname(path), siblingFileName(basename(path), slot));
+      if (!(await isFile(sib))) continue;
+      files.push(sib);
+      const read = readMeshNodes(await readDocument(sib, { io }), { source: sib });
+      diagnostics.push(...read.diagnostics);
+      for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
+    }
+  }
+  const assembled = assembleModel(slotNodes);
+  return { doc, model: assembled.model, diagnostics: [...diagnostics, ...assembled.diagnostics], files };
+}
+
+/**
+ * Step 2: the linkset's land impact as the uploader would charge it. Download weight comes from
+ * the encoded LOD blocks; when it is at least the most any single-hull physics could weigh, the
+ * land impact is the download weight and the (slow on big meshes) hull is not built; otherwise
+ * the full cost report is used.
+ */
+function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: number, deflate: DeflateFn, path: string): LandImpactSummary {
+  const parts = prepareForUpload(model);
+  let download = 0;
+  for (const part of parts) {
+    const enc = encodeMeshAsset({ lods: part.object.lods }, { deflate });
+    const size = boxSize(objectBox(part.object));
+    const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
+    const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;
+    download += streamingCost({ high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') }, radius).streaming;
+  }
+  const server = serverWeight(parts.length);
+  const maxHullPhysics = convexHullPhysicsCost(256) * parts.length;
+  const plainPhysics = model.objects.every((o) => !o.physicsMesh && !o.decomposition && !o.hull);
+  if (plainPhysics && download >= maxHullPhysics && download >= server) {
+    const li = landImpact({ streaming: download, physics: 0, server });
+    return { prims: parts.length, download, server, landImpact: li.exact, landImpactRounded: li.rounded };
+  }
+  const full = reportModel({ model, diagnostics: [] }, path, { deflate, lodFactor, size }).report.linkset;
+  return { prims: full.prims, download: full.streaming, physics: full.physics, server: full.server, landImpact: full.landImpact, landImpactRounded: full.landImpactRounded };
+}
+
+/** Reads `input`, generates LODs (and physics through the hook) and returns uploader-ready GLB bytes with before/after prices. */
+export async function optimizeFile(input: string, options: OptimizeOptions): Promise<OptimizeResult> {
+  const o = { ...OPTIMIZE_DEFAULTS, ...options };
+  if (!o.output || !/\.glb$/i.test(o.output)) throw new SlmeshError('USAGE', `output must be a .glb file, got "${o.output ?? ''}"`);
+  const logger = o.logger ?? new Logger(Logger.Verbosity.WARN);
+  const simplifier = (o.simplifier ?? MeshoptSimplifier) as typeof MeshoptSimplifier;
+  await simplifier.ready;
+  const io = o.io ?? (await createNodeIO());
+  const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
+
+  // 1. Read, and refuse what cannot be made into LODs.
+  const read = await readInput(input, io, o.siblings);
+  read.doc.setLogger(logger);
+  for (const d of checkModel(read.model)) {
+    if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
+  }
+  const scaleFactors = modelScaleFactors(read.model, o.size);
+
+  // 2. Before.
+  const before = priceBefore(read.model, scaleFactors, o.size, o.lodFactor, deflate, input);
+  logger.info(`optimize: ${input}: land impact ${before.landImpact.toFixed(2)} before.`);
+
+  // 3. LODs.
+  const lods = generateModelLods(read.model, { ...o, simplifier, deflate });
+  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${p.levels.map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
+
+  // 4. Physics hook, object by object.
+  let model = lods.model;
+  if (o.physics) {
+    const objects = [...model.objects];
+    for (let i = 0; i < objects.length; i++) {
+      const given = objects[i];
+      const got = await o.physics(given, { index: i, model: { ...model, objects }, source: input, lodFactor: o.lodFactor, scaleFactors, deflate, logger });
+      if (!got || got.name !== given.name || got.lods?.high?.faces.length !== given.lods.high.faces.length) {
+        throw new Error(`physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`);
+      }
+      objects[i] = got;
+    }
+    model = { ...model, objects };
+  }
+
+  // 5. Uploader-ready GLB bytes.
+  const doc = await writeUploadDocument(read.doc, model);
+  const files: OptimizeResult['files'] = [];
+  if (o.split) {
+    const parts = await splitUploadDocument(doc);
+    for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
+      const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));
+      files.push({ path, slot, data: await io.writeBinary(part) });
+    }
+  } else {
+    files.push({ path: o.output, slot: 'all', data: await io.writeBinary(doc) });
+  }
+
+  // 6. After: the output priced as `slmesh cost` would price it.
+  const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  if (lods.budget && !lods.budget.fits) {
+    const message = `land impact ${after.linkset.landImpact.toFixed(3)} is over the target ${lods.budget.targetLandImpact} with every LOD at its silhouette floor (set by ${after.linkset.dominant} weight)`;
+    after.diagnostics.push({ severity: 'warning', code: 'lod-budget-unmet', message });
+    logger.warn(`optimize: ${message}`);
+  }
+  logger.info(`optimize: land impact ${after.linkset.landImpact.toFixed(2)} after.`);
+  return { files, model, plans: lods.plans, ...(lods.budget ? { budget: lods.budget } : {}), before, after, diagnostics: read.diagnostics, inputs: read.files };
+}

@@ -1,0 +1,173 @@
+import type { Document, Transform } from '@gltf-transform/core';
+import { createTransform } from '@gltf-transform/functions';
+import {
+  LOD_PLAN_DEFAULTS,
+  planModelLods,
+  boxSize,
+  emptyBox,
+  lodTriangleCount,
+  objectBox,
+  planModelForBudget,
+  unionBox,
+  type DeflateFn,
+  type LodPlanOptions,
+  type MeshSimplifier,
+  type ObjectLodPlan,
+  type ScreenSpaceSettings,
+  type SlModel,
+  type SlObject,
+  type Vec3,
+} from '@slmesh/core';
+import { nodeDeflate } from './node-zlib.js';
+import { scaleFactorsFor, type SizeRequest } from './report.js';
+import { documentToModel } from './to-model.js';
+import { writeUploadDocument } from './upload-writer.js';
+
+const NAME = 'slLods';
+
+/** Options for the {@link slLods} transform. */
+export interface SlLodsOptions {
+  /** meshoptimizer's `MeshoptSimplifier` (it is awaited `ready`). Required. */
+  simplifier: unknown;
+  /** RenderVolumeLODFactor the LODs are planned for. Default: 2 (Firestorm's default). */
+  lodFactor?: number;
+  /** Screen-space error bound, pixels at each LOD's switch distance (1080 px tall viewport, 60 degree field of view). Default: 1. */
+  maxErrorPx?: number;
+  /** Land impact budget for the linkset: the lowest-error chain that fits (budget mode). Default: none (error-bound mode). */
+  targetLandImpact?: number;
+  /** Plan (and, in budget mode, price) the linkset at this size. Default: the model's own size. */
+  size?: SizeRequest;
+  /** Silhouette floor: every LOD covers at least this fraction of high's silhouette from each view. Default: 0.9. */
+  minCoverage?: number;
+  /** Reference screen for screen-space errors. Default: 1080 px tall, 60 degrees. */
+  screen?: Partial<ScreenSpaceSettings>;
+  /** Keep the LODs of objects that already have some (authored `_LOD` nodes); generate the others'. Default: false. */
+  keepAuthoredLods?: boolean;
+  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Default: node:zlib. */
+  deflate?: DeflateFn;
+  /** Further planner settings (attribute weights, samples, probes). Default: none. */
+  planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
+  /** Receives the plan of every object once the LODs are made. Default: none. */
+  onPlans?: (plans: ObjectLodPlan[], budget: LodBudgetSummary | undefined) => void;
+}
+
+export const SL_LODS_DEFAULTS = {
+  lodFactor: LOD_PLAN_DEFAULTS.lodFactor,
+  maxErrorPx: LOD_PLAN_DEFAULTS.maxErrorPx,
+  minCoverage: LOD_PLAN_DEFAULTS.minCoverage,
+  keepAuthoredLods: false,
+};
+
+/** What budget mode decided. */
+export interface LodBudgetSummary {
+  targetLandImpact: number;
+  fits: boolean;
+  /** Pixel bound of the chain chosen (Infinity: only the silhouette floor limits it). */
+  maxErrorPx: number;
+  landImpact: number;
+  /** Land impact of the floor chain: the least LODs can reach. */
+  floorLandImpact: number;
+}
+
+/** Per-axis factors from the linkset's size to the size asked for. */
+export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
+  const box = model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+  return scaleFactorsFor(boxSize(box), size);
+}
+
+function hasAuthoredLods(o: SlObject): boolean {
+  return !!(o.lods.medium || o.lods.low || o.lods.lowest);
+}
+
+/**
+ * Generates LODs for every object of a model (see {@link slLods}); objects with authored LODs
+ * are kept as they are with `keepAuthoredLods`. Exposed for pipelines that hold a model already.
+ * @hidden
+ */
+export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, 'onPlans'>): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
+  const o = { ...SL_LODS_DEFAULTS, ...options };
+  const scale = modelScaleFactors(model, o.size);
+  const planOptions: LodPlanOptions = {
+    ...o.planner,
+    simplifier: o.simplifier as MeshSimplifier,
+    lodFactor: o.lodFactor,
+    maxErrorPx: o.maxErrorPx,
+    minCoverage: o.minCoverage,
+    sizeFactor: Math.max(...scale),
+    deflate: o.deflate ?? nodeDeflate,
+    ...(o.screen ? { screen: o.screen } : {}),
+  };
+  const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
+  if (o.targetLandImpact !== undefined) {
+    // Budget mode plans the whole linkset together, priced at the size asked for.
+    const r = planModelForBudget(model, { ...planOptions, targetLandImpact: o.targetLandImpact, deflate: o.deflate ?? nodeDeflate, scaleFactors: scale });
+    const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
+    return {
+      model: { ...model, objects },
+      plans: r.plans.filter((_, i) => !keep(model.objects[i])),
+      budget: { targetLandImpact: o.targetLandImpact, fits: r.fits, maxErrorPx: r.maxErrorPx, landImpact: r.landImpact, floorLandImpact: r.floorLandImpact },
+    };
+  }
+  const planned = planModelLods({ objects: model.objects.filter((obj) => !keep(obj)) }, planOptions);
+  let next = 0;
+  const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
+  return { model: { ...model, objects }, plans: planned.plans };
+}
+
+/**
+ * Generates Second Life LODs for every mesh object of a Document and rewrites it as the viewer's
+ * uploader wants it: nodes `Name`, `Name_LOD2`, `Name_LOD1`, `Name_LOD0` (and `Name_PHYS` where
+ * the document had physics), world frame, materials kept.
+ *
+ * Each LOD is as small as it can be while its measured geometric error (sampled Hausdorff distance
+ * to high) stays within `maxErrorPx` pixels at the distance where Second Life starts to show it,
+ * for the object's radius and `lodFactor`, and while it still covers `minCoverage` of high's
+ * silhouette (see @slmesh/core lod-planner.ts). With `targetLandImpact`, the smallest pixel bound
+ * whose chain fits the budget is used instead; LODs never drop below the silhouette floor.
+ *
+ * Example:
+ *
+ * ```javascript
+ * import { NodeIO } from '@gltf-transform/core';
+ * import { MeshoptSimplifier } from 'meshoptimizer';
+ * import { slLods } from '@slmesh/gltf-plugin';
+ *
+ * const document = await new NodeIO().read('chair.glb');
+ * await document.transform(slLods({ simplifier: MeshoptSimplifier, maxErrorPx: 1 }));
+ * await new NodeIO().write('chair-sl.glb', document);
+ * ```
+ */
+export function slLods(_options: SlLodsOptions): Transform {
+  const options = { ...SL_LODS_DEFAULTS, ..._options };
+  const simplifier = options.simplifier as (MeshSimplifier & { ready?: Promise<void> }) | undefined;
+  if (!simplifier) throw new Error(`${NAME}: simplifier dependency required — install "meshoptimizer".`);
+
+  return createTransform(NAME, async (document: Document): Promise<void> => {
+    const logger = document.getLogger();
+    await simplifier.ready;
+
+    // 1. The document's objects, as the viewer's importer reads them.
+    const { model, diagnostics } = documentToModel(document, { source: NAME });
+    for (const d of diagnostics) logger.warn(`${NAME}: ${d.message}`);
+    if (model.objects.length === 0) {
+      logger.warn(`${NAME}: no triangle meshes in the default scene; nothing to do.`);
+      return;
+    }
+
+    // 2. LOD chains (error-bound or budget mode).
+    const result = generateModelLods(model, options);
+    for (const plan of result.plans) {
+      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${plan.levels.map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
+    }
+    if (result.budget && !result.budget.fits) {
+      logger.warn(`${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`);
+    }
+
+    // 3. Uploader-ready nodes in place of the old scene.
+    await writeUploadDocument(document, result.model);
+    options.onPlans?.(result.plans, result.budget);
+
+    const before = model.objects.reduce((a, o) => a + lodTriangleCount(o.lods.high), 0);
+    logger.debug(`${NAME}: ${result.model.objects.length} objects, ${before} high triangles. Complete.`);
+  });
+}
