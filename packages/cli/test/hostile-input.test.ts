@@ -150,4 +150,14 @@ describe('determinism', () => {
       expect(Buffer.compare(readFileSync(join(dir, 'det-a', f)), readFileSync(join(dir, 'det-b', f)))).toBe(0);
     }
   });
+
+  it('optimize writes byte-identical GLBs and reports for the same input', () => {
+    for (const run of ['a', 'b']) {
+      const r = slmesh('optimize', join(root, 'test-assets/vase.glb'), '-o', join(dir, `opt-${run}.glb`), '--report', join(dir, `opt-${run}.json`));
+      expect(r.status, r.stderr).toBe(0);
+    }
+    expect(Buffer.compare(readFileSync(join(dir, 'opt-a.glb')), readFileSync(join(dir, 'opt-b.glb')))).toBe(0);
+    const strip = (p: string) => JSON.stringify({ ...JSON.parse(readFileSync(p, 'utf8')), files: JSON.parse(readFileSync(p, 'utf8')).files.map((f: { path: string }) => ({ ...f, path: '' })) });
+    expect(strip(join(dir, 'opt-a.json'))).toBe(strip(join(dir, 'opt-b.json')));
+  });
 });
