@@ -86,7 +86,11 @@ describe('slmesh cost on Blender exports', () => {
     expect(l.medium.triangles).toBeGreaterThan(l.low.triangles);
     expect(l.low.triangles).toBeGreaterThan(l.lowest.triangles);
     expect([l.medium.present, l.low.present, l.lowest.present]).toEqual([true, true, true]);
-    expect(ball[0].physics.shape).toBe('mesh');
+    // Ball_PHYS is a closed box: priced as the one hull the uploader's Analyze step keeps, with
+    // its triangle-mesh weight (the upload without Analyze) alongside.
+    expect(ball[0].physics.shape).toBe('decomposition');
+    expect(ball[0].physics.decomposition).toMatchObject({ hulls: 1, vertices: 8, estimate: true });
+    expect(ball[0].physics.mesh.triangles).toBe(12);
 
     const vase = costJson(asset('vase.glb')).files[0];
     expect(vase.siblings.length).toBe(4);

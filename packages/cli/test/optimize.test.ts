@@ -74,9 +74,10 @@ describe('slmesh optimize', () => {
   it('--split writes sibling files the viewer loads next to the main one', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(dir, 'cube.glb'), '--split').status).toBe(0);
-    expect(readdirSync(dir).sort()).toEqual(['cube.glb', 'cube_LOD0.glb', 'cube_LOD1.glb', 'cube_LOD2.glb']);
+    // The physics (default --physics auto) goes in cube_PHYS.glb, as the viewer's sibling naming has it.
+    expect(readdirSync(dir).sort()).toEqual(['cube.glb', 'cube_LOD0.glb', 'cube_LOD1.glb', 'cube_LOD2.glb', 'cube_PHYS.glb']);
     const file = costJson(join(dir, 'cube.glb'));
-    expect(file.siblings).toHaveLength(3);
+    expect(file.siblings).toHaveLength(4);
     expect(file.objects[0].faces).toBe(3);
   });
 
@@ -104,7 +105,8 @@ describe('slmesh optimize', () => {
 
   it('--target-li: meets a reachable budget; says so and exits 1 when even the silhouette floor is over it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
-    const ok = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'a.glb'), '--target-li', '20');
+    // --target-li plans the LODs; the physics is its own choice (here the single hull).
+    const ok = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'a.glb'), '--target-li', '20', '--physics', 'hull');
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/target land impact 20: met/);
     expect(costJson(join(dir, 'a.glb')).linkset.landImpact).toBeLessThanOrEqual(20);

@@ -291,7 +291,7 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
     if (blocked.has(p.object.name)) continue;
     const { cost, asset } = objectCost(p.object, p.submodelId, f, centre, options, physicsSettings);
     if (cost.physics.convexHull.reduced) {
-      diagnostics.push({ severity: 'info', code: 'hull-reduced', object: cost.name, message: `${cost.name}: the exact convex hull has more than 256 vertices; slmesh sampled it down to 256 (the hull may not contain every vertex)` });
+      diagnostics.push({ severity: 'info', code: 'hull-reduced', object: cost.name, message: `${cost.name}: the exact convex hull has more than 256 vertices; slmesh replaced it by a hull of at most 256 that still contains every vertex` });
     }
     objects.push(cost);
     assets?.set(cost.name, asset);

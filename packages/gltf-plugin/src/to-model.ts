@@ -15,7 +15,7 @@
  */
 
 import type { Accessor, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
-import { emptyFace, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
+import { convexPieces, emptyFace, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
 import { parseLodName, type LodSlot } from './lod-naming.js';
 
 const MODE_POINTS = 0, MODE_LINES = 1, MODE_LINE_LOOP = 2, MODE_LINE_STRIP = 3, MODE_TRIANGLES = 4, MODE_TRIANGLE_STRIP = 5, MODE_TRIANGLE_FAN = 6;
@@ -276,8 +276,10 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
       continue;
     }
     if (sn.slot === 'physics') {
+      // Physics faces stay one per primitive: they need no material alignment, and a
+      // decomposition written as one primitive per hull stays recognisable (step 3).
       const prev = object.physicsMesh?.faces ?? [];
-      object.physicsMesh = { faces: mergeByMaterial([...prev, ...sn.node.faces]) };
+      object.physicsMesh = { faces: [...prev, ...sn.node.faces] };
       continue;
     }
     const existing = object.lods[sn.slot]?.faces.filter((f) => f.indices.length > 0) ?? [];
@@ -286,6 +288,20 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
       diagnostics.push({ severity: 'error', code: 'lod-material', object: object.name, message: `${object.name}: ${sn.slot} LOD (${sn.node.name}) uses material ${m}, which the high LOD does not have` });
     }
     object.lods[sn.slot as Exclude<LodName, 'high'>] = lod;
+  }
+  // 3. A physics mesh made wholly of closed convex pieces is what the uploader's Analyze step
+  //    keeps as hulls (slmesh optimize writes its decompositions so): price it as those hulls.
+  for (const object of objects) {
+    if (!object.physicsMesh || object.decomposition) continue;
+    const hulls = convexPieces(object.physicsMesh);
+    if (!hulls) continue;
+    object.decomposition = hulls;
+    diagnostics.push({
+      severity: 'info',
+      code: 'physics-as-hulls',
+      object: object.name,
+      message: `${object.name}: the physics mesh is ${hulls.length} closed convex piece${hulls.length === 1 ? '' : 's'}; priced as the hulls the uploader's Analyze step keeps (an estimate); uploaded without Analyze it is a triangle mesh (physics.mesh in the report)`,
+    });
   }
   return { model: { objects }, diagnostics };
 }

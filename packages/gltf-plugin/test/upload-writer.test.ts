@@ -101,8 +101,9 @@ describe('writeUploadDocument', () => {
     const back = documentToModel(await io.readBinary(bytes)).model;
     const hulls = back.objects.find((o) => o.name === 'WithHulls')!;
     expect(lodTriangleCount(hulls.physicsMesh)).toBe(24);
-    // The physics primitives use high's material.
-    expect(hulls.physicsMesh!.faces.map((f) => f.material)).toEqual([base.lods.high.faces[0].material]);
+    // The physics primitives use high's material, one per hull; reading them back recognises the hulls.
+    expect(hulls.physicsMesh!.faces.map((f) => f.material)).toEqual([base.lods.high.faces[0].material, base.lods.high.faces[0].material]);
+    expect(hulls.decomposition!.map((h) => h.length / 3)).toEqual([8, 8]);
   });
 
   it('writes unit normals even when a face has a zero normal', async () => {

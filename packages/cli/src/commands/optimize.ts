@@ -10,9 +10,10 @@
  */
 
 import type { Command } from 'commander';
-import { SlmeshError } from '@slmesh/core';
+import { convexHullMesh, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
 import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
-import { EXIT_CHECK_FAILED, EXIT_OK } from '../exit-codes.js';
+import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
+import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
@@ -28,6 +29,33 @@ export interface OptimizeCommandOptions {
   minCoverage?: string;
   keepLods?: boolean;
   siblings?: boolean;
+  physics?: string;
+  physicsTolerance?: string;
+}
+
+const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mesh', 'none'];
+
+/**
+ * The physics hook of `--physics`: builds each object's physics off the main thread (core
+ * buildPhysics in a worker), with a progress line on a terminal; Ctrl-C cancels it.
+ * `none` drops any physics shape (no `_PHYS` node; the uploader still makes the single hull).
+ */
+export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined, err: (s: string) => void): PhysicsHook {
+  return async (object: SlObject, ctx) => {
+    if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
+    const line = progressLine(`physics ${object.name}`);
+    try {
+      const result = await runPhysicsInWorker(object, { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}) }, { onProgress: (f) => line.update(f) });
+      for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);
+      // Price exactly what the writer puts in `_PHYS`: each hull as its closed hull mesh, which
+      // drops points lying inside a hull face (what a re-read of the output, and Analyze, see).
+      const { decomposition } = result.object;
+      if (!decomposition) return result.object;
+      return { ...result.object, decomposition: decomposition.map((h) => convexHullMesh(h).positions).filter((h) => h.length >= 12) };
+    } finally {
+      line.done();
+    }
+  };
 }
 
 function positive(value: string, what: string): number {
@@ -100,10 +128,23 @@ function jsonReplacer(_key: string, value: unknown): unknown {
 
 export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook): Promise<number> {
   const pipeline = optimizeOptionsFrom(options);
+  const mode = (options.physics ?? 'auto') as PhysicsMode;
+  if (!PHYSICS_MODES.includes(mode)) throw new SlmeshError('USAGE', `--physics is one of ${PHYSICS_MODES.join(', ')}, got "${options.physics}"`);
+  const tolerance = options.physicsTolerance !== undefined ? positive(options.physicsTolerance, '--physics-tolerance') : undefined;
+  physics ??= physicsHookFor(mode, tolerance, err);
   // 1. Everything in memory first: a bad input stops here with nothing written.
   // The CLI prints its own summary and warnings: the pipeline's logger stays quiet.
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-  const result = await optimizeFile(input, { ...pipeline, logger: quiet, ...(physics ? { physics } : {}) });
+  let result: OptimizeResult;
+  try {
+    result = await optimizeFile(input, { ...pipeline, logger: quiet, physics });
+  } catch (e) {
+    if (e instanceof PhysicsCancelledError) {
+      err('slmesh: cancelled; nothing was written\n');
+      return EXIT_INTERRUPTED;
+    }
+    throw e;
+  }
   const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({ path: f.path, data: f.data }));
   if (options.report) {
     const report = {
@@ -144,6 +185,8 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option('--size <metres>', 'plan and price with the linkset\'s longest side at this size')
     .option('--min-coverage <fraction>', 'silhouette floor: each LOD covers at least this much of the high LOD\'s outline (within 1/64 of its size)', '0.9')
     .option('--keep-lods', 'keep authored LODs (_LOD nodes or sibling files) where an object has them')
+    .option('--physics <mode>', 'physics shape: auto (a decomposition when cheaper than a triangle mesh at the object\'s size, else the single hull), hull, decompose, mesh, none', 'auto')
+    .option('--physics-tolerance <metres>', 'how far a decomposition may stray from the solid (default 0.05: avatar-sized gaps stay open)')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .action(async (input: string, options: OptimizeCommandOptions) => {
       await run(() => runOptimize(input, options, (s) => process.stdout.write(s), (s) => process.stderr.write(s)));

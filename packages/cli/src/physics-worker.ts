@@ -1,0 +1,164 @@
+/**
+ * Runs core's buildPhysics off the main thread: a worker_threads Worker on this same file (from
+ * the built dist, packages/cli/dist/physics-worker.js), with progress, cancellation and Ctrl-C.
+ *
+ *     const result = await runPhysicsInWorker(object, { mode: 'decompose' }, { onProgress, signal });
+ *
+ * - Progress: the worker posts the fraction done (at most every whole percent); `onProgress`
+ *   gets it on the main thread, ending with 1.
+ * - Cancellation: aborting `signal`, or SIGINT while the work runs (unless `handleSigint` is
+ *   false), terminates the worker at once (a decomposition does not have to reach a check
+ *   point) and rejects with PhysicsCancelledError (name 'AbortError'). The caller decides the
+ *   exit status (130 is the shell's for SIGINT).
+ * - Errors thrown in the worker come back as themselves: an SlmeshError keeps its code.
+ * - Options must be structured-cloneable: an injected simplifier (a function) cannot cross to a
+ *   worker and is refused.
+ *
+ * `progressLine` draws "label 42%" on one terminal line, only when the stream is a TTY.
+ */
+
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { buildPhysics, SlmeshError, type BuildPhysicsOptions, type PhysicsBuildResult, type SlmeshErrorCode, type SlObject } from '@slmesh/core';
+
+/** buildPhysics options that can be sent to a worker (no callbacks). */
+export type WorkerPhysicsOptions = Omit<BuildPhysicsOptions, 'onProgress' | 'signal'>;
+
+export interface PhysicsWorkerRun {
+  /** Fraction done, 0 to 1, on the main thread. */
+  onProgress?: (fraction: number) => void;
+  /** Aborting it terminates the worker and rejects with PhysicsCancelledError. */
+  signal?: AbortSignal;
+  /** Terminate the worker on SIGINT (Ctrl-C) and reject. Default true. */
+  handleSigint?: boolean;
+  /** The worker script. Default: this module from the built dist. */
+  workerUrl?: URL;
+}
+
+/** The physics build was cancelled (signal or SIGINT). */
+export class PhysicsCancelledError extends Error {
+  override readonly name = 'AbortError';
+  constructor(readonly reason: 'signal' | 'SIGINT') {
+    super(reason === 'SIGINT' ? 'physics build interrupted (SIGINT)' : 'physics build cancelled');
+  }
+}
+
+const WORKER_KIND = 'slmesh-physics';
+
+type WorkerMessage =
+  | { type: 'progress'; fraction: number }
+  | { type: 'result'; result: PhysicsBuildResult }
+  | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode };
+
+/** This module's dist file (tests import the TypeScript source; the worker runs compiled code). */
+function defaultWorkerUrl(): URL {
+  const self = new URL(import.meta.url);
+  return self.pathname.endsWith('.ts') ? new URL('../dist/physics-worker.js', self) : self;
+}
+
+function hasFunction(value: unknown, depth = 0): boolean {
+  if (typeof value === 'function') return true;
+  if (!value || typeof value !== 'object' || depth > 4 || ArrayBuffer.isView(value)) return false;
+  return Object.values(value as Record<string, unknown>).some((v) => hasFunction(v, depth + 1));
+}
+
+/** Runs buildPhysics(object, options) in a worker thread. See the file comment. */
+export function runPhysicsInWorker(object: SlObject, options: WorkerPhysicsOptions, run: PhysicsWorkerRun = {}): Promise<PhysicsBuildResult> {
+  if (hasFunction(options)) {
+    return Promise.reject(new SlmeshError('USAGE', 'physics options for a worker cannot carry functions (an injected simplifier runs only in-process)'));
+  }
+  if (run.signal?.aborted) return Promise.reject(new PhysicsCancelledError('signal'));
+  return new Promise<PhysicsBuildResult>((resolve, reject) => {
+    const worker = new Worker(run.workerUrl ?? defaultWorkerUrl(), { workerData: { kind: WORKER_KIND, object, options } });
+    let settled = false;
+    const finish = (fn: () => void) => {
+      if (settled) return;
+      settled = true;
+      run.signal?.removeEventListener('abort', onAbort);
+      if (sigint) process.off('SIGINT', onSigint);
+      fn();
+    };
+    const cancel = (reason: 'signal' | 'SIGINT') =>
+      finish(() => {
+        void worker.terminate();
+        reject(new PhysicsCancelledError(reason));
+      });
+    const onAbort = () => cancel('signal');
+    const onSigint = () => cancel('SIGINT');
+    const sigint = run.handleSigint ?? true;
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    if (sigint) process.on('SIGINT', onSigint);
+    worker.on('message', (msg: WorkerMessage) => {
+      if (settled) return;
+      if (msg.type === 'progress') run.onProgress?.(msg.fraction);
+      else if (msg.type === 'result') {
+        finish(() => {
+          void worker.terminate();
+          resolve(msg.result);
+        });
+      } else {
+        finish(() => {
+          void worker.terminate();
+          reject(msg.code ? new SlmeshError(msg.code, msg.message) : Object.assign(new Error(msg.message), { name: msg.name }));
+        });
+      }
+    });
+    worker.on('error', (e) => finish(() => reject(e)));
+    worker.on('exit', (code) => finish(() => reject(new Error(`the physics worker stopped (exit code ${code}) before it answered`))));
+  });
+}
+
+/** The worker side: build, posting progress, then the result or the error. */
+function serveWorker(): void {
+  const port = parentPort!;
+  const data = workerData as { object: SlObject; options: WorkerPhysicsOptions };
+  let last = -1;
+  try {
+    const result = buildPhysics(data.object, {
+      ...data.options,
+      onProgress: (fraction) => {
+        const pct = Math.floor(fraction * 100);
+        if (pct > last) {
+          last = pct;
+          port.postMessage({ type: 'progress', fraction } satisfies WorkerMessage);
+        }
+      },
+    });
+    port.postMessage({ type: 'result', result } satisfies WorkerMessage);
+  } catch (e) {
+    const err = e as Error & { code?: SlmeshErrorCode };
+    port.postMessage({ type: 'error', name: err?.name ?? 'Error', message: String(err?.message ?? e), ...(e instanceof SlmeshError ? { code: e.code } : {}) } satisfies WorkerMessage);
+  }
+}
+
+if (!isMainThread && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) serveWorker();
+
+/** A stream progressLine can draw on (process.stderr, or anything with isTTY and write). */
+export interface ProgressStream {
+  isTTY?: boolean;
+  write(chunk: string): unknown;
+}
+
+export interface ProgressLine {
+  /** Shows the fraction done (redrawn when the whole percent changes). */
+  update(fraction: number): void;
+  /** Clears the line. */
+  done(): void;
+}
+
+/** "label 42%" on one line of a terminal; does nothing when the stream is not a TTY. */
+export function progressLine(label: string, stream: ProgressStream = process.stderr): ProgressLine {
+  if (!stream.isTTY) return { update: () => {}, done: () => {} };
+  let shown = -1;
+  return {
+    update(fraction: number) {
+      const pct = Math.max(0, Math.min(100, Math.floor(fraction * 100)));
+      if (pct === shown) return;
+      shown = pct;
+      stream.write(`\r${label} ${pct}%\x1b[K`);
+    },
+    done() {
+      if (shown >= 0) stream.write('\r\x1b[K');
+      shown = -1;
+    },
+  };
+}
