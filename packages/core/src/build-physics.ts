@@ -20,7 +20,7 @@
 import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from './constants.js';
 import { convexHull } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
-import { lodPositions, lodTriangleCount, lodTriangles, type Vec3 } from './object-geometry.js';
+import { lodTriangleCount, lodTriangles, scaledCopy, singleHullSource, type Vec3 } from './object-geometry.js';
 import { buildPhysicsMesh, type PhysicsMeshOptions, type PhysicsMeshResult } from './physics-mesh.js';
 import { convexHullPhysicsCost, decompositionPhysicsCost, triangleMeshPhysicsCost } from './physics-cost.js';
 import type { Diagnostic, LodName, SlObject } from './types.js';
@@ -81,23 +81,7 @@ export interface PhysicsBuildResult {
   diagnostics: Diagnostic[];
 }
 
-/** Where the viewer takes the single hull from: physics, else low, medium, high. */
-function hullSource(object: SlObject): { source: LodName | 'physics'; positions: Float32Array } {
-  if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) return { source: 'physics', positions: lodPositions(object.physicsMesh) };
-  for (const name of ['low', 'medium', 'high'] as const) {
-    const lod = object.lods[name];
-    if (lod && lodTriangleCount(lod) > 0) return { source: name, positions: lodPositions(lod) };
-  }
-  return { source: 'high', positions: lodPositions(object.lods.high) };
-}
 
-function scaleCopy(p: ArrayLike<number>, f: Vec3, inverse = false): Float32Array {
-  const out = new Float32Array(p.length);
-  for (let i = 0; i < p.length; i += 3) {
-    for (let k = 0; k < 3; k++) out[i + k] = inverse ? p[i + k] / f[k] : p[i + k] * f[k];
-  }
-  return out;
-}
 
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
 
@@ -113,7 +97,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   progress(0);
 
   // 1. The single hull, always (every asset carries one).
-  const src = hullSource(object);
+  const src = singleHullSource(object);
   const single = convexHull(src.positions);
   if (single.boxFallback && single.points.length > 0) add('info', 'physics-hull-box', `the ${src.source} LOD is flat or degenerate; the single hull is its bounding box, as the viewer does`);
   const hullInfo = {
@@ -139,7 +123,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     }
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {
       const t = lodTriangles(object.physicsMesh);
-      return { ...result('none', triangleMeshPhysicsCost(scaleCopy(t.positions, f), t.indices, settings).cost, false), object: plain };
+      return { ...result('none', triangleMeshPhysicsCost(scaledCopy(t.positions, f), t.indices, settings).cost, false), object: plain };
     }
     const hullWeight = object.hull ? convexHullPhysicsCost(object.hull.length / 3, settings) : hullInfo.weight;
     return { ...result('none', hullWeight, false), object: plain };
@@ -166,7 +150,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   // 4. The decomposition, at the world size; hulls mapped back to the authored frame.
   const geometry = object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? object.physicsMesh : object.lods.high;
   const tri = lodTriangles(geometry);
-  const decomposition: DecompositionResult = decompose(scaleCopy(tri.positions, f), tri.indices, {
+  const decomposition: DecompositionResult = decompose(scaledCopy(tri.positions, f), tri.indices, {
     ...options.decompose,
     tolerance: options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
     maxHulls: options.maxHulls,
@@ -174,7 +158,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     onProgress: (x) => progress(0.05 + 0.9 * x),
     signal: options.signal,
   });
-  const hulls = decomposition.hulls.map((h) => scaleCopy(h, f, true));
+  const hulls = decomposition.hulls.map((h) => scaledCopy(h, f, true));
   const counts = hulls.map((h) => h.length / 3);
   const dCost = decompositionPhysicsCost(counts, settings);
   const dInfo = {

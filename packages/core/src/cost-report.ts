@@ -33,12 +33,14 @@ import {
   boxCenter,
   boxSize,
   emptyBox,
-  lodPositions,
   lodTriangleCount,
   lodTriangles,
   lodVertexCount,
   objectBox,
   radiusOfScale,
+  scaleAbout,
+  scaledCopy,
+  singleHullSource,
   unionBox,
   type Vec3,
 } from './object-geometry.js';
@@ -147,34 +149,13 @@ export interface ModelCost {
   assets?: Map<string, Uint8Array>;
 }
 
-function scaleAbout(p: Vec3, centre: Vec3, f: Vec3): Vec3 {
-  return [centre[0] + (p[0] - centre[0]) * f[0], centre[1] + (p[1] - centre[1]) * f[1], centre[2] + (p[2] - centre[2]) * f[2]];
-}
 
-function scaledCopy(positions: Float32Array, f: Vec3): Float32Array {
-  const out = new Float32Array(positions.length);
-  for (let i = 0; i < positions.length; i += 3) {
-    out[i] = positions[i] * f[0];
-    out[i + 1] = positions[i + 1] * f[1];
-    out[i + 2] = positions[i + 2] * f[2];
-  }
-  return out;
-}
 
-/** The single hull the uploader builds when none is given: from physics, else low, medium, high. */
-function hullSource(object: SlObject): { source: LodName | 'physics'; positions: Float32Array } {
-  if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) return { source: 'physics', positions: lodPositions(object.physicsMesh) };
-  for (const name of ['low', 'medium', 'high'] as const) {
-    const lod = object.lods[name];
-    if (lod && lodTriangleCount(lod) > 0) return { source: name, positions: lodPositions(lod) };
-  }
-  return { source: 'high', positions: lodPositions(object.lods.high) };
-}
 
 /** Costs one object at per-axis scale factors `f` (relative to its authored size). */
 function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3, options: CostReportOptions, physicsSettings: Partial<PhysicsCostSettings>) {
   // 1. Physics shapes: the given hull, or the one the uploader would build.
-  const src = hullSource(object);
+  const src = singleHullSource(object);
   const built = object.hull ? undefined : convexHull(src.positions);
   const hull = object.hull ?? built!.points;
 

@@ -7,7 +7,7 @@
  * upload-checks.ts reports them.
  */
 
-import type { Box3, Face, MeshLod, SlObject } from './types.js';
+import type { Box3, Face, LodName, MeshLod, SlObject } from './types.js';
 
 export type Vec3 = [number, number, number];
 
@@ -122,4 +122,28 @@ export function lodTriangles(lod: MeshLod): { positions: Float32Array; indices: 
     base += faceVertexCount(f);
   }
   return { positions, indices };
+}
+
+/** `p` scaled per axis by `f` about `centre` (a prim centre when a linkset is resized). */
+export function scaleAbout(p: Vec3, centre: Vec3, f: Vec3): Vec3 {
+  return [centre[0] + (p[0] - centre[0]) * f[0], centre[1] + (p[1] - centre[1]) * f[1], centre[2] + (p[2] - centre[2]) * f[2]];
+}
+
+/** A copy of flat xyz positions scaled per axis by `f` (or divided by it, `inverse`). */
+export function scaledCopy(positions: ArrayLike<number>, f: Vec3, inverse = false): Float32Array {
+  const out = new Float32Array(positions.length);
+  for (let i = 0; i + 2 < positions.length; i += 3) {
+    for (let k = 0; k < 3; k++) out[i + k] = inverse ? positions[i + k] / f[k] : positions[i + k] * f[k];
+  }
+  return out;
+}
+
+/** Where the uploader takes the single hull from when none is given: physics, else low, medium, high. [viewer] */
+export function singleHullSource(object: SlObject): { source: LodName | 'physics'; positions: Float32Array } {
+  if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) return { source: 'physics', positions: lodPositions(object.physicsMesh) };
+  for (const name of ['low', 'medium', 'high'] as const) {
+    const lod = object.lods[name];
+    if (lod && lodTriangleCount(lod) > 0) return { source: name, positions: lodPositions(lod) };
+  }
+  return { source: 'high', positions: lodPositions(object.lods.high) };
 }

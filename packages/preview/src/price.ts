@@ -15,6 +15,8 @@
  */
 
 import {
+  scaleAbout,
+  scaledCopy,
   boxCenter,
   boxSize,
   canBePhysical,
@@ -59,22 +61,6 @@ export function scaleFactorsForLongestSide(current: Vec3, longestSide: number | 
   const longest = Math.max(...current);
   const f = longest > 0 ? longestSide / longest : 1;
   return [f, f, f];
-}
-
-/** core cost-report.ts scaleAbout. */
-function scaleAbout(p: Vec3, centre: Vec3, f: Vec3): Vec3 {
-  return [centre[0] + (p[0] - centre[0]) * f[0], centre[1] + (p[1] - centre[1]) * f[1], centre[2] + (p[2] - centre[2]) * f[2]];
-}
-
-/** core cost-report.ts scaledCopy. */
-function scaledCopy(positions: Float32Array, f: Vec3): Float32Array {
-  const out = new Float32Array(positions.length);
-  for (let i = 0; i < positions.length; i += 3) {
-    out[i] = positions[i] * f[0];
-    out[i + 1] = positions[i + 1] * f[1];
-    out[i + 2] = positions[i + 2] * f[2];
-  }
-  return out;
 }
 
 /**
