@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { mulberry32 } from '@slmesh/core';
 
 const COUNT = 1000;
 
@@ -44,17 +45,7 @@ const BUDGET = {
   ],
 };
 
-/** Small deterministic generator (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const random = mulberry32;
 
 async function generate(root, dir, log) {
   const { createNodeIO } = await import(pathToFileURL(join(root, 'packages/gltf-plugin/dist/index.js')).href);

@@ -13,21 +13,12 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { mulberry32 } from '@slmesh/core';
 
 export const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const bin = join(root, 'packages/cli/dist/bin.js');
 
-/** Mulberry32, as in core/seeded-random.ts (kept dependency-free here). */
-export function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = mulberry32;
 
 export function seedAssets() {
   const dir = join(root, 'test-assets');
@@ -165,7 +156,7 @@ export function runCase(bytes, label, timeoutMs = 30000) {
   const problems = [];
   try {
     for (const [args, allowed, output] of commandsFor(file, work)) {
-      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: timeoutMs, cwd: work });
+      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: timeoutMs, cwd: work, maxBuffer: 256 * 1024 * 1024 });
       const what = `${label}: slmesh ${args[0]}`;
       if (r.error?.code === 'ETIMEDOUT' || r.signal) problems.push(`${what}: hung or was killed (${r.signal ?? r.error?.code})`);
       else if (!allowed.includes(r.status)) problems.push(`${what}: exit ${r.status}: ${r.stderr.trim().split('\n')[0]}`);

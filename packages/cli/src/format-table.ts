@@ -23,6 +23,12 @@ export function printable(s: string): string {
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 
+/** A name for a table cell: printable, and cut to `max` characters so one long name cannot stretch every row. */
+export function cellName(s: string, max = 48): string {
+  const p = printable(s);
+  return p.length > max ? `${p.slice(0, max - 1)}…` : p;
+}
+
 export function formatFile(file: FileReport, settings: CostReport['settings']): string {
   const out: string[] = [];
   const ls = file.linkset;
@@ -37,7 +43,7 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
     const l = o.lods;
     const mark = (x: { present: boolean }, s: string) => (x.present ? s : `(${s})`);
     rows.push([
-      printable(o.name),
+      cellName(o.name),
       size(o.scale),
       [l.high, l.medium, l.low, l.lowest].map((x) => mark(x, int(x.triangles))).join('/'),
       [l.high, l.medium, l.low, l.lowest].map((x) => mark(x, int(x.bytes))).join('/'),
@@ -69,7 +75,7 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
   const drows: string[][] = [['object', 'radius', 'medium from', 'low from', 'lowest from']];
   for (const o of file.objects) {
     const d = o.switchDistances;
-    drows.push([printable(o.name), metres(o.radius), metres(d.medium), metres(d.low), metres(d.lowest)]);
+    drows.push([cellName(o.name), metres(o.radius), metres(d.medium), metres(d.low), metres(d.lowest)]);
   }
   out.push(table(drows));
   if (file.diagnostics.length) {

@@ -11,6 +11,7 @@ import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@
 import { formatReport } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
+import { positive } from '../options.js';
 
 export interface CostCommandOptions {
   json?: boolean;
@@ -24,12 +25,6 @@ export interface CostCommandOptions {
   scripts?: string;
   siblings?: boolean;
   maxTriangles?: string;
-}
-
-function positive(value: string, what: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new SlmeshError('USAGE', `${what} must be a positive number, got "${value}"`);
-  return n;
 }
 
 export function parseSize(options: CostCommandOptions): SizeRequest {

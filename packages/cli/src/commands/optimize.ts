@@ -10,13 +10,14 @@
  */
 
 import type { Command } from 'commander';
-import { convexHullMesh, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
+import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
 import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
-import { printable } from '../format-table.js';
+import { cellName, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
+import { positive } from '../options.js';
 
 export interface OptimizeCommandOptions {
   output?: string;
@@ -34,6 +35,8 @@ export interface OptimizeCommandOptions {
 }
 
 const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mesh', 'none'];
+/** Objects under this many triangles get their physics built in this thread, larger ones in a worker. */
+const IN_PROCESS_PHYSICS_TRIANGLES = 2000;
 
 /**
  * The physics hook of `--physics`: builds each object's physics off the main thread (core
@@ -45,7 +48,10 @@ export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined,
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
     const line = progressLine(`physics ${object.name}`);
     try {
-      const result = await runPhysicsInWorker(object, { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}) }, { onProgress: (f) => line.update(f) });
+      const physicsOptions = { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}) };
+      // Small objects are done in this thread: starting a worker costs more than their whole build.
+      const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
+      const result = small ? buildPhysics(object, physicsOptions) : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
       for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);
       // Price exactly what the writer puts in `_PHYS`: each hull as its closed hull mesh, which
       // drops points lying inside a hull face (what a re-read of the output, and Analyze, see).
@@ -56,12 +62,6 @@ export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined,
       line.done();
     }
   };
-}
-
-function positive(value: string, what: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new SlmeshError('USAGE', `${what} must be a positive number, got "${value}"`);
-  return n;
 }
 
 /** Command-line options to pipeline options (USAGE errors for bad values). */
@@ -91,7 +91,7 @@ const px = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} px` : 'floor');
 export function formatOptimize(input: string, result: OptimizeResult, options: OptimizeOptions): string {
   const rows: string[][] = [['object', 'high', 'medium', 'low', 'lowest']];
   for (const p of result.plans) {
-    rows.push([printable(p.name), String(p.highTriangles), ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})`)]);
+    rows.push([cellName(p.name), String(p.highTriangles), ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})`)]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
