@@ -17,5 +17,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    setupFiles: ['./vitest.setup.ts'],
   },
 });

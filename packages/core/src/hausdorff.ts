@@ -282,7 +282,13 @@ export function pointTriangleDistanceSquared(t: ArrayLike<number>, o: number, px
     }
   }
   const dx = px - qx, dy = py - qy, dz = pz - qz;
-  return dx * dx + dy * dy + dz * dz;
+  const d = dx * dx + dy * dy + dz * dz;
+  // A sliver (thin but not degenerate): the region test loses precision, so also take its edges
+  // (each a part of the triangle, so the minimum never undershoots the true distance).
+  if (nx * nx + ny * ny + nz * nz <= 1e-6 * ab2 * ac2) {
+    return Math.min(d, segmentDistanceSquared(ax, ay, az, bx, by, bz, px, py, pz), segmentDistanceSquared(bx, by, bz, cx, cy, cz, px, py, pz), segmentDistanceSquared(ax, ay, az, cx, cy, cz, px, py, pz));
+  }
+  return d;
 }
 
 export interface SurfaceSampleOptions {

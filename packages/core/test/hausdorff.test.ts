@@ -29,6 +29,11 @@ const sphere = uvSphere(24);
 const sphereMesh: TriangleMesh = { positions: sphere.positions, indices: sphere.indices };
 
 describe('pointTriangleDistanceSquared', () => {
+  it('a point on the long edge of a sliver is at distance 0 (fast-check counterexample)', () => {
+    const t = [-4.936932070623626, 0, 0, 1.457522379547674, 0.000006395567274483935, 0, 4.999999962643244, 0, 0];
+    expect(pointTriangleDistanceSquared(t, 0, 0, 0, 0)).toBeLessThan(1e-18);
+  });
+
   it('matches dense sampling of the triangle (never farther, within the sampling step)', () => {
     fc.assert(
       fc.property(point, point, point, point, (a, b, c, p) => {
