@@ -248,6 +248,59 @@ export function prepareForUpload(model: SlModel): { object: SlObject; submodelId
   return model.objects.flatMap((o) => splitSubmodels(splitLargeFaces(o)));
 }
 
+/** What linksetCost needs of each object: its weights and where and how big it is. */
+export type LinksetMember = Pick<ObjectCost, 'streaming' | 'position' | 'scale'> & { physics: Pick<PhysicsCost, 'weight' | 'estimate'> };
+
+/**
+ * The linkset's weights from its objects': download and physics add up (plus the animated root
+ * once for animesh); server weight, land impact, the physical penalty and linkability are the
+ * linkset's. Used by costReport and by the preview when it re-prices at another size.
+ */
+export function linksetCost(
+  objects: readonly LinksetMember[],
+  linksetScale: Vec3,
+  options: Pick<CostReportOptions, 'animesh' | 'scripts' | 'physics' | 'linkability'> = {},
+): LinksetCost {
+  const physicsSettings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
+  const linkSettings = { ...LINKABILITY_DEFAULTS, ...options.linkability };
+  const prims = objects.length;
+  let streaming = objects.reduce((a, o) => a + o.streaming, 0);
+  if (options.animesh && prims > 0) streaming += ANIMATED_OBJECT_BASE_COST;
+  const physics = objects.reduce((a, o) => a + o.physics.weight, 0);
+  const server = serverWeight(prims, options.scripts ?? 0);
+  const li = landImpact({ streaming, physics, server });
+  const rule = options.linkability?.rule ?? 'current';
+  const linkResult =
+    rule === 'legacy'
+      ? linkabilityLegacy(objects.map((o) => ({ center: o.position, scale: o.scale })), linkSettings)
+      : linkabilityCurrent(objects.flatMap((o) => o.position), linkSettings);
+  return {
+    prims,
+    streaming,
+    physics,
+    physicsEstimate: objects.some((o) => o.physics.estimate),
+    server,
+    landImpact: li.exact,
+    landImpactRounded: li.rounded,
+    dominant: li.dominant,
+    scale: linksetScale,
+    physical: {
+      weight: physicalLinksetPenalty(physics, linksetScale, physicsSettings),
+      canBePhysical: canBePhysical(physics, physicsSettings),
+      limit: physicsSettings.maxPhysicalCost,
+    },
+    linkable: {
+      ok: linkResult.ok,
+      span: linkResult.span,
+      limit: linkResult.limit,
+      rule,
+      prims,
+      maxPrims: linkSettings.maxPrims,
+      ...(linkResult.ok ? {} : { reason: linkResult.reason ?? (prims > linkSettings.maxPrims ? `${prims} prims; at most ${linkSettings.maxPrims} can be linked` : `span ${linkResult.span.toFixed(2)} m is not below ${linkResult.limit} m`) }),
+    },
+  };
+}
+
 export function costReport(model: SlModel, options: CostReportOptions): ModelCost {
   const physicsSettings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
   const linkSettings = { ...LINKABILITY_DEFAULTS, ...options.linkability };
@@ -279,42 +332,7 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
   }
 
   // 4. The linkset: weights add up; server weight, land impact and linkability are the linkset's.
-  const prims = objects.length;
-  let streaming = objects.reduce((a, o) => a + o.streaming, 0);
-  if (options.animesh && prims > 0) streaming += ANIMATED_OBJECT_BASE_COST;
-  const physics = objects.reduce((a, o) => a + o.physics.weight, 0);
-  const server = serverWeight(prims, options.scripts ?? 0);
-  const li = landImpact({ streaming, physics, server });
-  const rule = options.linkability?.rule ?? 'current';
-  const linkResult =
-    rule === 'legacy'
-      ? linkabilityLegacy(objects.map((o) => ({ center: o.position, scale: o.scale })), linkSettings)
-      : linkabilityCurrent(objects.flatMap((o) => o.position), linkSettings);
-  const linkset: LinksetCost = {
-    prims,
-    streaming,
-    physics,
-    physicsEstimate: objects.some((o) => o.physics.estimate),
-    server,
-    landImpact: li.exact,
-    landImpactRounded: li.rounded,
-    dominant: li.dominant,
-    scale: linksetScale,
-    physical: {
-      weight: physicalLinksetPenalty(physics, linksetScale, physicsSettings),
-      canBePhysical: canBePhysical(physics, physicsSettings),
-      limit: physicsSettings.maxPhysicalCost,
-    },
-    linkable: {
-      ok: linkResult.ok,
-      span: linkResult.span,
-      limit: linkResult.limit,
-      rule,
-      prims,
-      maxPrims: linkSettings.maxPrims,
-      ...(linkResult.ok ? {} : { reason: linkResult.reason ?? (prims > linkSettings.maxPrims ? `${prims} prims; at most ${linkSettings.maxPrims} can be linked` : `span ${linkResult.span.toFixed(2)} m is not below ${linkResult.limit} m`) }),
-    },
-  };
+  const linkset = linksetCost(objects, linksetScale, { ...options, physics: physicsSettings, linkability: linkSettings });
   if (!linkset.linkable.ok) {
     diagnostics.push({ severity: 'warning', code: 'not-linkable', message: `not linkable: ${linkset.linkable.reason}` });
   }

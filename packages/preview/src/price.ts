@@ -15,15 +15,13 @@
  */
 
 import {
+  linksetCost,
   scaleAbout,
   scaledCopy,
   boxCenter,
   boxSize,
-  canBePhysical,
   landImpact,
-  linkabilityCurrent,
   lodSwitchDistances,
-  physicalLinksetPenalty,
   radiusOfScale,
   serverWeight,
   streamingCost,
@@ -109,42 +107,11 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
     };
   });
 
-  // 3. The linkset: sums, server weight, land impact, physical penalty, linkability.
-  const prims = objects.length;
-  const streaming = objects.reduce((a, o) => a + o.streaming, 0);
-  const physics = objects.reduce((a, o) => a + o.physics.weight, 0);
-  const server = serverWeight(prims);
-  const li = landImpact({ streaming, physics, server });
-  const settings = { maxSpan: report.linkable.limit, maxPrims: report.linkable.maxPrims };
-  const link = linkabilityCurrent(
-    objects.flatMap((o) => o.position),
-    settings,
-  );
-  const linkset: ReportLinkset = {
-    prims,
-    streaming,
-    physics,
-    physicsEstimate: objects.some((o) => o.physics.estimate),
-    server,
-    landImpact: li.exact,
-    landImpactRounded: li.rounded,
-    dominant: li.dominant,
-    scale: linksetScale,
-    physical: {
-      weight: physicalLinksetPenalty(physics, linksetScale),
-      canBePhysical: canBePhysical(physics),
-      limit: report.physical.limit,
-    },
-    linkable: {
-      ok: link.ok,
-      span: link.span,
-      limit: link.limit,
-      rule: 'current',
-      prims,
-      maxPrims: settings.maxPrims,
-      ...(link.ok ? {} : { reason: link.reason ?? '' }),
-    },
-  };
+  // 3. The linkset: core's own computation, with the report's linkability limits.
+  const linkset: ReportLinkset = linksetCost(objects, linksetScale, {
+    linkability: { maxSpan: report.linkable.limit, maxPrims: report.linkable.maxPrims },
+    physics: { maxPhysicalCost: report.physical.limit },
+  });
 
   // 4. Diagnostics: those of the model's own size; linkability follows the size.
   const diagnostics = file.diagnostics.filter((d) => d.code !== 'not-linkable');
