@@ -16,7 +16,7 @@
  * decomposition needs no change here.
  */
 
-import type { Box3, LodName } from '@slmesh/core';
+import type { Box3, Diagnostic, LinksetCost, LodName } from '@slmesh/core';
 
 export const PREVIEW_FORMAT = 'slmesh-preview/1';
 
@@ -91,26 +91,9 @@ export interface ReportObject {
   submodelId: number;
 }
 
-export interface ReportLinkset {
-  prims: number;
-  streaming: number;
-  physics: number;
-  physicsEstimate: boolean;
-  server: number;
-  landImpact: number;
-  landImpactRounded: number;
-  dominant: 'download' | 'physics' | 'server';
-  scale: [number, number, number];
-  physical: { weight: number; canBePhysical: boolean; limit: number };
-  linkable: { ok: boolean; span: number; limit: number; rule: 'current' | 'legacy'; prims: number; maxPrims: number; reason?: string };
-}
-
-export interface ReportDiagnostic {
-  severity: 'error' | 'warning' | 'info';
-  code: string;
-  message: string;
-  object?: string;
-}
+/** The linkset and diagnostics are core's own types: the JSON holds them as they are. */
+export type ReportLinkset = LinksetCost;
+export type ReportDiagnostic = Diagnostic;
 
 export interface ReportFile {
   path: string;
