@@ -135,7 +135,9 @@ function median(xs) {
 const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 
 export async function run({ root, log }) {
-  const core = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href);
+  const dist = (p) => import(pathToFileURL(join(root, 'packages/core/dist', p)).href);
+  // The public API plus two internals the fit measurement needs (inside test, exact hull planes).
+  const core = { ...(await dist('index.js')), ...(await dist('geometry/mesh-inside.js')), ...(await dist('physics/convex-hull.js')) };
   const { ConvexMeshDecomposition } = await import(pathToFileURL(join(root, 'node_modules/vhacd-js/lib/vhacd.js')).href);
   const vhacd = await ConvexMeshDecomposition.create();
   const meshes = VHACD_MESHES.map((name) => ({ name, source: 'V-HACD', ...loadObj(join(root, 'node_modules/vhacd-js/app/meshes', `${name}.obj`)) }));
