@@ -125,8 +125,7 @@ export const MAX_VERTICES_PER_FACE = 65525;
 /** Object scale per axis, metres. [viewer] */
 export const MIN_OBJECT_SCALE = 0.01;
 export const MAX_OBJECT_SCALE = 64;
-/** The importer caps each object at 63.9 m and the whole model at 240 m. [viewer] */
-export const MAX_IMPORT_OBJECT_SIZE = 63.9;
+/** The importer caps the whole model at 240 m (and each object at 63.9 m, below MAX_OBJECT_SCALE). [viewer] */
 export const MAX_IMPORT_MODEL_SIZE = 240;
 /** Vertices per convex hull and hulls per decomposition. [viewer] [seed 001] */
 export const MAX_HULL_VERTICES = 256;

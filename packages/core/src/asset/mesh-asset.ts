@@ -22,7 +22,7 @@
  * reciprocal square root, so a normal component can differ by one quantisation step.
  */
 
-import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES, MAX_HULLS, MESH_BLOCK_ORDER, MESH_ZLIB_LEVEL, QUANT_MAX } from '../constants.js';
+import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES, MAX_HULLS, MESH_BLOCK_ORDER, MESH_ZLIB_LEVEL, MIN_FACE_VERTICES, QUANT_MAX } from '../constants.js';
 import type { MeshBlockName } from '../constants.js';
 import { SlmeshError } from '../errors.js';
 import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
@@ -319,7 +319,7 @@ export function encodeLodBlock(lod: MeshLod, normalizedScale: Vec3, what = 'LOD'
 
   return faces.map((face): LlsdValue => {
     const count = face.positions.length / 3;
-    if (count < 3) return { NoGeometry: true };
+    if (count < MIN_FACE_VERTICES) return { NoGeometry: true };
     const map: LlsdMap = {
       PositionDomain: { Min: [...min], Max: [...max] },
       NormalizedScale: [...normalizedScale],
