@@ -49,6 +49,7 @@ export {
 } from './geometry/object-geometry.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
+export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
 export { type WeldedMesh, type WeldOptions, weldMesh } from './geometry/weld-mesh.js';
 export { mulberry32 } from './geometry/seeded-random.js';
 

@@ -42,11 +42,12 @@ import { closeHoles } from './close-holes.js';
 import { checkAbort, chooseCut } from './cut-plane.js';
 import { mergeHulls, type MergeNode } from './hull-merge.js';
 import { simplifyHull } from './hull-simplify.js';
-import { connectedComponents, splitByPlane, type MeshPart } from '../geometry/mesh-clip.js';
+import { connectedComponents, splitByPlane } from '../geometry/mesh-clip.js';
 import { MeshInsideTest } from '../geometry/mesh-inside.js';
 import { buildSolidField, type SolidField } from './solid-field.js';
 import { uncoveredSolid } from './uncovered-solid.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
+import { type IndexedMesh, triangleArea } from '../geometry/indexed-mesh.js';
 
 export interface DecomposeOptions {
   /** Fit tolerance, metres: how far a hull may reach beyond the solid. Default 0.05 (5 cm: well under an avatar's width). */
@@ -114,7 +115,7 @@ export interface DecompositionResult {
 }
 
 interface Part {
-  mesh: MeshPart;
+  mesh: IndexedMesh<Float64Array>;
   hull: PartHull;
   concavity: Concavity;
   /** Surface area of the part's mesh. */
@@ -140,20 +141,14 @@ interface Context {
 /** Probes per hull at most (the spacing grows on big hulls). */
 const MAX_PROBES = 2000;
 
-function surfaceArea(m: MeshPart): number {
-  const p = m.positions, ix = m.indices;
+function surfaceArea(m: IndexedMesh<Float64Array>): number {
+  const ix = m.indices;
   let area = 0;
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    area += 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
-  }
+  for (let t = 0; t < ix.length; t += 3) area += triangleArea(m.positions, ix[t], ix[t + 1], ix[t + 2]);
   return area;
 }
 
-function signedVolume(m: MeshPart): number {
+function signedVolume(m: IndexedMesh<Float64Array>): number {
   const p = m.positions, ix = m.indices;
   let v6 = 0;
   for (let t = 0; t < ix.length; t += 3) {
@@ -163,7 +158,7 @@ function signedVolume(m: MeshPart): number {
   return v6 / 6;
 }
 
-function makePart(mesh: MeshPart, ctx: Context): Part | undefined {
+function makePart(mesh: IndexedMesh<Float64Array>, ctx: Context): Part | undefined {
   const hull = partHull(mesh.positions, ctx.minThickness);
   if (!hull) return undefined;
   return { mesh, hull, concavity: hullConcavity(hull, ctx.field, ctx.spacing, MAX_PROBES), area: surfaceArea(mesh), volume: Math.abs(signedVolume(mesh)), air: 0, cuttable: true };
