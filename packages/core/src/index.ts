@@ -96,6 +96,7 @@ export {
   decodeMeshAsset,
 } from './asset/mesh-asset-decode.js';
 export { memoizeDeflate } from './asset/deflate-cache.js';
+export { zlibNgDeflate } from './asset/zlib-ng-deflate.js';
 export { type SubmodelPart, splitLargeFaces, splitSubmodels, submodelName } from './asset/submodels.js';
 export { countDegenerateTriangles, checkObject, checkModel } from './asset/upload-checks.js';
 

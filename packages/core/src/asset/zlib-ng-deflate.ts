@@ -396,11 +396,13 @@ function longestMatch(s: State, firstMatch: number): number {
   }
 
   const scan0 = win[strstart], scan1 = win[strstart + 1];
+  // Only a candidate equal on bytes 0..bestLen can beat bestLen: test the last two, then the first two.
+  let scanEnd = win[strstart + bestLen], scanEnd1 = win[strstart + bestLen - 1];
   outer: for (;;) {
     if (cur >= strstart) return bestLen;
-    // 6b. Walk the chain until a candidate could beat bestLen (its bytes 0, 1 and bestLen agree).
+    // 6b. Walk the chain until a candidate could beat bestLen.
     let m = cur - offset;
-    while (win[m + bestLen] !== win[strstart + bestLen] || win[m] !== scan0 || win[m + 1] !== scan1) {
+    while (win[m + bestLen] !== scanEnd || win[m + bestLen - 1] !== scanEnd1 || win[m] !== scan0 || win[m + 1] !== scan1) {
       if (--chain === 0) return bestLen;
       cur = prev[cur & W_MASK];
       if (cur <= limit) return bestLen;
@@ -414,6 +416,8 @@ function longestMatch(s: State, firstMatch: number): number {
       if (len > lookahead) return lookahead;
       bestLen = len;
       if (bestLen >= NICE_MATCH) return bestLen;
+      scanEnd = win[strstart + bestLen];
+      scanEnd1 = win[strstart + bestLen - 1];
       // 6d. Switch to the most distant chain among the match's substrings, or the one of its end.
       if (len > MIN_MATCH && m + len < strstart) {
         cur = m;
@@ -673,24 +677,55 @@ function sendAllTrees(s: State, lcodes: number, dcodes: number, blcodes: number)
 }
 
 function compressBlock(s: State, lLen: ArrayLike<number>, lCode: ArrayLike<number>, dLen: ArrayLike<number>, dCode: ArrayLike<number>): void {
-  const dBuf = s.dBuf, lBuf = s.lBuf;
+  // At most 48 bits per symbol (15 + 5 length, 15 + 13 distance) and 15 for the end code.
+  ensureOut(s, s.symNext * 6 + 8);
+  const dBuf = s.dBuf, lBuf = s.lBuf, out = s.out;
+  let pos = s.outPos, buf = s.bitBuf, count = s.bitCount;
+  // The bit buffer holds < 8 bits between codes; each append is <= 15 bits, so it stays < 32.
   for (let i = 0; i < s.symNext; i++) {
     const dist = dBuf[i];
     const lc = lBuf[i];
     if (dist === 0) {
-      sendBits(s, lCode[lc], lLen[lc]);
+      buf |= lCode[lc] << count;
+      count += lLen[lc];
     } else {
       const code = LENGTH_CODE[lc];
-      sendBits(s, lCode[code + LITERALS + 1], lLen[code + LITERALS + 1]);
+      buf |= lCode[code + LITERALS + 1] << count;
+      count += lLen[code + LITERALS + 1];
       const lx = EXTRA_LBITS[code];
-      if (lx !== 0) sendBits(s, lc - BASE_LENGTH[code], lx);
+      if (lx !== 0) {
+        buf |= (lc - BASE_LENGTH[code]) << count;
+        count += lx;
+      }
+      while (count >= 8) {
+        out[pos++] = buf & 0xff;
+        buf >>>= 8;
+        count -= 8;
+      }
       const d = dist - 1;
       const dc = distCode(d);
-      sendBits(s, dCode[dc], dLen[dc]);
+      buf |= dCode[dc] << count;
+      count += dLen[dc];
       const dx = EXTRA_DBITS[dc];
-      if (dx !== 0) sendBits(s, d - BASE_DIST[dc], dx);
+      if (dx !== 0) {
+        while (count >= 8) {
+          out[pos++] = buf & 0xff;
+          buf >>>= 8;
+          count -= 8;
+        }
+        buf |= (d - BASE_DIST[dc]) << count;
+        count += dx;
+      }
+    }
+    while (count >= 8) {
+      out[pos++] = buf & 0xff;
+      buf >>>= 8;
+      count -= 8;
     }
   }
+  s.outPos = pos;
+  s.bitBuf = buf;
+  s.bitCount = count;
   sendBits(s, lCode[END_BLOCK], lLen[END_BLOCK]);
 }
 
