@@ -179,6 +179,8 @@ interface State {
   input: Uint8Array;
   inPos: number;
   window: Uint8Array;
+  /** quad[i] = window[i..i+3] little-endian (bytes past the window 0): 4-byte compares in longestMatch. */
+  quad: Int32Array;
   prev: Uint16Array;
   head: Uint16Array;
   insH: number;
@@ -214,11 +216,17 @@ interface State {
 
 function newState(input: Uint8Array): State {
   const n = input.length;
+  // A block that can never slide the window (the window slides only once strstart reaches
+  // W_SIZE + MAX_DIST) gets a window just past its end: longest_match reads at most MAX_MATCH + 3
+  // bytes past strstart, and those past the data are zero, as in zlib-ng's zeroed window.
+  const windowLength = n + MAX_MATCH + 16 < W_SIZE + MAX_DIST ? n + MAX_MATCH + 16 : WINDOW_SIZE;
+  const symbols = Math.min(LIT_BUFSIZE, n + 2);
   return {
     input,
     inPos: 0,
-    window: new Uint8Array(WINDOW_SIZE),
-    prev: new Uint16Array(W_SIZE),
+    window: new Uint8Array(windowLength),
+    quad: new Int32Array(windowLength),
+    prev: new Uint16Array(Math.min(W_SIZE, n + 1)),
     head: new Uint16Array(ROLL_MASK + 1),
     insH: 0,
     strstart: 0,
@@ -229,8 +237,8 @@ function newState(input: Uint8Array): State {
     matchAvailable: false,
     matchStart: 0,
     prevMatch: 0,
-    dBuf: new Uint16Array(LIT_BUFSIZE),
-    lBuf: new Uint8Array(LIT_BUFSIZE),
+    dBuf: new Uint16Array(symbols),
+    lBuf: new Uint8Array(symbols),
     symNext: 0,
     ltree: newTree(L_CODES, MAX_BITS, EXTRA_LBITS, LITERALS + 1, STATIC_LTREE_LEN),
     dtree: newTree(D_CODES, MAX_BITS, EXTRA_DBITS, 0, STATIC_DTREE_LEN),
@@ -284,6 +292,19 @@ function alignToByte(s: State): void {
 
 // 5. Window, hash chains.
 
+/** Recomputes quad[from..to) from the window. */
+function updateQuads(s: State, from: number, to: number): void {
+  const win = s.window, quad = s.quad;
+  if (from < 0) from = 0;
+  if (to > quad.length) to = quad.length;
+  const byteAt = (i: number) => (i < win.length ? win[i] : 0);
+  let q = byteAt(from) | (byteAt(from + 1) << 8) | (byteAt(from + 2) << 16) | (byteAt(from + 3) << 24);
+  for (let i = from; i < to; i++) {
+    quad[i] = q;
+    q = (q >>> 8) | (byteAt(i + 4) << 24);
+  }
+}
+
 /** Slides head and prev down by W_SIZE, saturating at 0 (slide_hash). */
 function slideHash(table: Uint16Array): void {
   for (let i = 0; i < table.length; i++) {
@@ -300,6 +321,8 @@ function fillWindow(s: State): void {
     // 5a. Slide the upper half down when strstart is too far in.
     if (s.strstart >= W_SIZE + MAX_DIST) {
       win.copyWithin(0, W_SIZE, WINDOW_SIZE);
+      s.quad.copyWithin(0, W_SIZE, WINDOW_SIZE);
+      updateQuads(s, W_SIZE - 3, W_SIZE);
       if (s.matchStart >= W_SIZE) {
         s.matchStart -= W_SIZE;
       } else {
@@ -318,6 +341,7 @@ function fillWindow(s: State): void {
     // 5b. Read as much as fits.
     const n = Math.min(avail, more);
     win.set(s.input.subarray(s.inPos, s.inPos + n), s.strstart + s.lookahead);
+    updateQuads(s, s.strstart + s.lookahead - 3, s.strstart + s.lookahead + n);
     s.inPos += n;
     s.lookahead += n;
     // 5c. Re-seed the rolling hash with the two bytes at the insert point.
@@ -370,7 +394,7 @@ function clampToLookahead(s: State, bestLen: number): number {
  * substring), so each candidate is at cur - offset.
  */
 function longestMatch(s: State, firstMatch: number): number {
-  const win = s.window, prev = s.prev, head = s.head;
+  const win = s.window, quad = s.quad, prev = s.prev, head = s.head;
   const strstart = s.strstart;
   const lookahead = s.lookahead;
   let cur = firstMatch;
@@ -395,29 +419,40 @@ function longestMatch(s: State, firstMatch: number): number {
     if (cur <= limit) return clampToLookahead(s, bestLen);
   }
 
-  const scan0 = win[strstart], scan1 = win[strstart + 1];
-  // Only a candidate equal on bytes 0..bestLen can beat bestLen: test the last two, then the first two.
-  let scanEnd = win[strstart + bestLen], scanEnd1 = win[strstart + bestLen - 1];
+  // A candidate can beat bestLen only if bytes 0..bestLen agree: the chain walk tests the first
+  // and the last four of them (or bytes 0..2 while bestLen is 2), then the length is counted.
+  const scan0 = win[strstart], scan1 = win[strstart + 1], scan2 = win[strstart + 2];
+  const scanStartQ = quad[strstart];
+  let scanEndQ = quad[strstart + bestLen - 3];
   outer: for (;;) {
     if (cur >= strstart) return bestLen;
     // 6b. Walk the chain until a candidate could beat bestLen.
     let m = cur - offset;
-    while (win[m + bestLen] !== scanEnd || win[m + bestLen - 1] !== scanEnd1 || win[m] !== scan0 || win[m + 1] !== scan1) {
-      if (--chain === 0) return bestLen;
-      cur = prev[cur & W_MASK];
-      if (cur <= limit) return bestLen;
-      m = cur - offset;
+    if (bestLen >= MIN_MATCH) {
+      while (quad[m + bestLen - 3] !== scanEndQ || quad[m] !== scanStartQ) {
+        if (--chain === 0) return bestLen;
+        cur = prev[cur & W_MASK];
+        if (cur <= limit) return bestLen;
+        m = cur - offset;
+      }
+    } else {
+      while (win[m + 2] !== scan2 || win[m] !== scan0 || win[m + 1] !== scan1) {
+        if (--chain === 0) return bestLen;
+        cur = prev[cur & W_MASK];
+        if (cur <= limit) return bestLen;
+        m = cur - offset;
+      }
     }
-    // 6c. Exact length (compare256 from byte 2).
+    // 6c. Exact length (compare256 from byte 2), four bytes at a time, then byte by byte.
     let len = 2;
+    while (len <= MAX_MATCH - 4 && quad[strstart + len] === quad[m + len]) len += 4;
     while (len < MAX_MATCH && win[strstart + len] === win[m + len]) len++;
     if (len > bestLen) {
       s.matchStart = m;
       if (len > lookahead) return lookahead;
       bestLen = len;
       if (bestLen >= NICE_MATCH) return bestLen;
-      scanEnd = win[strstart + bestLen];
-      scanEnd1 = win[strstart + bestLen - 1];
+      scanEndQ = quad[strstart + bestLen - 3];
       // 6d. Switch to the most distant chain among the match's substrings, or the one of its end.
       if (len > MIN_MATCH && m + len < strstart) {
         cur = m;
