@@ -52,6 +52,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   const reports: FileReport[] = [];
   const assets: { path: string; data: Uint8Array }[] = [];
   const used = new Set<string>();
+  const nextSuffix = new Map<string, number>();
   for (const file of files) {
     const { report, assets: fileAssets } = await reportFile(file, {
       size,
@@ -65,8 +66,14 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
     });
     reports.push(report);
     for (const [name, data] of fileAssets ?? []) {
-      let fname = safeFileName(name);
-      for (let k = 2; used.has(fname); k++) fname = `${safeFileName(name)}-${k}`;
+      // The next free suffix is remembered per name: n equal names take linear time.
+      const base = safeFileName(name);
+      let fname = base;
+      let k = nextSuffix.get(base) ?? 2;
+      if (used.has(fname)) {
+        for (fname = `${base}-${k}`; used.has(fname); ) fname = `${base}-${++k}`;
+        nextSuffix.set(base, k + 1);
+      }
       used.add(fname);
       assets.push({ path: join(options.emitAsset!, `${fname}.llmesh`), data });
     }
