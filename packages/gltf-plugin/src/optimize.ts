@@ -147,7 +147,7 @@ async function readInput(path: string, io: NodeIO, siblings: boolean, maxTriangl
       const sib = found.path;
       files.push(sib);
       const read = readMeshNodes(found.doc, { source: sib, maxTriangles });
-      diagnostics.push(...read.diagnostics);
+      for (const d of read.diagnostics) diagnostics.push(d);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }

@@ -291,7 +291,7 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
   // 1. The main file: every mesh node, by the viewer's node naming.
   const doc = await readDocument(path, options);
   const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles });
-  diagnostics.push(...main.diagnostics);
+  for (const d of main.diagnostics) diagnostics.push(d);
   for (const node of main.nodes) slotNodes.push({ ...parseLodName(node.name), node, source: path });
 
   // 2. Sibling files fill their slot for every object they name (or the only object).
@@ -302,7 +302,7 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
       const { path: sib, doc: sdoc } = found;
       files.push(sib);
       const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles });
-      diagnostics.push(...read.diagnostics);
+      for (const d of read.diagnostics) diagnostics.push(d);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }

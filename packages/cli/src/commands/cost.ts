@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError, type Vec3 } from '@slmesh/core';
 import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin';
-import { formatReport } from '../format-table.js';
+import { formatReport, noWorkflowCommands } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
@@ -82,7 +82,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
 
   // 2. Write the assets (all or none), then print.
   if (options.emitAsset) await writeAllOrNothing(assets);
-  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : formatReport(report));
+  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : noWorkflowCommands(formatReport(report)));
   return 0;
 }
 

@@ -14,7 +14,7 @@ import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type Physi
 import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
-import { cellName, printable } from '../format-table.js';
+import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { refuseOverwritingInputs } from '../fs/output-guard.js';
 import { VERSION } from '../version.js';
@@ -99,7 +99,7 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   for (const p of result.plans) {
     rows.push([cellName(p.name), String(p.highTriangles), ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})`)]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const widths = rows[0].map((_, c) => rows.reduce((w, r) => Math.max(w, r[c].length), 0));
   const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
   const b = result.before, a = result.after.linkset;
   const out = [
@@ -172,7 +172,7 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
   }
   // 2. Write all or none.
   await writeAllOrNothing(files);
-  out(formatOptimize(input, result, pipeline));
+  out(noWorkflowCommands(formatOptimize(input, result, pipeline)));
   if (result.budget && !result.budget.fits) {
     err(`slmesh: ${input}: land impact ${result.after.linkset.landImpact.toFixed(3)} is over --target-li ${result.budget.targetLandImpact} (set by ${result.after.linkset.dominant} weight; the LODs are at their silhouette floor)\n`);
     return EXIT_CHECK_FAILED;
