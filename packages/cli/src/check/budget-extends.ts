@@ -62,7 +62,7 @@ export async function loadSpec(abs: string, shown: string, cwd: string): Promise
   // 1. Where extended budgets may live: the repository, else the budget's own folder.
   const own = await realFolder(dirname(abs), displayPath(dirname(abs), cwd));
   const root = (await repositoryRoot(own)) ?? own;
-  const rootName = root === own ? "the budget's folder" : 'the repository';
+  const rootName = (await repositoryRoot(own)) ? 'the repository' : "the budget's folder";
   const first = await readJsonInside(abs, shown, dirname(abs), "the budget's folder", BUDGET_LIMITS.fileBytes, 'no such budget file (slmesh init writes a starting one)');
   // 2. Depth-first, each file once; `chain` is the path from the top file, for cycles.
   const done = new Map<string, BudgetSpec>();
