@@ -1,5 +1,7 @@
 export * from './lod-naming.js';
 export * from './to-model.js';
+export * from './safe-read.js';
+export * from './node-walk.js';
 export * from './node-io.js';
 export * from './read-file.js';
 export * from './node-zlib.js';

@@ -35,12 +35,11 @@ import {
   type SlObject,
   type Vec3,
 } from '@slmesh/core';
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
 import { createNodeIO } from './node-io.js';
 import { nodeDeflate } from './node-zlib.js';
-import { readDocument } from './read-file.js';
+import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
 import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
@@ -88,7 +87,16 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   logger?: ILogger;
   /** NodeIO for reading and writing. Default: one with every extension and decoder. */
   io?: NodeIO;
+  /** Most triangles in the input (all files); more is an INPUT_LIMIT error naming the limit. Default: OPTIMIZE_MAX_TRIANGLES. */
+  maxTriangles?: number;
 }
+
+/**
+ * optimize's default triangle limit: LOD planning and physics take time and memory that grow
+ * with the triangles, so a huge export is refused up front with a clear message (raise it with
+ * --max-triangles) instead of running for many minutes. `cost` and `check` allow more.
+ */
+export const OPTIMIZE_MAX_TRIANGLES = 100_000;
 
 /** Land impact of a linkset, with its parts. */
 export interface LandImpactSummary {
@@ -124,28 +132,22 @@ export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, split: false, siblings: 
 
 const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /** Step 1: the input document (for its materials) and the model with sibling files. */
-async function readInput(path: string, io: NodeIO, siblings: boolean): Promise<{ doc: Document; model: SlModel; diagnostics: Diagnostic[]; files: string[] }> {
-  const doc = await readDocument(path, { io });
-  const main = readMeshNodes(doc, { source: path });
+async function readInput(path: string, io: NodeIO, siblings: boolean, maxTriangles = OPTIMIZE_MAX_TRIANGLES): Promise<{ doc: Document; model: SlModel; diagnostics: Diagnostic[]; files: string[] }> {
+  // Images are read (safely: inside the model's folder) because the output carries them.
+  const doc = await readDocument(path, { io, images: 'read' });
+  const main = readMeshNodes(doc, { source: path, maxTriangles });
   const diagnostics = [...main.diagnostics];
   const slotNodes: SlotNode[] = main.nodes.map((node) => ({ ...parseLodName(node.name), node, source: path }));
   const files = [path];
   if (siblings && !isSiblingFileName(basename(path))) {
     for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
-      const sib = join(dirname(path), siblingFileName(basename(path), slot));
-      if (!(await isFile(sib))) continue;
+      const found = await readSiblingDocument(path, slot, { io });
+      if (!found) continue;
+      const sib = found.path;
       files.push(sib);
-      const read = readMeshNodes(await readDocument(sib, { io }), { source: sib });
-      diagnostics.push(...read.diagnostics);
+      const read = readMeshNodes(found.doc, { source: sib, maxTriangles });
+      for (const d of read.diagnostics) diagnostics.push(d);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }
@@ -191,7 +193,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
 
   // 1. Read, and refuse what cannot be made into LODs.
-  const read = await readInput(input, io, o.siblings);
+  const read = await readInput(input, io, o.siblings, o.maxTriangles);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
     if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);

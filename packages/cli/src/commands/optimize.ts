@@ -14,8 +14,9 @@ import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type Physi
 import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
-import { cellName, printable } from '../format-table.js';
+import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
+import { refuseOverwritingInputs } from '../fs/output-guard.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
 
@@ -32,6 +33,7 @@ export interface OptimizeCommandOptions {
   siblings?: boolean;
   physics?: string;
   physicsTolerance?: string;
+  maxTriangles?: string;
 }
 
 const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mesh', 'none'];
@@ -82,8 +84,12 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
     ...(size ? { size } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
+    ...(options.maxTriangles !== undefined ? { maxTriangles: positive(options.maxTriangles, '--max-triangles') } : {}),
   };
 }
+
+/** What optimize drops (skins, instancing, morph targets) is said, never silent. */
+const DROPPED = new Set(['dropped-skin', 'dropped-instancing', 'dropped-morph-targets']);
 
 const px = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} px` : 'floor');
 
@@ -93,7 +99,7 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   for (const p of result.plans) {
     rows.push([cellName(p.name), String(p.highTriangles), ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})`)]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const widths = rows[0].map((_, c) => rows.reduce((w, r) => Math.max(w, r[c].length), 0));
   const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
   const b = result.before, a = result.after.linkset;
   const out = [
@@ -132,6 +138,8 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
   if (!PHYSICS_MODES.includes(mode)) throw new SlmeshError('USAGE', `--physics is one of ${PHYSICS_MODES.join(', ')}, got "${options.physics}"`);
   const tolerance = options.physicsTolerance !== undefined ? positive(options.physicsTolerance, '--physics-tolerance') : undefined;
   physics ??= physicsHookFor(mode, tolerance, err);
+  // 0. Never write over the input (or its sibling files) or over a read-only file.
+  await refuseOverwritingInputs(input, pipeline.output, { split: !!pipeline.split, report: options.report });
   // 1. Everything in memory first: a bad input stops here with nothing written.
   // The CLI prints its own summary and warnings: the pipeline's logger stays quiet.
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
@@ -145,6 +153,7 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
     }
     throw e;
   }
+  for (const d of result.diagnostics) if (DROPPED.has(d.code)) err(`slmesh: warning: ${printable(d.message)}\n`);
   const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({ path: f.path, data: f.data }));
   if (options.report) {
     const report = {
@@ -163,7 +172,7 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
   }
   // 2. Write all or none.
   await writeAllOrNothing(files);
-  out(formatOptimize(input, result, pipeline));
+  out(noWorkflowCommands(formatOptimize(input, result, pipeline)));
   if (result.budget && !result.budget.fits) {
     err(`slmesh: ${input}: land impact ${result.after.linkset.landImpact.toFixed(3)} is over --target-li ${result.budget.targetLandImpact} (set by ${result.after.linkset.dominant} weight; the LODs are at their silhouette floor)\n`);
     return EXIT_CHECK_FAILED;
@@ -188,6 +197,7 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option('--physics <mode>', 'physics shape: auto (a decomposition when cheaper than a triangle mesh at the object\'s size, else the single hull), hull, decompose, mesh, none', 'auto')
     .option('--physics-tolerance <metres>', 'how far a decomposition may stray from the solid (default 0.05: avatar-sized gaps stay open)')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
+    .option('--max-triangles <n>', 'refuse an input with more triangles than this (default 100,000: bigger models take minutes and gigabytes)')
     .action(async (input: string, options: OptimizeCommandOptions) => {
       await run(() => runOptimize(input, options, (s) => process.stdout.write(s), (s) => process.stderr.write(s)));
     });
