@@ -12,7 +12,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import type { Document, NodeIO } from '@gltf-transform/core';
 import { SlmeshError, type Diagnostic, type SlModel } from '@slmesh/core';
 import { createNodeIO } from './node-io.js';
-import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodNodesMode, type LodSlot } from './lod-naming.js';
+import type { ImporterMode } from './importer-frame.js';
 import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
 
 export interface ReadModelFileOptions {
@@ -24,6 +25,10 @@ export interface ReadModelFileOptions {
   maxFileBytes?: number;
   /** Most triangles accepted in one file. Default 5,000,000 (TO_MODEL_DEFAULTS). */
   maxTriangles?: number;
+  /** Read as the `current` importer (node transforms as prim rotation and scale) or the older `baked` one. Default `current`. */
+  importer?: ImporterMode;
+  /** `_LODn` / `_PHYS` nodes inside the main file: `objects` (the uploader's extra objects) or `lods`. Default `objects`. */
+  lodNodes?: LodNodesMode;
 }
 
 export const READ_MODEL_FILE_DEFAULTS = { siblings: true, maxFileBytes: 512 * 1024 * 1024 };
@@ -205,9 +210,10 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
 
   // 1. The main file: every mesh node, by the viewer's node naming.
   const doc = await readDocument(path, options);
-  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles });
-  diagnostics.push(...main.diagnostics);
-  for (const node of main.nodes) slotNodes.push({ ...parseLodName(node.name), node, source: path });
+  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles, importer: options.importer });
+  const high = highFileSlots(main.nodes, path, options.lodNodes ?? 'objects');
+  diagnostics.push(...main.diagnostics, ...high.diagnostics);
+  slotNodes.push(...high.slotNodes);
 
   // 2. Sibling files fill their slot for every object they name (or the only object).
   if (siblings && !isSiblingFileName(basename(path))) {
@@ -216,7 +222,7 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
       if (!(await exists(sib))) continue;
       files.push(sib);
       const sdoc = await readDocument(sib, options);
-      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles });
+      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles, importer: options.importer });
       diagnostics.push(...read.diagnostics);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
