@@ -3,6 +3,7 @@ import { createTransform } from '@gltf-transform/functions';
 import {
   conformObject,
   convexHull,
+  convexHullMesh,
   MAX_HULL_VERTICES,
   worldBox,
   LOD_PLAN_DEFAULTS,
@@ -89,7 +90,13 @@ export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
  * a hull that grew past 256 vertices is reduced again.
  */
 export function conformModel(model: SlModel): SlModel {
-  const limit = (h: Float32Array) => (h.length / 3 > MAX_HULL_VERTICES ? convexHull(h).points : h);
+  // A hull is priced by its vertex count and written as its closed hull mesh: keep only the
+  // points on the hull (clamping or an added extreme point can leave some inside).
+  const limit = (h: Float32Array) => {
+    const onHull = convexHullMesh(h).positions;
+    const points = onHull.length >= 12 ? onHull : h;
+    return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
+  };
   return { ...model, objects: model.objects.map((o) => conformObject(o, limit)) };
 }
 
