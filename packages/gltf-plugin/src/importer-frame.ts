@@ -14,8 +14,9 @@
  * slmesh's prim frame (core types.ts) is then: current, the mesh-local vertices times the node's
  * scale (`diag(s) * p`), with `placement` = { rotation: C * R, translation: C * t }; baked,
  * `C * W * p` without placement. C is (x, y, z) -> (x, -z, y). A world matrix with shear (a
- * non-uniform parent scale under a rotated child) is split as R * diag(s) by Gram-Schmidt on its
- * columns; the shear is dropped, as a prim cannot carry it.
+ * non-uniform parent scale under a rotated child) is split as the uploader splits the instance
+ * matrix (`LLMeshUploadThread::decomposeMeshMatrix`): scale = the columns' lengths; the rotation
+ * here is Gram-Schmidt on the columns; the shear is dropped, as a prim cannot carry it.
  */
 
 import type { Placement } from '@slmesh/core';
@@ -69,8 +70,10 @@ export function nodeFrame(world: ArrayLike<number>, mode: ImporterMode, skinned 
     r1 = q.map((v) => v / len(q));
   }
   const r2 = [r0[1] * r1[2] - r0[2] * r1[1], r0[2] * r1[0] - r0[0] * r1[2], r0[0] * r1[1] - r0[1] * r1[0]];
-  const sy = dot(r1, c1);
-  const sz = dot(r2, c2) || len(c2);
+  // Scale = column lengths, as the uploader decomposes the instance matrix
+  // (LLMeshUploadThread::decomposeMeshMatrix); a reflection shows as a negative z.
+  const sy = len(c1);
+  const sz = (dot(r2, c2) < 0 ? -1 : 1) * len(c2);
   const scale: [number, number, number] = [sx, sy, sz];
   // 2. Placement: C * R and C * t, as 3x3 row-major for core.
   const R = [r0, r1, r2]; // columns

@@ -223,7 +223,7 @@ export async function writeUploadSlot(input: Document, model: SlModel, nodes: Ma
     const n = nodes.get(object.name);
     if (n) objectAt.set(n.index, { object, frame: n.frame });
   }
-  let physicsMaterial: Material | null | undefined;
+  const physicsMaterials = new Map<string, Material | null>();
   const dropped = new Set(options.slotNodes ?? []);
   list.forEach((node: Node, i) => {
     const entry = objectAt.get(i);
@@ -237,12 +237,12 @@ export async function writeUploadSlot(input: Document, model: SlModel, nodes: Ma
     const name = slot === 'high' ? node.getName() || object.name : uploadNodeName(object.name, slot);
     let mesh: Mesh | undefined;
     if (slot === 'physics') {
-      if (physicsMaterial === undefined) {
-        const first = object.lods.high.faces[0]?.material ?? 'mat_default';
+      const first = object.lods.high.faces[0]?.material ?? 'mat_default';
+      if (!physicsMaterials.has(first)) {
         const src = w.materials.get(first);
-        physicsMaterial = first === 'mat_default' ? null : doc.createMaterial(first).setBaseColorFactor(src ? src.getBaseColorFactor() : [1, 1, 1, 1]);
+        physicsMaterials.set(first, first === 'mat_default' ? null : doc.createMaterial(first).setBaseColorFactor(src ? src.getBaseColorFactor() : [1, 1, 1, 1]));
       }
-      mesh = physicsMesh(w, name, object, inverse, physicsMaterial);
+      mesh = physicsMesh(w, name, object, inverse, physicsMaterials.get(first)!);
     } else {
       const lod = object.lods[slot];
       if (lod) mesh = lodMesh(w, name, lod, inverse);
