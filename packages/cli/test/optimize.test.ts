@@ -71,9 +71,12 @@ describe('slmesh optimize', () => {
     expect(after.linkset.landImpact).toBeLessThan(before.linkset.landImpact);
   });
 
-  it('--split writes sibling files the viewer loads next to the main one', () => {
+  it('writes sibling files the viewer loads next to the main one (--split is a deprecated no-op)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
-    expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(dir, 'cube.glb'), '--split').status).toBe(0);
+    expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(dir, 'cube.glb')).status).toBe(0);
+    const again = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(again, 'cube.glb'), '--split').status).toBe(0);
+    expect(readdirSync(again).sort()).toEqual(readdirSync(dir).sort());
     // The physics (default --physics auto) goes in cube_PHYS.glb, as the viewer's sibling naming has it.
     expect(readdirSync(dir).sort()).toEqual(['cube.glb', 'cube_LOD0.glb', 'cube_LOD1.glb', 'cube_LOD2.glb', 'cube_PHYS.glb']);
     const file = costJson(join(dir, 'cube.glb'));

@@ -17,6 +17,7 @@ export {
   type SlObject,
   type SlModel,
   type Box3,
+  type Placement,
   type Severity,
   type Diagnostic,
   type DeflateFn,
@@ -47,6 +48,7 @@ export {
   scaleAbout,
   scaledCopy,
 } from './geometry/object-geometry.js';
+export { identityPlacement, placePoint, placePositions, primPosition, primScale, worldBox, bakePlacement } from './geometry/placement.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
 export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
@@ -129,6 +131,7 @@ export {
   planModelForBudget,
 } from './lod/lod-planner.js';
 export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
+export { LOD_BOX_TOLERANCE, conformLod, conformPhysicsMesh, conformHulls, conformObject, boxStretch, faceHasArea } from './lod/lod-conform.js';
 export {
   type ScreenSpaceSettings,
   SCREEN_SPACE_DEFAULTS,

@@ -5,7 +5,9 @@
  *   2. price the input as it is ("before": what uploading it without LODs would cost);
  *   3. generate every object's LODs (slLods' planner: error-bound or budget mode);
  *   4. run the optional `physics` hook on each object (after its LODs, before writing);
- *   5. write uploader-ready GLB bytes: one file, or sibling files with `split`;
+ *   5. give every LOD and physics model high's box and materials (core lod-conform.ts) and write
+ *      uploader-ready sibling GLB files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`,
+ *      `out_LOD0.glb`, `out_PHYS.glb`), each with the input's node tree, names and transforms;
  *   6. price the result ("after", a cost report of docs/cost-report.schema.json).
  *
  * Nothing is written to disk: `files` holds each output path and its bytes, and the caller writes
@@ -22,8 +24,7 @@ import {
   encodeMeshAsset,
   landImpact,
   memoizeDeflate,
-  objectBox,
-  boxSize,
+  primScale,
   prepareForUpload,
   radiusOfScale,
   serverWeight,
@@ -36,14 +37,15 @@ import {
   type Vec3,
 } from '@slmesh/core';
 import { basename, dirname, join } from 'node:path';
-import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import type { ImporterMode } from './importer-frame.js';
 import { createNodeIO } from './node-io.js';
 import { nodeDeflate } from './node-zlib.js';
 import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
-import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
-import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
-import { splitUploadDocument, writeUploadDocument, type UploadSlot } from './upload-writer.js';
+import { conformModel, generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
+import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
+import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
 
 /** What the physics hook is told about the object it is given. */
 export interface PhysicsHookContext {
@@ -77,7 +79,7 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   output: string;
   /** meshoptimizer's MeshoptSimplifier. Default: the `meshoptimizer` package's. */
   simplifier?: unknown;
-  /** Write sibling files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, `out_PHYS.glb`) instead of one file. Default: false. */
+  /** @deprecated No effect: the output is always the sibling files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, `out_PHYS.glb`), the only layout the viewer's glTF importer takes LODs from. */
   split?: boolean;
   /** Read the input's sibling `_LOD2/_LOD1/_LOD0/_PHYS` files. Default: true. */
   siblings?: boolean;
@@ -111,7 +113,7 @@ export interface LandImpactSummary {
 
 export interface OptimizeResult {
   /** Output files and their bytes, the main file first. */
-  files: { path: string; slot: UploadSlot | 'all'; data: Uint8Array }[];
+  files: { path: string; slot: UploadSlot; data: Uint8Array }[];
   /** The objects written (LODs and physics). */
   model: SlModel;
   /** What the planner decided per object (objects with kept authored LODs have none). */
@@ -128,17 +130,24 @@ export interface OptimizeResult {
   inputs: string[];
 }
 
-export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, split: false, siblings: true };
+export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, siblings: true, importer: 'current' as ImporterMode };
 
 const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
 
-/** Step 1: the input document (for its materials) and the model with sibling files. */
-async function readInput(path: string, io: NodeIO, siblings: boolean, maxTriangles = OPTIMIZE_MAX_TRIANGLES): Promise<{ doc: Document; model: SlModel; diagnostics: Diagnostic[]; files: string[] }> {
+/**
+ * Step 1: the input document (its tree and materials are written back), the model with sibling
+ * files (`_LODn` / `_PHYS` nodes inside the input taken as those slots, as the user meant them),
+ * and the model as the uploader would take the input (those nodes as extra objects), for "before".
+ */
+async function readInput(path: string, io: NodeIO, siblings: boolean, importer: ImporterMode, maxTriangles = OPTIMIZE_MAX_TRIANGLES): Promise<{ doc: Document; model: SlModel; asUploaded: SlModel; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[]; diagnostics: Diagnostic[]; files: string[] }> {
   // Images are read (safely: inside the model's folder) because the output carries them.
   const doc = await readDocument(path, { io, images: 'read' });
-  const main = readMeshNodes(doc, { source: path, maxTriangles });
+  const main = readMeshNodes(doc, { source: path, importer, maxTriangles });
   const diagnostics = [...main.diagnostics];
-  const slotNodes: SlotNode[] = main.nodes.map((node) => ({ ...parseLodName(node.name), node, source: path }));
+  const asLods = highFileSlots(main.nodes, path, 'lods');
+  const asObjects = highFileSlots(main.nodes, path, 'objects');
+  const slotNodes: SlotNode[] = [...asLods.slotNodes];
+  const siblingNodes: SlotNode[] = [];
   const files = [path];
   if (siblings && !isSiblingFileName(basename(path))) {
     for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
@@ -146,13 +155,22 @@ async function readInput(path: string, io: NodeIO, siblings: boolean, maxTriangl
       if (!found) continue;
       const sib = found.path;
       files.push(sib);
-      const read = readMeshNodes(found.doc, { source: sib, maxTriangles });
+      const read = readMeshNodes(found.doc, { source: sib, importer, maxTriangles });
       for (const d of read.diagnostics) diagnostics.push(d);
-      for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
+      for (const node of read.nodes) siblingNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }
-  const assembled = assembleModel(slotNodes);
-  return { doc, model: assembled.model, diagnostics: [...diagnostics, ...assembled.diagnostics], files };
+  const assembled = assembleModel([...slotNodes, ...siblingNodes]);
+  const uploaded = assembleModel([...asObjects.slotNodes, ...siblingNodes]);
+  return {
+    doc,
+    model: assembled.model,
+    asUploaded: uploaded.model,
+    nodes: assembled.nodes,
+    slotNodes: asLods.slotNodes.filter((sn) => sn.slot !== 'high').map((sn) => sn.node.index),
+    diagnostics: [...diagnostics, ...asObjects.diagnostics, ...assembled.diagnostics],
+    files,
+  };
 }
 
 /**
@@ -166,7 +184,7 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
   let download = 0;
   for (const part of parts) {
     const enc = encodeMeshAsset({ lods: part.object.lods }, { deflate });
-    const size = boxSize(objectBox(part.object));
+    const size = primScale(part.object);
     const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
     const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;
     download += streamingCost({ high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') }, radius).streaming;
@@ -193,7 +211,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
 
   // 1. Read, and refuse what cannot be made into LODs.
-  const read = await readInput(input, io, o.siblings, o.maxTriangles);
+  const read = await readInput(input, io, o.siblings, o.importer, o.maxTriangles);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
     if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
@@ -201,7 +219,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const scaleFactors = modelScaleFactors(read.model, o.size);
 
   // 2. Before.
-  const before = priceBefore(read.model, scaleFactors, o.size, o.lodFactor, deflate, input);
+  const before = priceBefore(read.asUploaded, scaleFactors, o.size, o.lodFactor, deflate, input);
   logger.info(`optimize: ${input}: land impact ${before.landImpact.toFixed(2)} before.`);
 
   // 3. LODs.
@@ -223,17 +241,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     model = { ...model, objects };
   }
 
-  // 5. Uploader-ready GLB bytes.
-  const doc = await writeUploadDocument(read.doc, model);
+  // 5. High's box and materials on every LOD and physics model, then the sibling files.
+  model = conformModel(model);
+  const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
-  if (o.split) {
-    const parts = await splitUploadDocument(doc);
-    for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
-      const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));
-      files.push({ path, slot, data: await io.writeBinary(part) });
-    }
-  } else {
-    files.push({ path: o.output, slot: 'all', data: await io.writeBinary(doc) });
+  for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
+    const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));
+    files.push({ path, slot, data: await io.writeBinary(part) });
   }
 
   // 6. After: the output priced as `slmesh cost` would price it.

@@ -16,7 +16,8 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import type { Document, NodeIO } from '@gltf-transform/core';
 import { SlmeshError, type Diagnostic, type SlModel } from '@slmesh/core';
 import { createNodeIO } from './node-io.js';
-import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodNodesMode, type LodSlot } from './lod-naming.js';
+import type { ImporterMode } from './importer-frame.js';
 import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
 import { existsNoFollow, readInside } from './safe-read.js';
 
@@ -31,6 +32,10 @@ export interface ReadModelFileOptions {
   maxTriangles?: number;
   /** 'skip' (default): images are not read (pricing needs none); 'read': external images are read, safely (optimize copies them). */
   images?: 'skip' | 'read';
+  /** Read as the `current` importer (node transforms as prim rotation and scale) or the older `baked` one. Default `current`. */
+  importer?: ImporterMode;
+  /** `_LODn` / `_PHYS` nodes inside the main file: `objects` (the uploader's extra objects) or `lods`. Default `objects`. */
+  lodNodes?: LodNodesMode;
 }
 
 export const READ_MODEL_FILE_DEFAULTS = { siblings: true, maxFileBytes: 512 * 1024 * 1024, images: 'skip' as const };
@@ -290,9 +295,11 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
 
   // 1. The main file: every mesh node, by the viewer's node naming.
   const doc = await readDocument(path, options);
-  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles });
+  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles, importer: options.importer });
+  const high = highFileSlots(main.nodes, path, options.lodNodes ?? 'objects');
   for (const d of main.diagnostics) diagnostics.push(d);
-  for (const node of main.nodes) slotNodes.push({ ...parseLodName(node.name), node, source: path });
+  for (const d of high.diagnostics) diagnostics.push(d);
+  for (const n of high.slotNodes) slotNodes.push(n);
 
   // 2. Sibling files fill their slot for every object they name (or the only object).
   if (siblings && !isSiblingFileName(basename(path))) {
@@ -301,7 +308,7 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
       if (!found) continue;
       const { path: sib, doc: sdoc } = found;
       files.push(sib);
-      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles });
+      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles, importer: options.importer });
       for (const d of read.diagnostics) diagnostics.push(d);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }

@@ -1,6 +1,11 @@
 import type { Document, Transform } from '@gltf-transform/core';
 import { createTransform } from '@gltf-transform/functions';
 import {
+  conformObject,
+  convexHull,
+  convexHullMesh,
+  MAX_HULL_VERTICES,
+  worldBox,
   LOD_PLAN_DEFAULTS,
   planModelLods,
   boxSize,
@@ -21,7 +26,8 @@ import {
 import { nodeDeflate } from './node-zlib.js';
 import { scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
-import { writeUploadDocument } from './upload-writer.js';
+import { uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
+import type { ImporterMode } from './importer-frame.js';
 
 const NAME = 'slLods';
 
@@ -49,6 +55,10 @@ export interface SlLodsOptions {
   planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
   /** Receives the plan of every object once the LODs are made. Default: none. */
   onPlans?: (plans: ObjectLodPlan[], budget: LodBudgetSummary | undefined) => void;
+  /** The importer the model is read and priced as: `current` (node transforms kept) or `baked`. Default: `current`. */
+  importer?: ImporterMode;
+  /** Receives the sibling files' documents (`_LOD2`, `_LOD1`, `_LOD0`, `_PHYS`); the transformed document is the high file. Default: none. */
+  onSiblings?: (siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>>) => void;
 }
 
 export const SL_LODS_DEFAULTS = {
@@ -71,8 +81,23 @@ export interface LodBudgetSummary {
 
 /** Per-axis factors from the linkset's size to the size asked for. */
 export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
-  const box = model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+  const box = model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
   return scaleFactorsFor(boxSize(box), size);
+}
+
+/**
+ * Every object with high's box and materials on every LOD and physics model (core lod-conform.ts);
+ * a hull that grew past 256 vertices is reduced again.
+ */
+export function conformModel(model: SlModel): SlModel {
+  // A hull is priced by its vertex count and written as its closed hull mesh: keep only the
+  // points on the hull (clamping or an added extreme point can leave some inside).
+  const limit = (h: Float32Array) => {
+    const onHull = convexHullMesh(h).positions;
+    const points = onHull.length >= 12 ? onHull : h;
+    return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
+  };
+  return { ...model, objects: model.objects.map((o) => conformObject(o, limit)) };
 }
 
 function hasAuthoredLods(o: SlObject): boolean {
@@ -147,7 +172,7 @@ export function slLods(_options: SlLodsOptions): Transform {
     await simplifier.ready;
 
     // 1. The document's objects, as the viewer's importer reads them.
-    const { model, diagnostics } = documentToModel(document, { source: NAME });
+    const { model, diagnostics, nodes, slotNodes } = documentToModel(document, { source: NAME, lodNodes: 'lods', importer: options.importer });
     for (const d of diagnostics) logger.warn(`${NAME}: ${d.message}`);
     if (model.objects.length === 0) {
       logger.warn(`${NAME}: no triangle meshes in the default scene; nothing to do.`);
@@ -163,8 +188,14 @@ export function slLods(_options: SlLodsOptions): Transform {
       logger.warn(`${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`);
     }
 
-    // 3. Uploader-ready nodes in place of the old scene.
-    await writeUploadDocument(document, result.model);
+    // 3. The sibling files' documents (copies), then the high file in place: same node tree.
+    const model2 = conformModel(result.model);
+    if (options.onSiblings) {
+      const siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>> = {};
+      for (const slot of uploadSlots(model2)) if (slot !== 'high') siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes });
+      options.onSiblings(siblings);
+    }
+    await writeUploadSlot(document, model2, nodes, 'high', { slotNodes, inPlace: true });
     options.onPlans?.(result.plans, result.budget);
 
     const before = model.objects.reduce((a, o) => a + lodTriangleCount(o.lods.high), 0);

@@ -25,6 +25,14 @@ export interface CostCommandOptions {
   scripts?: string;
   siblings?: boolean;
   maxTriangles?: string;
+  importer?: string;
+}
+
+/** `--importer current|baked`: which glTF importer to read files as (spec 4b). */
+export function parseImporter(value: string | undefined): 'current' | 'baked' {
+  const v = value ?? 'current';
+  if (v !== 'current' && v !== 'baked') throw new SlmeshError('USAGE', `--importer is current or baked, got "${value}"`);
+  return v;
 }
 
 export function parseSize(options: CostCommandOptions): SizeRequest {
@@ -46,6 +54,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
   const maxTriangles = options.maxTriangles !== undefined ? positive(options.maxTriangles, '--max-triangles') : undefined;
   const scripts = options.scripts !== undefined ? Math.floor(Number(options.scripts)) : 0;
+  const importer = parseImporter(options.importer);
   if (!(scripts >= 0)) throw new SlmeshError('USAGE', `--scripts must be a whole number, got "${options.scripts}"`);
 
   // 1. Price every file (any unreadable file stops the command before output).
@@ -60,6 +69,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
       animesh: !!options.animesh,
       scripts,
       siblings: options.siblings !== false,
+      importer,
       ...(maxTriangles !== undefined ? { maxTriangles } : {}),
       linkability: { rule, ...(maxSpan !== undefined ? { maxSpan } : {}) },
       keepAssets: !!options.emitAsset,
@@ -107,6 +117,7 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--scripts <n>', 'scripts in the linkset, for server weight', '0')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .option('--max-triangles <n>', 'refuse files with more triangles than this (default 5000000)')
+    .option('--importer <mode>', 'read files as the current glTF importer (node rotation and scale kept on the prim) or the older baked one (node transforms baked into the vertices)', 'current')
     .action(async (files: string[], options: CostCommandOptions) => {
       await run(() => runCost(files, options, (s) => process.stdout.write(s)));
     });

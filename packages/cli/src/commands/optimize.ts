@@ -1,8 +1,9 @@
 /**
  * `slmesh optimize <in> -o <out.glb>`: generates LODs that look right at the distances where
- * Second Life shows them and writes a GLB the viewer's glTF importer takes directly (nodes
- * `Name`, `Name_LOD2`, `Name_LOD1`, `Name_LOD0`, and `Name_PHYS` when the object has physics), or
- * sibling files with --split. Prints the land impact before and after.
+ * Second Life shows them and writes the sibling files the viewer's glTF importer takes them from
+ * (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, and `out_PHYS.glb` when there is
+ * physics), each with the input's node tree, names and transforms, and every LOD and physics
+ * model with high's bounding box and materials. Prints the land impact before and after.
  *
  * Everything is computed before anything is written; the outputs (and --report) are then written
  * all or none. Exit status: 0 done; 1 written, but --target-li could not be reached even at the
@@ -19,6 +20,7 @@ import { writeAllOrNothing } from '../write-atomic.js';
 import { refuseOverwritingInputs } from '../fs/output-guard.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
+import { parseImporter } from './cost.js';
 
 export interface OptimizeCommandOptions {
   output?: string;
@@ -34,6 +36,7 @@ export interface OptimizeCommandOptions {
   physics?: string;
   physicsTolerance?: string;
   maxTriangles?: string;
+  importer?: string;
 }
 
 const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mesh', 'none'];
@@ -76,7 +79,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
   const size: SizeRequest = options.size !== undefined ? { longestSide: positive(options.size, '--size') } : undefined;
   return {
     output: options.output,
-    split: !!options.split,
+    importer: parseImporter(options.importer),
     siblings: options.siblings !== false,
     keepAuthoredLods: !!options.keepLods,
     lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : 2,
@@ -185,8 +188,9 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .command('optimize')
     .description('generate LODs that hold up at the distances Second Life shows them, and write an uploader-ready GLB')
     .argument('<input>', 'glTF or GLB file (sibling _LOD2/_LOD1/_LOD0/_PHYS files are read too)')
-    .option('-o, --output <file.glb>', 'output GLB (nodes Name, Name_LOD2, Name_LOD1, Name_LOD0, Name_PHYS)')
-    .option('--split', 'write sibling files out.glb, out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb)')
+    .option('-o, --output <file.glb>', 'output GLB; its sibling files out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb) are written next to it')
+    .option('--split', 'deprecated, no effect: sibling files are always written (the only layout the importer takes LODs from)')
+    .option('--importer <mode>', 'price as the current glTF importer (node rotation and scale kept) or the older baked one', 'current')
     .option('--report <file.json>', 'also write the cost report of the output (docs/cost-report.schema.json)')
     .option('--lod-factor <F>', 'RenderVolumeLODFactor the LODs are planned for', '2')
     .option('--max-error-px <px>', 'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)', '1')

@@ -23,7 +23,12 @@ import {
   lodPositions,
   lodTriangleCount,
   lodTriangles,
-  objectBox,
+  bakePlacement,
+  type Vec3,
+  placePositions,
+  primPosition,
+  primScale,
+  worldBox,
   prepareForUpload,
   readLlsdBinary,
   readMeshHeader,
@@ -202,7 +207,7 @@ export function makePreviewPayload(
 
   // 1. The linkset's box over every part, as the report computes it.
   let linksetBox = emptyBox();
-  for (const p of parts) linksetBox = unionBox(linksetBox, objectBox(p.object));
+  for (const p of parts) linksetBox = unionBox(linksetBox, worldBox(p.object));
 
   // 2. Match parts to report objects in order (the report skips blocked objects).
   const objects: PreviewObjectOut[] = [];
@@ -210,16 +215,20 @@ export function makePreviewPayload(
   for (const ro of file.objects) {
     while (k < parts.length && !(parts[k].object.name === ro.name && parts[k].submodelId === ro.submodelId)) k++;
     if (k >= parts.length) throw new Error(`preview: report object ${ro.name} has no geometry`);
-    const object = parts[k++].object;
+    // Geometry is drawn in the world frame (the prim's rotation applied); `box` has the prim's
+    // scale around its world position, which is what the page re-prices with.
+    const prim = parts[k++].object;
+    const object = bakePlacement(prim);
+    const size = primScale(prim), at = primPosition(prim);
     const lods: PreviewObjectOut['lods'] = {};
     for (const name of ['high', 'medium', 'low', 'lowest'] as const) {
       const lod = object.lods[name];
       if (lod && ro.lods[name].present) lods[name] = writeLod(w, lod);
     }
     const out: PreviewObjectOut = {
-      box: plainBox(objectBox(object)),
+      box: plainBox({ min: [0, 1, 2].map((i) => at[i] - size[i] / 2) as Vec3, max: [0, 1, 2].map((i) => at[i] + size[i] / 2) as Vec3 }),
       lods,
-      hull: w.add(Float32Array.from(pricedHull(object, ro.physics.convexHull.source, assetOf(ro.name))), 'f32'),
+      hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
     };
     if (object.decomposition && object.decomposition.length > 0) out.decomposition = object.decomposition.map((h) => w.add(Float32Array.from(h), 'f32'));
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {

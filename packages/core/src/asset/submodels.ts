@@ -110,6 +110,7 @@ export function splitSubmodels(object: SlObject, maxFaces = MAX_FACES_PER_OBJECT
         // Physics stays with the first object: the viewer gives extra objects an empty physics block.
         ...(k === 0 ? { physicsMesh: object.physicsMesh, hull: object.hull, decomposition: object.decomposition } : {}),
         rigged: object.rigged,
+        ...(object.placement ? { placement: object.placement } : {}),
       },
     });
   }

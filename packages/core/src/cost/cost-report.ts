@@ -51,6 +51,7 @@ import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
 import type { DeflateFn, Diagnostic, LodName, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
+import { primPosition, worldBox } from '../geometry/placement.js';
 
 /** RenderVolumeLODFactor reports use unless told otherwise: Firestorm's default and the official viewer's high presets. */
 export const REPORT_LOD_FACTOR_DEFAULT = 2;
@@ -174,7 +175,7 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
   const box = objectBox(object);
   const size0 = boxSize(box);
   const scale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
-  const position = scaleAbout(boxCenter(box), centre, f);
+  const position = scaleAbout(primPosition(object), centre, f);
   const radius = radiusOfScale(scale);
 
   // 4. LODs: a missing LOD is shown (and charged) as the next higher one.
@@ -313,7 +314,7 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
 
   // 2. The linkset's box at the size asked about.
   let box0 = emptyBox();
-  for (const p of parts) box0 = unionBox(box0, objectBox(p.object));
+  for (const p of parts) box0 = unionBox(box0, worldBox(p.object));
   const centre = boxCenter(box0);
   const size0 = boxSize(box0);
   const linksetScale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
