@@ -305,14 +305,17 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const pool = usable.length > 0 ? usable : candidates.filter((c) => c.shape === 'hull');
   const least = Math.min(...pool.map((c) => c.landImpact));
   const tied = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
-  tied.sort((a, b) => FIT_RANK[b.shape] - FIT_RANK[a.shape] || a.weight - b.weight);
+  // A convexified mesh is simulated as its hull: it fits no better, and needs a `_PHYS` model.
+  // So is a decomposition of one hull (and it needs Analyze).
+  const rank = (c: PhysicsCandidate) => ((c.shape === 'mesh' && convexified) || (c.shape === 'decomposition' && hulls.length === 1) ? 0.5 : FIT_RANK[c.shape]);
+  tied.sort((a, b) => rank(b) - rank(a) || a.weight - b.weight);
   const chosen = tied[0];
   // The reason, in one line.
   const opening = hullOpening.closes ? `the single hull would close a ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} an avatar fits (${hullOpening.kind === 'passage' ? 'doorway, arch or gap' : 'room or deep hollow'})` : '';
   let reason: string;
-  const dominated = download >= chosen.weight && download > server && tied.length > 1;
+  const dominated = download >= chosen.weight && download > server;
   if (hullOpening.closes) reason = `${opening}; the cheapest shape that keeps it open${usable.length === 0 ? ' could not be made: hull used' : ''}`;
-  else if (dominated) reason = `download weight ${fmt(download)} sets the land impact; the closest fit that does not raise it`;
+  else if (dominated) reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it`;
   else reason = `lowest land impact (${fmt(chosen.landImpact)}${chosen.estimate ? ' estimate' : ''}); closes no opening an avatar uses`;
   if (chosen.shape === 'decomposition' && !hullOpening.closes) reason += '; assumes Analyze in the uploader';
   const choice: PhysicsChoice = { shape: chosen.shape, reason, candidates };

@@ -46,22 +46,28 @@ describe('buildPhysics', () => {
     const r = buildPhysics(o, { mode: 'mesh' });
     expect(r.mode).toBe('mesh');
     expect(r.object.physicsMesh!.faces[0].indices.length).toBe(o.lods.high.faces[0].indices.length);
+    const big = buildPhysics(o, { mode: 'mesh', scale: [2, 2, 2] });
+    expect(big.weight).toBeLessThan(r.weight);
+    // Under 0.5 m on a side the server charges the mesh as its single hull.
     const small = buildPhysics(o, { mode: 'mesh', scale: [0.25, 0.25, 0.25] });
-    expect(small.weight).toBeGreaterThan(r.weight);
+    expect(small.mesh!.convexified).toBe(true);
+    expect(small.weight).toBeCloseTo(convexHullPhysicsCost(small.object.hull!.length / 3), 12);
+    expect(small.mesh!.triangleWeight).toBeGreaterThan(small.weight);
     const none = buildPhysics(o, { mode: 'none' });
     expect(none.mode).toBe('none');
     expect(none.object).toEqual(o);
     expect(none.weight).toBeCloseTo(none.hull.weight, 12);
   });
 
-  it('auto: decomposes a torus whose triangle mesh would weigh more, keeps the hull for a sphere', () => {
+  it('auto: a torus with an avatar-sized hole keeps it open (decomposition or mesh); a sphere costs no more than its hull', () => {
     const t = buildPhysics(objectOf(torus(1, 0.25, 48, 16)), { mode: 'auto', ...FAST });
-    expect(t.mode).toBe('decompose');
-    expect(t.decomposition!.weight).toBeLessThan(t.mesh!.weight);
+    expect(t.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    expect(['decomposition', 'mesh']).toContain(t.choice!.shape);
+    expect(t.object.physicsChoice).toEqual(t.choice);
     const s = buildPhysics(objectOf(sphere(1, 24, 12)), { mode: 'auto', ...FAST });
-    expect(s.mode).toBe('hull');
-    expect(s.object.decomposition).toBeUndefined();
-    expect(s.decomposition!.hulls).toBe(1);
+    const hull = s.choice!.candidates.find((c) => c.shape === 'hull')!;
+    expect(hull.keepsOpenings).toBe(true);
+    expect(Math.max(s.weight, 0.5)).toBeLessThanOrEqual(hull.landImpact + 1e-12);
   });
 
   it('reports progress and honours an abort signal', () => {
