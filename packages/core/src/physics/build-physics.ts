@@ -229,6 +229,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const tri = lodTriangles(geometry);
   const worldPositions = scaledCopy(tri.positions, f);
   const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
+    ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
     ...options.decompose,
     tolerance: options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
     maxHulls: options.maxHulls,
@@ -252,6 +253,9 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const asked = options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance;
   if (decomposition.tolerance > asked * 1.0001) {
     add('info', 'physics-tolerance-raised', `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`);
+  }
+  if (decomposition.proxyTriangles !== undefined) {
+    add('info', 'physics-proxy', `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`);
   }
   if (decomposition.limited) {
     add('warning', 'physics-decomposition-limited', `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`);
