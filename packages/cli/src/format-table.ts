@@ -57,7 +57,7 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
       [l.high, l.medium, l.low, l.lowest].map((x) => mark(x, int(x.triangles))).join('/'),
       [l.high, l.medium, l.low, l.lowest].map((x) => mark(x, int(x.bytes))).join('/'),
       w3(o.streaming),
-      `${w3(o.physics.weight)}${o.physics.estimate ? '*' : ''}`,
+      `${w3(o.physics.weight)}${o.physics.estimate ? '*' : ''}${o.physics.assumes?.includes('analyze') ? ' assumes Analyze' : ''}${o.physics.convexified ? ' (hull)' : ''}`,
       w3(o.server),
       w3(o.landImpact),
     ]);
@@ -76,6 +76,9 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
   const notes: string[] = [];
   if (file.objects.some((o) => Object.values(o.lods).some((x) => !x.present))) notes.push('(n) = LOD not in the asset; the viewer shows and charges the next higher LOD');
   if (ls.physicsEstimate) notes.push('* = estimate: no public formula for a decomposition\'s physics weight');
+  if (file.objects.some((o) => o.physics.assumes?.includes('analyze'))) notes.push('assumes Analyze = priced as hulls: a physics model from a file is a triangle mesh unless you click Analyze in the uploader');
+  if (file.objects.some((o) => o.physics.convexified)) notes.push('(hull) = physics mesh on an object with a side under 0.5 m: the server charges its single convex hull');
+  for (const o of file.objects) if (o.physics.choice) notes.push(`physics of ${cellName(o.name)}: ${o.physics.choice.shape}, ${printable(o.physics.choice.reason)}`);
   for (const n of notes) out.push(`  ${n}`);
   out.push(`  land impact is set by ${ls.dominant} weight; rounded half up (Second Life's rounding is not public)`);
   out.push(`  physical: weight ${w3(ls.physical.weight)}, ${ls.physical.canBePhysical ? 'can' : 'cannot'} be set physical (limit ${ls.physical.limit})`);

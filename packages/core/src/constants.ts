@@ -169,6 +169,21 @@ export const PHYSICS_COST_DEFAULTS: Readonly<PhysicsCostSettings> = Object.freez
   maxPhysicalCost: 32,
 });
 
+/**
+ * Server "convexification": a triangle-mesh physics shape (no decomposition) on an object with any
+ * side shorter than this, metres, is simulated and charged as its single convex hull.
+ * [viewer] indra/llmath/llphysicsshapebuilderutil.cpp, LLPhysicsShapeBuilderUtil::determinePhysicsShape,
+ * SHAPE_BUILDER_USER_MESH_CONVEXIFICATION_SIZE (0.5 m; a viewer mirror of the server's rule).
+ */
+export const USER_MESH_CONVEXIFICATION_SIZE = 0.5;
+
+/**
+ * Width of the narrowest gap an avatar is taken to pass through, metres: the physics chooser
+ * keeps gaps, doorways and hollows at least this wide open. [estimate] An SL avatar's collision
+ * capsule is about 0.4-0.6 m across (default shape); no single public figure.
+ */
+export const AVATAR_PASSAGE_WIDTH = 0.5;
+
 // ---------------------------------------------------------------------------------------------
 // 7. Server weight and land impact [wiki] Mesh/Mesh_Server_Weight
 // ---------------------------------------------------------------------------------------------

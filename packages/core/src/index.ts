@@ -22,6 +22,8 @@ export {
   type Diagnostic,
   type DeflateFn,
   type InflateFn,
+  type PhysicsCandidate,
+  type PhysicsChoice,
 } from './types.js';
 export * from './constants.js';
 export { type SlmeshErrorCode, SlmeshError, isSlmeshError } from './errors.js';
@@ -80,6 +82,7 @@ export {
   type UploadNormalization,
   computeUploadNormalization,
   normalizePoints,
+  denormalizePoints,
   quantizeU16,
   type MeshAssetLlsd,
   buildMeshAssetLlsd,
@@ -164,3 +167,4 @@ export {
 } from './physics/physics-mesh.js';
 export { convexPieces } from './physics/convex-pieces.js';
 export { type PhysicsMode, type BuildPhysicsOptions, type PhysicsBuildResult, buildPhysics } from './physics/build-physics.js';
+export { type AvatarOpeningOptions, type AvatarOpening, AVATAR_OPENING_DEFAULTS, avatarOpenings } from './physics/avatar-openings.js';

@@ -9,3 +9,4 @@ export * from './report.js';
 export * from './upload-writer.js';
 export * from './sl-lods.js';
 export * from './optimize.js';
+export * from './physics-simplify.js';

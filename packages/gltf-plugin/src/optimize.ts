@@ -21,6 +21,7 @@ import {
   SlmeshError,
   checkModel,
   convexHullPhysicsCost,
+  MAX_HULL_VERTICES,
   encodeMeshAsset,
   landImpact,
   memoizeDeflate,
@@ -190,7 +191,7 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
     download += streamingCost({ high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') }, radius).streaming;
   }
   const server = serverWeight(parts.length);
-  const maxHullPhysics = convexHullPhysicsCost(256) * parts.length;
+  const maxHullPhysics = convexHullPhysicsCost(MAX_HULL_VERTICES) * parts.length;
   const plainPhysics = model.objects.every((o) => !o.physicsMesh && !o.decomposition && !o.hull);
   if (plainPhysics && download >= maxHullPhysics && download >= server) {
     const li = landImpact({ streaming: download, physics: 0, server });

@@ -11,7 +11,7 @@
  */
 
 import type { Command } from 'commander';
-import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
+import { buildPhysics, costReport, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
 import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
@@ -53,16 +53,15 @@ export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined,
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
     const line = progressLine(`physics ${object.name}`);
     try {
-      const physicsOptions = { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}) };
+      // Auto judges shapes by the object's land impact: it needs the object's download weight.
+      const downloadWeight = mode === 'auto' ? costReport({ objects: [{ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }] }, { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors }).objects.reduce((a, o) => a + o.streaming, 0) : undefined;
+      const physicsOptions = { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}), ...(downloadWeight !== undefined ? { downloadWeight } : {}) };
       // Small objects are done in this thread: starting a worker costs more than their whole build.
       const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
       const result = small ? buildPhysics(object, physicsOptions) : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
       for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);
-      // Price exactly what the writer puts in `_PHYS`: each hull as its closed hull mesh, which
-      // drops points lying inside a hull face (what a re-read of the output, and Analyze, see).
-      const { decomposition } = result.object;
-      if (!decomposition) return result.object;
-      return { ...result.object, decomposition: decomposition.map((h) => convexHullMesh(h).positions).filter((h) => h.length >= 12) };
+      // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
+      return result.object;
     } finally {
       line.done();
     }
@@ -116,6 +115,24 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     `physics weight  ${b.physics !== undefined ? b.physics.toFixed(3) : '(not needed)'} -> ${a.physics.toFixed(3)}${a.physicsEstimate ? ' estimate' : ''}`,
     `planned for RenderVolumeLODFactor ${options.lodFactor ?? 2}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees`,
   ];
+  // Physics: what was chosen per object and why, and the uploader choices the numbers assume.
+  const objects = result.after.objects;
+  const chosen = objects.filter((o) => o.physics.choice);
+  if (chosen.length > 0) {
+    out.push('', 'physics (chosen by land impact):');
+    const named = (o: (typeof objects)[number]) => cellName(o.name) + (o.submodelId > 0 ? `#${o.submodelId}` : '');
+    const prows = chosen.map((o) => [named(o), o.physics.choice!.shape, `${o.physics.weight.toFixed(3)}${o.physics.estimate ? ' estimate' : ''}${o.physics.assumes?.includes('analyze') ? ' assumes Analyze' : ''}`, printable(o.physics.choice!.reason)]);
+    const pw = [0, 1, 2].map((c) => Math.max(...prows.map((r) => r[c].length)));
+    for (const r of prows) out.push(`  ${r[0].padEnd(pw[0])}  ${r[1].padEnd(pw[1])}  ${r[2].padEnd(pw[2])}  ${r[3]}`);
+  }
+  const analyze = objects.filter((o) => o.physics.assumes?.includes('analyze')).map((o) => cellName(o.name));
+  const prim = objects.filter((o) => o.physics.shape !== 'convex-hull' || o.physics.convexified || o.physics.mesh).map((o) => cellName(o.name));
+  if (prim.length > 0 || analyze.length > 0) {
+    out.push(
+      `uploader choices these numbers assume: physics shape type Prim for ${[...new Set(prim)].join(', ')} (the uploader's default when a physics model is given), Convex Hull for the rest` +
+        (analyze.length > 0 ? `; click Analyze for ${[...new Set(analyze)].join(', ')} (their _PHYS is closed convex pieces; without Analyze it is priced as a triangle mesh)` : ''),
+    );
+  }
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
     out.push(`note: the land impact went up; if the input had its own LODs, --keep-lods keeps them`);
   }

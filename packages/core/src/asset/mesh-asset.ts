@@ -149,6 +149,23 @@ export function normalizePoints(points: Float32Array, n: UploadNormalization): F
   return out;
 }
 
+/**
+ * Points (flat xyz) back from the unit frame to the object's frame: p = p' * inverseScale - translation,
+ * in float32. The inverse of normalizePoints up to float32 rounding (e.g. a decoded BoundingVerts
+ * or hull, after dequantisation, back in metres).
+ */
+export function denormalizePoints(points: Float32Array, n: UploadNormalization): Float32Array {
+  const out = new Float32Array(points.length);
+  const [tx, ty, tz] = n.translation;
+  const [ix, iy, iz] = n.inverseScale;
+  for (let i = 0; i + 2 < points.length; i += 3) {
+    out[i] = f(points[i] * ix) - tx;
+    out[i + 1] = f(points[i + 1] * iy) - ty;
+    out[i + 2] = f(points[i + 2] * iz) - tz;
+  }
+  return out;
+}
+
 /** Normals (flat xyz) into the unit frame: n' = normalize(n * inverseScale); (near-)zero normals kept. */
 export function normalizeNormals(normals: Float32Array, n: UploadNormalization): Float32Array {
   const out = new Float32Array(normals.length);
