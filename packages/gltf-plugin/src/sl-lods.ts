@@ -45,6 +45,14 @@ export interface SlLodsOptions {
   keepAuthoredLods?: boolean;
   /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Default: node:zlib. */
   deflate?: DeflateFn;
+  /** Leave every object's high LOD as it is. Default: false (high is simplified as far as stays within `maxErrorPx` at the fill distance, where the object fills the view). */
+  keepHigh?: boolean;
+  /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance (each object's). */
+  highDistance?: number;
+  /** Most triangles per LOD of each object, e.g. `{ high: 20000, medium: 2000 }`; over-budget LODs are reduced whatever their error. Default: none. */
+  maxTriangles?: LodPlanOptions['maxTriangles'];
+  /** Called after each object's LODs are planned: objects done, objects in all. Default: none. */
+  onObjectPlanned?: (done: number, total: number) => void;
   /** Further planner settings (attribute weights, samples, probes). Default: none. */
   planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
   /** Receives the plan of every object once the LODs are made. Default: none. */
@@ -96,6 +104,10 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     sizeFactor: Math.max(...scale),
     deflate: o.deflate ?? nodeDeflate,
     ...(o.screen ? { screen: o.screen } : {}),
+    ...(o.keepHigh !== undefined ? { keepHigh: o.keepHigh } : {}),
+    ...(o.highDistance !== undefined ? { highDistance: o.highDistance } : {}),
+    ...(o.maxTriangles ? { maxTriangles: o.maxTriangles } : {}),
+    ...(o.onObjectPlanned ? { onObjectPlanned: o.onObjectPlanned } : {}),
   };
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
@@ -109,6 +121,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     };
   }
   const planned = planModelLods({ objects: model.objects.filter((obj) => !keep(obj)) }, planOptions);
+  if (planned.plans.length === 0) o.onObjectPlanned?.(0, 0);
   let next = 0;
   const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
   return { model: { ...model, objects }, plans: planned.plans };

@@ -39,14 +39,14 @@ import { REPORT_LOD_FACTOR_DEFAULT, costReport, type CostReportOptions } from '.
 import { memoizeDeflate } from '../asset/deflate-cache.js';
 import { SlmeshError } from '../errors.js';
 import { prepareHausdorffSide, hausdorffBetween, type HausdorffSide } from './hausdorff.js';
-import { prepareLodSource, simplifyLodSource, simplifyToError, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
+import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
 import { computeUploadNormalization, encodeLodBlock, normalizeNormals, normalizePoints, type UploadNormalization } from '../asset/mesh-asset.js';
 import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
 import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../geometry/object-geometry.js';
-import { LOWER_LODS, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
+import { LOWER_LODS, errorForPixels, fillDistance, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
-import type { DeflateFn, MeshLod, SlModel, SlObject } from '../types.js';
+import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   /** meshoptimizer's MeshoptSimplifier, ready. Required. */
@@ -80,6 +80,18 @@ export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   leanFarLods?: boolean;
   /** Simplify each LOD from the LOD above instead of from high: 'auto' does so when high has more than 50,000 triangles (fast), else each LOD comes from high (more accurate). Default 'auto'. */
   chain?: boolean | 'auto';
+  /** Leave the high LOD as it is. Default false: high is simplified as far as stays within maxErrorPx at `highDistance`. */
+  keepHigh?: boolean;
+  /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance, where the object's bounding sphere fills the view's height (screen-space-error.ts fillDistance). */
+  highDistance?: number;
+  /** Most triangles per LOD (creator's budgets); a LOD over its budget is simplified to it whatever the error (`lod-max-triangles`). Default: none. */
+  maxTriangles?: Partial<Record<LodName, number>>;
+  /** A lower LOD that cannot shrink to half the LOD above within the bound is made with a relaxed bound or sloppy simplification (`lod-fallback`). Default true. */
+  fallback?: boolean;
+  /** A high over this many triangles is measured against through a simplified proxy (its own error added). Default 60,000. */
+  proxyTriangles?: number;
+  /** Called after each object is planned (planModelLods): objects done, objects in all. Default: none. */
+  onObjectPlanned?: (done: number, total: number) => void;
 }
 
 export const LOD_PLAN_DEFAULTS = {
@@ -94,6 +106,9 @@ export const LOD_PLAN_DEFAULTS = {
   chain: 'auto' as boolean | 'auto',
   maxRatioDrift: 1.25,
   leanFarLods: true,
+  keepHigh: false,
+  fallback: true,
+  proxyTriangles: 60_000,
 };
 
 /** What the planner decided for one lower LOD. */
@@ -115,6 +130,35 @@ export interface LodLevelPlan {
   mode: SimplifyMode | 'copy';
   /** meshoptimizer's target error for the accepted candidate, metres at the model's size. */
   simplifierTarget: number;
+  /** Set when the LOD could not be made within the bound (see the plan's diagnostics). */
+  fallback?: LodFallback;
+}
+
+/**
+ * Why a LOD is not the plain result of the pixel bound: 'relaxed-bound' (it could not shrink to
+ * half the LOD above within the bound; made with a larger error or sloppy simplification),
+ * 'no-shrink' (nothing shrinks it without losing the silhouette: a copy of the LOD above),
+ * 'max-triangles' (reduced to the creator's triangle budget).
+ */
+export type LodFallback = 'relaxed-bound' | 'no-shrink' | 'max-triangles';
+
+/** What the planner decided for the high LOD. */
+export interface HighLodPlan {
+  triangles: number;
+  vertices: number;
+  /** Measured two-sided Hausdorff distance to the input's high LOD, metres at the planned size (0 when kept). */
+  error: number;
+  /** `error` in pixels at `nearDistance`. */
+  screenErrorPx: number;
+  /** The error allowed by the pixel bound at `nearDistance`, metres at the planned size. */
+  maxError: number;
+  /** Camera distance, metres, at which high is judged (the fill distance unless set). */
+  nearDistance: number;
+  /** Smallest silhouette coverage of the input's high over the views, 0..1. */
+  coverage: number;
+  /** How it was made: a simplification mode, or 'kept' (the input's high as it is). */
+  mode: SimplifyMode | 'kept';
+  fallback?: LodFallback;
 }
 
 export interface ObjectLodPlan {
@@ -123,10 +167,15 @@ export interface ObjectLodPlan {
   radius: number;
   lodFactor: number;
   maxErrorPx: number;
+  /** The input's high LOD triangles. */
   highTriangles: number;
+  /** The high LOD written (simplified unless keepHigh, or kept). */
+  high: HighLodPlan;
   levels: LodLevelPlan[];
-  /** Largest screenErrorPx over the levels. */
+  /** Largest screenErrorPx over the lower levels. */
   worstScreenErrorPx: number;
+  /** Fallbacks and budgets applied (`lod-fallback`, `lod-max-triangles`), for the report. */
+  diagnostics: Diagnostic[];
 }
 
 interface Candidate {
@@ -154,21 +203,51 @@ export function lodBlockBytes(lod: MeshLod, normalization: UploadNormalization, 
 const TINY = 1e-12;
 /** Sources above this many triangles get the fast search (see search()). */
 const BIG_SOURCE_TRIANGLES = 50_000;
-/** A heavy high is first simplified position-only to this fraction of the medium bound. */
-const PREPASS_FRACTION = 0.2;
 /** First candidate's error target at most this fraction of the object's largest side. */
 const LOOSE_START = 0.03;
+/** A big high's measuring proxy is simplified position-only to this fraction of the object's largest side (about 0.15 px at the fill distance). */
+const PROXY_ERROR_FRACTION = 2.5e-4;
+/** A planned high that keeps more than this fraction of the triangles is not worth it: high is kept as it is. */
+const HIGH_KEEP_FRACTION = 0.95;
+/** A lower LOD is "stuck" when the best result within the bound keeps more than this fraction of the LOD above. */
+const FALLBACK_KEEP_FRACTION = 0.5;
+/** LODs above this few triangles are never worth a fallback (they cost next to nothing). */
+const FALLBACK_MIN_TRIANGLES = 128;
+/** Error targets tried by the fallback: the bound times 2, 4, ... 2^FALLBACK_STEPS. */
+const FALLBACK_STEPS = 8;
+
+/** What the planner measures candidates against: high itself, or for a big high a simplified proxy of it. */
+interface MeasureReference {
+  side: HausdorffSide;
+  silhouette: SilhouetteReference;
+  /** Measured Hausdorff distance from the reference to high, model metres (0 when the reference is high). */
+  error: number;
+  /** The proxy as a simplification source (big highs only). */
+  source?: LodSource;
+  triangles: number;
+}
+
+/** One link of the chain being built. */
+interface ChainLink {
+  lod: MeshLod;
+  triangles: number;
+  vertices: number;
+  error: number;
+  coverage: number;
+  source: LodSource | undefined;
+  target: number;
+}
 
 /**
  * Everything about one object the planner reuses across plans (the budget search plans the same
- * object many times): its welded high LOD, high's Hausdorff samples and BVH, its silhouettes.
+ * object many times): its welded high LOD, the reference candidates are measured against (high's
+ * Hausdorff samples and BVH and its silhouettes, or a proxy's for a big high).
  */
 export class ObjectLodPlanner {
   readonly object: SlObject;
   private readonly options: LodPlanOptions & typeof LOD_PLAN_DEFAULTS;
   private readonly highSource: LodSource;
-  private readonly highSide: HausdorffSide;
-  private readonly silhouette: SilhouetteReference;
+  private readonly reference: MeasureReference;
   private readonly modelRadius: number;
   private readonly maxSide: number;
   private readonly normalization: UploadNormalization;
@@ -180,14 +259,35 @@ export class ObjectLodPlanner {
     const o = this.options;
     if (!(o.sizeFactor > 0) || !Number.isFinite(o.sizeFactor)) throw new SlmeshError('USAGE', `LOD planner: size factor must be a positive number (got ${o.sizeFactor})`);
     if (!(o.minCoverage >= 0 && o.minCoverage <= 1)) throw new SlmeshError('USAGE', `LOD planner: silhouette coverage floor must be between 0 and 1 (got ${o.minCoverage})`);
+    if (o.highDistance !== undefined && !(o.highDistance > 0)) throw new SlmeshError('USAGE', `LOD planner: high LOD distance must be a positive number of metres (got ${o.highDistance})`);
+    for (const [name, n] of Object.entries(o.maxTriangles ?? {})) {
+      if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new SlmeshError('USAGE', `LOD planner: the ${name} triangle budget must be a whole number > 0 (got ${n})`);
+    }
     const high = object.lods.high;
     this.highSource = prepareLodSource(high, o);
-    const mesh = lodTriangles(high);
-    this.highSide = prepareHausdorffSide(mesh, { samples: this.sampleCount(mesh.indices.length / 3), maxVertexSamples: o.maxVertexSamples });
-    this.silhouette = silhouetteReference(mesh, { resolution: o.silhouetteResolution });
-    this.modelRadius = radiusOfScale(boxSize(objectBox(object)));
     this.maxSide = this.highSource.maxSide;
+    const mesh = lodTriangles(high);
+    this.modelRadius = radiusOfScale(boxSize(objectBox(object)));
     this.normalization = computeUploadNormalization(high);
+    // 1. The reference. A big high is measured once against a position-only proxy of it (seams
+    //    kept, vertices in place) and every candidate is measured against the proxy, its error
+    //    added (the triangle inequality): memory and time then follow the proxy, not the input.
+    if (this.highSource.triangles > o.proxyTriangles) {
+      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, PROXY_ERROR_FRACTION * this.maxSide, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
+      if (proxy.triangles > 0 && proxy.triangles < this.highSource.triangles) {
+        const proxyMesh = lodTriangles(proxy.lod);
+        const side = prepareHausdorffSide(proxyMesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples });
+        const error = hausdorffBetween(prepareHausdorffSide(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }), side).distance;
+        this.reference = { side, silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }), error, source: prepareLodSource(proxy.lod, o), triangles: proxy.triangles };
+        return;
+      }
+    }
+    this.reference = {
+      side: prepareHausdorffSide(mesh, { samples: this.sampleCount(mesh.indices.length / 3), maxVertexSamples: o.maxVertexSamples }),
+      silhouette: silhouetteReference(mesh, { resolution: o.silhouetteResolution }),
+      error: 0,
+      triangles: this.highSource.triangles,
+    };
   }
 
   /** Area samples per surface: `samples`, fewer for small meshes (32 per high triangle, at least 256). */
@@ -195,16 +295,17 @@ export class ObjectLodPlanner {
     return Math.min(this.options.samples, Math.max(256, 32 * highTriangles));
   }
 
-  /** Measured error (metres at the model's size) and silhouette coverage of a candidate LOD. */
+  /** Measured error (metres at the model's size: against the reference, plus the reference's own) and silhouette coverage of a candidate LOD. */
   measure(lod: MeshLod): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
-    const coverage = silhouetteCoverage(this.silhouette, mesh).coverage;
-    const side = prepareHausdorffSide(mesh, { samples: this.sampleCount(this.highSide.triangles), maxVertexSamples: this.options.maxVertexSamples });
-    return { error: hausdorffBetween(this.highSide, side).distance, coverage };
+    const ref = this.reference;
+    const coverage = silhouetteCoverage(ref.silhouette, mesh).coverage;
+    const side = prepareHausdorffSide(mesh, { samples: this.sampleCount(ref.triangles), maxVertexSamples: this.options.maxVertexSamples });
+    return { error: hausdorffBetween(ref.side, side).distance + ref.error, coverage };
   }
 
-  /** The chain for a pixel bound: the object with generated medium, low and lowest LODs, and the plan. */
+  /** The chain for a pixel bound: the object with its planned high and generated medium, low and lowest LODs, and the plan. */
   plan(maxErrorPx = this.options.maxErrorPx): { object: SlObject; plan: ObjectLodPlan } {
     const o = this.options;
     const k = o.sizeFactor;
@@ -212,43 +313,137 @@ export class ObjectLodPlanner {
     const bounds = lodErrorBounds(radius, o.lodFactor, maxErrorPx, o.screen);
     const high = this.object.lods.high;
     const highTriangles = lodTriangleCount(high);
+    const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
+    const diagnostics: Diagnostic[] = [];
+    const name = this.object.name;
+    const pxAt = (error: number, distance: number) => (Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0);
+    const note = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
 
-    let above = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.highSource as LodSource | undefined, target: 0 };
+    // 1. High: simplified only as far as stays within the pixel bound at the near distance (the
+    //    fill distance unless highDistance is given), unless keepHigh. A big high starts from the proxy.
+    const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
+    const highBound = Math.min(errorForPixels(maxErrorPx, nearDistance, o.screen) / k, this.maxSide);
+    const start = this.reference.source ?? this.highSource;
+    let top: ChainLink = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.reference.source ? undefined : this.highSource, target: 0 };
+    let highMode: SimplifyMode | 'kept' = 'kept';
+    let highFallback: LodFallback | undefined;
+    if (!o.keepHigh) {
+      const found = this.search(start, highBound, this.reference.error, false, fast);
+      if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
+        top = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
+        highMode = found.result.mode;
+      }
+    }
+    const highMax = o.maxTriangles?.high;
+    if (highMax !== undefined && top.triangles > highMax) {
+      const forced = this.forceTriangles(o.keepHigh ? this.highSource : start, highMax);
+      top = { ...forced, source: undefined };
+      highMode = forced.mode;
+      highFallback = 'max-triangles';
+      note('info', 'lod-max-triangles', `high: reduced to the triangle budget ${highMax} (${forced.triangles} triangles, ${pxAt(forced.error, nearDistance).toFixed(2)} px at ${nearDistance.toFixed(1)} m)`);
+    }
+    const highPlan: HighLodPlan = {
+      triangles: top.triangles,
+      vertices: top.vertices,
+      error: top.error * k,
+      screenErrorPx: pxAt(top.error, nearDistance),
+      maxError: highBound * k,
+      nearDistance,
+      coverage: top.coverage,
+      mode: highMode,
+      ...(highFallback ? { fallback: highFallback } : {}),
+    };
+
+    // 2. The lower LODs, each from high (or, for a big high, from the LOD above).
+    let above = top;
     const levels: LodLevelPlan[] = [];
     const lods: Partial<Record<LowerLodName, MeshLod>> = {};
-    for (const name of LOWER_LODS) {
-      // 1. The bound in model metres; an error beyond the object's own size means nothing.
-      const bound = Math.min(bounds.maxError[name] / k, this.maxSide);
-      // 2. Search, from high or from the LOD above.
-      const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
+    for (const lodName of LOWER_LODS) {
+      // 2a. The bound in model metres; an error beyond the object's own size means nothing.
+      const bound = Math.min(bounds.maxError[lodName] / k, this.maxSide);
       const chain = o.chain === 'auto' ? fast : o.chain;
-      let source = chain ? (above.source ??= prepareLodSource(above.lod, o)) : this.highSource;
-      let spent = chain ? above.error : 0;
-      if (source === this.highSource && fast) {
-        // A heavy high: one position-only pass to a fifth of the bound (seams kept), then the
-        // attribute-aware search runs on that much smaller mesh.
-        const pre = simplifyLodSource(this.highSource, 'attributes', 0, PREPASS_FRACTION * bound, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
-        source = prepareLodSource(pre.lod, o);
-        spent = PREPASS_FRACTION * bound;
+      const source = chain ? (above.source ??= above.lod === high && this.reference.source ? this.reference.source : prepareLodSource(above.lod, o)) : this.highSource;
+      const spent = chain ? (above.lod === high ? this.reference.error : above.error) : 0;
+      const lean = lodName !== 'medium' && o.leanFarLods;
+      // 2b. Search within the bound.
+      let found = this.search(source, bound, spent, lean, fast && lodName === 'medium');
+      let fallback: LodFallback | undefined;
+      const distance = bounds.distances[lodName];
+      // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
+      const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
+      if (stuck && o.fallback && above.triangles > FALLBACK_MIN_TRIANGLES && Number.isFinite(distance)) {
+        const relaxed = this.relaxedSearch(source, bound, Math.floor(FALLBACK_KEEP_FRACTION * above.triangles), lean);
+        if (relaxed && (!found || relaxed.cost < found.cost)) {
+          found = relaxed;
+          fallback = 'relaxed-bound';
+          note('warning', 'lod-fallback', `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`);
+        } else if (!found || found.result.triangles >= above.triangles) {
+          note('warning', 'lod-fallback', `${lodName}: no simplification shrinks it without losing the silhouette (coverage floor ${o.minCoverage}); it is a copy of the LOD above`);
+          fallback = 'no-shrink';
+        }
       }
-      const found = this.search(source, bound, spent, name !== 'medium' && o.leanFarLods, fast && name === 'medium');
-      // 3. Monotone: never more triangles or vertices than the LOD above.
+      // 2d. A triangle budget the creator set overrides the bound.
+      const max = o.maxTriangles?.[lodName];
+      if (max !== undefined && Math.min(found?.result.triangles ?? Infinity, above.triangles) > max) {
+        const forced = this.forceTriangles(source, max);
+        found = this.priced({ lod: forced.lod, triangles: forced.triangles, vertices: forced.vertices, simplifierError: 0, mode: forced.mode }, forced.error, forced.coverage, forced.target, lean);
+        fallback = 'max-triangles';
+        note('info', 'lod-max-triangles', `${lodName}: reduced to the triangle budget ${max} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`);
+      }
+      // 2e. Monotone: never more triangles or vertices than the LOD above.
       let level: LodLevelPlan;
       if (!found || found.result.triangles > above.triangles || found.result.vertices > above.vertices || found.result.triangles === 0) {
-        lods[name] = above.lod;
-        level = this.level(name, bounds.distances[name], bounds.maxError[name], above.triangles, above.vertices, above.error, above.coverage, 'copy', above.target);
+        lods[lodName] = above.lod;
+        level = this.level(lodName, distance, bounds.maxError[lodName], above.triangles, above.vertices, above.error, above.coverage, 'copy', above.target);
       } else {
-        lods[name] = found.result.lod;
-        level = this.level(name, bounds.distances[name], bounds.maxError[name], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
+        lods[lodName] = found.result.lod;
+        level = this.level(lodName, distance, bounds.maxError[lodName], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
         above = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
       }
+      if (fallback) level.fallback = fallback;
       levels.push(level);
     }
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
     return {
-      object: { ...this.object, lods: { high, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
-      plan: { name: this.object.name, radius, lodFactor: o.lodFactor, maxErrorPx, highTriangles, levels, worstScreenErrorPx: worst },
+      object: { ...this.object, lods: { high: top.lod, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
+      plan: { name, radius, lodFactor: o.lodFactor, maxErrorPx, highTriangles, high: highPlan, levels, worstScreenErrorPx: worst, diagnostics },
     };
+  }
+
+  /**
+   * The fallback for a stuck LOD: error targets from twice the bound upward (doubling), each tried
+   * with the cascade and with sloppy simplification (which merges what the cascade cannot collapse:
+   * leaf cards, disconnected parts); the first target giving a candidate of at most `maxTriangles`
+   * that keeps the silhouette floor wins (the cheaper of the two). Undefined when none does.
+   */
+  private relaxedSearch(source: LodSource, bound: number, maxTriangles: number, lean: boolean): Candidate | undefined {
+    const o = this.options;
+    const big = source.triangles > BIG_SOURCE_TRIANGLES;
+    const opts = big ? { ...o, updatePositions: false } : o;
+    for (let step = 1; step <= FALLBACK_STEPS; step++) {
+      const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
+      let best: Candidate | undefined;
+      for (const result of [simplifyToError(source, t, opts), simplifyLodSource(source, 'sloppy', 0, t, opts)]) {
+        if (result.triangles === 0 || result.triangles > maxTriangles) continue;
+        const { error, coverage } = this.measure(result.lod);
+        if (coverage < o.minCoverage) continue;
+        const c = this.priced(result, error, coverage, t, lean);
+        if (!best || c.cost < best.cost) best = c;
+      }
+      if (best || t >= this.maxSide) return best;
+    }
+    return undefined;
+  }
+
+  /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */
+  private forceTriangles(source: LodSource, max: number): ChainLink & { mode: SimplifyMode } {
+    const o = this.options;
+    let r = simplifyToTriangles(source, max, this.maxSide, { ...o, maxRatioDrift: 1 });
+    for (let target = max, i = 0; (r.triangles > max || r.triangles === 0) && i < 12; i++, target = Math.floor(target * 0.7)) {
+      r = simplifyLodSource(source, 'sloppy', Math.max(1, target), this.maxSide, o);
+    }
+    const { error, coverage } = this.measure(r.lod);
+    return { lod: r.lod, triangles: r.triangles, vertices: r.vertices, error, coverage, source: undefined, target: 0, mode: r.mode };
   }
 
   private level(name: LowerLodName, distance: number, maxError: number, triangles: number, vertices: number, error: number, coverage: number, mode: SimplifyMode | 'copy', target: number): LodLevelPlan {
@@ -401,19 +596,22 @@ function translatedLod(lod: MeshLod, d: [number, number, number]): MeshLod {
 /** A planned object moved onto another object of the same geometry. */
 function planFor(target: SlObject, targetOrigin: [number, number, number], planned: SlObject, plannedOrigin: [number, number, number], plan: ObjectLodPlan): { object: SlObject; plan: ObjectLodPlan } {
   const d: [number, number, number] = [targetOrigin[0] - plannedOrigin[0], targetOrigin[1] - plannedOrigin[1], targetOrigin[2] - plannedOrigin[2]];
-  const lods = { high: target.lods.high, medium: translatedLod(planned.lods.medium!, d), low: translatedLod(planned.lods.low!, d), lowest: translatedLod(planned.lods.lowest!, d) };
-  return { object: { ...target, lods }, plan: { ...plan, name: target.name } };
+  const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d);
+  const lods = { high, medium: translatedLod(planned.lods.medium!, d), low: translatedLod(planned.lods.low!, d), lowest: translatedLod(planned.lods.lowest!, d) };
+  const rename = (m: string) => (m.startsWith(`${plan.name}: `) ? `${target.name}: ${m.slice(plan.name.length + 2)}` : m);
+  const diagnostics = plan.diagnostics.map((x) => ({ ...x, object: target.name, message: rename(x.message) }));
+  return { object: { ...target, lods }, plan: { ...plan, name: target.name, diagnostics } };
 }
 
 /** Plans every object of a model with the same pixel bound (objects of identical geometry are planned once). */
 export function planModelLods(model: SlModel, options: LodPlanOptions): { model: SlModel; plans: ObjectLodPlan[] } {
   const done = new Map<string, { object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }>();
-  const results = model.objects.map((obj) => {
+  const results = model.objects.map((obj, i) => {
     const { key, origin } = geometryKey(obj);
     const seen = done.get(key);
-    if (seen) return planFor(obj, origin, seen.object, seen.origin, seen.plan);
-    const r = planObjectLods(obj, options);
-    done.set(key, { ...r, origin });
+    const r = seen ? planFor(obj, origin, seen.object, seen.origin, seen.plan) : planObjectLods(obj, options);
+    if (!seen) done.set(key, { ...r, origin });
+    options.onObjectPlanned?.(i + 1, model.objects.length);
     return r;
   });
   return { model: { ...model, objects: results.map((r) => r.object) }, plans: results.map((r) => r.plan) };
