@@ -38,7 +38,7 @@
 import { REPORT_LOD_FACTOR_DEFAULT, costReport, type CostReportOptions } from '../cost/cost-report.js';
 import { memoizeDeflate } from '../asset/deflate-cache.js';
 import { SlmeshError } from '../errors.js';
-import { prepareHausdorffSide, hausdorffBetween, type HausdorffSide } from './hausdorff.js';
+import { maxDistanceToMesh, prepareHausdorffSide, hausdorffBetween, sampleSurface, type HausdorffSide } from './hausdorff.js';
 import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
 import { computeUploadNormalization, encodeLodBlock, normalizeNormals, normalizePoints, type UploadNormalization } from '../asset/mesh-asset.js';
@@ -156,8 +156,8 @@ export interface HighLodPlan {
   nearDistance: number;
   /** Smallest silhouette coverage of the input's high over the views, 0..1. */
   coverage: number;
-  /** How it was made: a simplification mode, or 'kept' (the input's high as it is). */
-  mode: SimplifyMode | 'kept';
+  /** How it was made: a simplification mode, 'proxy' (a big high's position-only proxy, seams kept), or 'kept' (the input's high as it is). */
+  mode: SimplifyMode | 'proxy' | 'kept';
   fallback?: LodFallback;
 }
 
@@ -205,8 +205,8 @@ const TINY = 1e-12;
 const BIG_SOURCE_TRIANGLES = 50_000;
 /** First candidate's error target at most this fraction of the object's largest side. */
 const LOOSE_START = 0.03;
-/** A big high's measuring proxy is simplified position-only to this fraction of the object's largest side (about 0.15 px at the fill distance). */
-const PROXY_ERROR_FRACTION = 2.5e-4;
+/** A big high's proxy is simplified position-only to this many pixels at the near distance (meshoptimizer's estimate). */
+const PROXY_ERROR_PX = 0.4;
 /** A planned high that keeps more than this fraction of the triangles is not worth it: high is kept as it is. */
 const HIGH_KEEP_FRACTION = 0.95;
 /** A lower LOD is "stuck" when the best result within the bound keeps more than this fraction of the LOD above. */
@@ -224,6 +224,9 @@ interface MeasureReference {
   error: number;
   /** The proxy as a simplification source (big highs only). */
   source?: LodSource;
+  /** The proxy itself (big highs only). */
+  lod?: MeshLod;
+  vertices?: number;
   triangles: number;
 }
 
@@ -273,12 +276,18 @@ export class ObjectLodPlanner {
     //    kept, vertices in place) and every candidate is measured against the proxy, its error
     //    added (the triangle inequality): memory and time then follow the proxy, not the input.
     if (this.highSource.triangles > o.proxyTriangles) {
-      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, PROXY_ERROR_FRACTION * this.maxSide, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
+      const radius = this.modelRadius * o.sizeFactor;
+      const near = o.highDistance ?? fillDistance(radius, o.screen);
+      const proxyError = errorForPixels(PROXY_ERROR_PX, near, o.screen) / o.sizeFactor;
+      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, proxyError, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
       if (proxy.triangles > 0 && proxy.triangles < this.highSource.triangles) {
         const proxyMesh = lodTriangles(proxy.lod);
         const side = prepareHausdorffSide(proxyMesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples });
-        const error = hausdorffBetween(prepareHausdorffSide(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }), side).distance;
-        this.reference = { side, silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }), error, source: prepareLodSource(proxy.lod, o), triangles: proxy.triangles };
+        // The proxy's error: high's samples measured to the proxy; the other direction (the proxy's
+        // surface to high's) is meshoptimizer's estimate, since the proxy's vertices are high's own
+        // and a BVH over the whole of high would cost more than the rest of the plan.
+        const error = Math.max(maxDistanceToMesh(sampleSurface(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }), side.bvh), proxy.simplifierError);
+        this.reference = { side, silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }), error, source: prepareLodSource(proxy.lod, o), lod: proxy.lod, vertices: proxy.vertices, triangles: proxy.triangles };
         return;
       }
     }
@@ -325,10 +334,17 @@ export class ObjectLodPlanner {
     const highBound = Math.min(errorForPixels(maxErrorPx, nearDistance, o.screen) / k, this.maxSide);
     const start = this.reference.source ?? this.highSource;
     let top: ChainLink = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.reference.source ? undefined : this.highSource, target: 0 };
-    let highMode: SimplifyMode | 'kept' = 'kept';
+    let highMode: SimplifyMode | 'proxy' | 'kept' = 'kept';
     let highFallback: LodFallback | undefined;
-    if (!o.keepHigh) {
-      const found = this.search(start, highBound, this.reference.error, false, fast);
+    if (!o.keepHigh && this.reference.lod && this.reference.error <= highBound) {
+      // A big high: its proxy is within the bound already (position-only, seams kept); searching
+      // further would cost a pass over the whole input per candidate.
+      // Its coverage is 1: it is the silhouette reference (high's own, within its sub-pixel error).
+      const ref = this.reference;
+      top = { lod: ref.lod!, triangles: ref.triangles, vertices: ref.vertices!, error: ref.error, coverage: 1, source: ref.source, target: 0 };
+      highMode = 'proxy';
+    } else if (!o.keepHigh) {
+      const found = this.search(this.highSource, highBound, 0, false, fast);
       if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
         top = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
         highMode = found.result.mode;
