@@ -213,6 +213,8 @@ const HIGH_KEEP_FRACTION = 0.95;
 const FALLBACK_KEEP_FRACTION = 0.5;
 /** LODs above this few triangles are never worth a fallback (they cost next to nothing). */
 const FALLBACK_MIN_TRIANGLES = 128;
+/** The fallback's sloppy candidate keeps 1/3 of the LOD above, the viewer's auto-LOD ratio (spec section 5). */
+const FALLBACK_DECIMATION = 3;
 /** Error targets tried by the fallback: the bound times 2, 4, ... 2^FALLBACK_STEPS. */
 const FALLBACK_STEPS = 8;
 
@@ -416,6 +418,11 @@ export class ObjectLodPlanner {
         level = this.level(lodName, distance, bounds.maxError[lodName], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
         above = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
       }
+      if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {
+        // A copy of a LOD above that was itself made by a fallback: over this bound too.
+        fallback = 'no-shrink';
+        note('warning', 'lod-fallback', `${lodName}: a copy of the LOD above (itself a fallback), ${level.screenErrorPx.toFixed(2)} px at ${distance.toFixed(1)} m`);
+      }
       if (fallback) level.fallback = fallback;
       levels.push(level);
     }
@@ -427,28 +434,32 @@ export class ObjectLodPlanner {
   }
 
   /**
-   * The fallback for a stuck LOD: error targets from twice the bound upward (doubling), each tried
-   * with the cascade and with sloppy simplification (which merges what the cascade cannot collapse:
-   * leaf cards, disconnected parts); the first target giving a candidate of at most `maxTriangles`
-   * that keeps the silhouette floor wins (the cheaper of the two). Undefined when none does.
+   * The fallback for a stuck LOD: sloppy simplification to a third of the LOD above (the viewer's
+   * own ratio; it merges what the cascade cannot collapse: leaf cards, disconnected parts), and
+   * the cascade at error targets from twice the bound upward (doubling) until it gets to at most
+   * `maxTriangles`. The cheapest candidate that keeps the silhouette floor wins; undefined when
+   * none does.
    */
   private relaxedSearch(source: LodSource, bound: number, maxTriangles: number, lean: boolean): Candidate | undefined {
     const o = this.options;
     const big = source.triangles > BIG_SOURCE_TRIANGLES;
     const opts = big ? { ...o, updatePositions: false } : o;
+    let best: Candidate | undefined;
+    const consider = (result: SimplifiedLod, t: number): boolean => {
+      if (result.triangles === 0 || result.triangles > maxTriangles) return false;
+      const { error, coverage } = this.measure(result.lod);
+      if (coverage < o.minCoverage) return true;
+      const c = this.priced(result, error, coverage, t, lean);
+      if (!best || c.cost < best.cost) best = c;
+      return true;
+    };
+    // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
+    consider(simplifyLodSource(source, 'sloppy', Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION)), this.maxSide, opts), this.maxSide);
     for (let step = 1; step <= FALLBACK_STEPS; step++) {
       const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
-      let best: Candidate | undefined;
-      for (const result of [simplifyToError(source, t, opts), simplifyLodSource(source, 'sloppy', 0, t, opts)]) {
-        if (result.triangles === 0 || result.triangles > maxTriangles) continue;
-        const { error, coverage } = this.measure(result.lod);
-        if (coverage < o.minCoverage) continue;
-        const c = this.priced(result, error, coverage, t, lean);
-        if (!best || c.cost < best.cost) best = c;
-      }
-      if (best || t >= this.maxSide) return best;
+      if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
     }
-    return undefined;
+    return best;
   }
 
   /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */
