@@ -14,20 +14,34 @@
  *      of high's silhouette (silhouette.ts). This floor holds whatever the pixel bound or budget,
  *      so no LOD ever collapses to nothing to win a budget.
  *
+ * The high LOD is planned too (unless keepHigh): simplified only as far as its error stays within
+ * maxErrorPx at a near distance, by default the fill distance where the object's bounding sphere
+ * fills the view (screen-space-error.ts fillDistance), and kept when that saves under 5 %.
+ *
  * Search: for each LOD, simplifier error targets t are tried on a ladder (grown while both tests
  * pass, shrunk when one fails, then bisected) and each candidate is measured. With a `deflate`,
  * the passing candidate whose LOD block costs the fewest charged bytes wins (encoded as the
  * uploader does; among equally cheap ones the most accurate), and low and lowest may take their
  * lean variant (one vertex per point and face); without one, the fewest triangles. Each LOD is
- * simplified from high; a high over 50,000 triangles is first reduced position-only to a fifth
- * of the medium bound, and each lower LOD is made from the one above (`chain`), which is much
- * faster; errors are always measured against high. In this error mode the fallback cascade keeps
- * the attribute-aware result unless it has more than `maxRatioDrift` (1.25) times the triangles
- * position-only simplification needs for the same error. Then the chain is made monotone: a LOD
- * with more triangles or vertices than the one above is replaced by a copy of it (which passes the
- * tighter bound above, so it passes here too). Every LOD has high's face count (empty faces
- * become NoGeometry placeholders when encoded). Objects of identical geometry up to a translation
- * are planned once (planModelLods, planModelForBudget).
+ * simplified from high; for a high over 50,000 triangles each lower LOD is made from the one above
+ * (`chain`), which is much faster. In this error mode the fallback cascade keeps the
+ * attribute-aware result unless it has more than `maxRatioDrift` (1.25) times the triangles
+ * position-only simplification needs for the same error.
+ *
+ * Big highs (over proxyTriangles, 60,000): every candidate is measured against a proxy, high
+ * simplified position-only to 0.4 px at the near distance, and the proxy's own error (high's
+ * samples to the proxy, or meshoptimizer's estimate when larger) is added (triangle inequality);
+ * the proxy is also the planned high when within its bound. Time and memory follow the proxy.
+ *
+ * Fallbacks (never a silent copy): a lower LOD whose best result within the bound keeps more than
+ * half the LOD above (leaf cards, many small parts) is also tried by sloppy simplification to a
+ * third of the LOD above and by the cascade at a doubling bound; the cheaper one that keeps the
+ * silhouette floor wins and the plan carries a `lod-fallback` diagnostic (also when nothing
+ * shrinks it and it stays a copy). Triangle budgets (maxTriangles, per LOD) reduce a LOD over its
+ * budget whatever its error (`lod-max-triangles`). Then the chain is made monotone: a LOD with
+ * more triangles or vertices than the one above is replaced by a copy of it. Every LOD has high's
+ * face count (empty faces become NoGeometry placeholders when encoded). Objects of identical
+ * geometry up to a translation are planned once (planModelLods, planModelForBudget).
  *
  * Budget mode (planModelForBudget): the smallest pixel bound whose chain keeps the linkset's land
  * impact within a target, found by bisection on log(pixels); each chain is priced with the real
@@ -78,7 +92,7 @@ export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   deflate?: DeflateFn;
   /** Let low and lowest use the lean variant (one vertex per point and face; weldByPosition) when it costs fewer bytes. Default true. */
   leanFarLods?: boolean;
-  /** Simplify each LOD from the LOD above instead of from high: 'auto' does so when high has more than 50,000 triangles (fast), else each LOD comes from high (more accurate). Default 'auto'. */
+  /** Simplify each lower LOD from the LOD above instead of from high: 'auto' does so when high has more than 50,000 triangles (fast), else each LOD comes from high (more accurate). Default 'auto'. */
   chain?: boolean | 'auto';
   /** Leave the high LOD as it is. Default false: high is simplified as far as stays within maxErrorPx at `highDistance`. */
   keepHigh?: boolean;
