@@ -224,7 +224,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   progress('lods', 0, read.model.objects.length);
   const lods = generateModelLods(read.model, { ...o, simplifier, deflate, onObjectPlanned: (done, total) => progress('lods', done, total) });
   progress('lods', read.model.objects.length, read.model.objects.length);
-  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${p.levels.map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
+  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
 
   // 4. Physics hook, object by object.
   let model = lods.model;

@@ -136,7 +136,10 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * to high) stays within `maxErrorPx` pixels at the distance where Second Life starts to show it,
  * for the object's radius and `lodFactor`, and while it still covers `minCoverage` of high's
  * silhouette (see @slmesh/core lod-planner.ts). With `targetLandImpact`, the smallest pixel bound
- * whose chain fits the budget is used instead; LODs never drop below the silhouette floor.
+ * whose chain fits the budget is used instead; LODs never drop below the silhouette floor. The
+ * high LOD is simplified too, only as far as stays within the bound where the object fills the
+ * view (`keepHigh` leaves it); LODs that cannot shrink within the bound are made by a fallback and
+ * logged (`lod-fallback`).
  *
  * Example:
  *
@@ -170,8 +173,9 @@ export function slLods(_options: SlLodsOptions): Transform {
     // 2. LOD chains (error-bound or budget mode).
     const result = generateModelLods(model, options);
     for (const plan of result.plans) {
-      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${plan.levels.map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
+      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${[plan.high, ...plan.levels].map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
     }
+    for (const plan of result.plans) for (const d of plan.diagnostics) logger.warn(`${NAME}: ${d.code}: ${d.message}`);
     if (result.budget && !result.budget.fits) {
       logger.warn(`${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`);
     }
