@@ -74,8 +74,18 @@ export interface PhysicsHookContext {
  */
 export type PhysicsHook = (object: SlObject, ctx: PhysicsHookContext) => Promise<SlObject> | SlObject;
 
+/**
+ * The phases of the pipeline, in order, as reported to `onProgress`: 'read' (the input and its
+ * siblings), 'price' (the input as it is), 'lods' (per object), 'physics' (per object, with a
+ * hook), 'write' (the GLB bytes), 'report' (the output priced).
+ */
+export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'write' | 'report';
+
+/** Progress callback: `done` of `total` steps of `phase` (each phase starts with done = 0 and ends with done = total). */
+export type OptimizeProgress = (phase: OptimizePhase, done: number, total: number) => void;
+
 /** Options for {@link optimizeFile}. */
-export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans'> {
+export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans' | 'onObjectPlanned'> {
   /** Output GLB path; names the sibling files too (`out_LOD2.glb` ...). Required. */
   output: string;
   /** meshoptimizer's MeshoptSimplifier. Default: the `meshoptimizer` package's. */
@@ -91,7 +101,9 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   /** NodeIO for reading and writing. Default: one with every extension and decoder. */
   io?: NodeIO;
   /** Most triangles in the input (all files); more is an INPUT_LIMIT error naming the limit. Default: OPTIMIZE_MAX_TRIANGLES. */
-  maxTriangles?: number;
+  inputLimit?: number;
+  /** Progress of each phase (the pipeline itself never writes to the console). Default: none. */
+  onProgress?: OptimizeProgress;
 }
 
 /**
@@ -210,9 +222,12 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   await simplifier.ready;
   const io = o.io ?? (await createNodeIO());
   const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
+  const progress: OptimizeProgress = o.onProgress ?? (() => {});
 
   // 1. Read, and refuse what cannot be made into LODs.
-  const read = await readInput(input, io, o.siblings, o.importer, o.maxTriangles);
+  progress('read', 0, 1);
+  const read = await readInput(input, io, o.siblings, o.importer, o.inputLimit);
+  progress('read', 1, 1);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
     if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
@@ -220,17 +235,23 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const scaleFactors = modelScaleFactors(read.model, o.size);
 
   // 2. Before.
+  progress('price', 0, 1);
   const before = priceBefore(read.asUploaded, scaleFactors, o.size, o.lodFactor, deflate, input);
   logger.info(`optimize: ${input}: land impact ${before.landImpact.toFixed(2)} before.`);
 
+  progress('price', 1, 1);
+
   // 3. LODs.
-  const lods = generateModelLods(read.model, { ...o, simplifier, deflate });
-  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${p.levels.map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
+  progress('lods', 0, read.model.objects.length);
+  const lods = generateModelLods(read.model, { ...o, simplifier, deflate, onObjectPlanned: (done, total) => progress('lods', done, total) });
+  progress('lods', read.model.objects.length, read.model.objects.length);
+  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
 
   // 4. Physics hook, object by object.
   let model = lods.model;
   if (o.physics) {
     const objects = [...model.objects];
+    progress('physics', 0, objects.length);
     for (let i = 0; i < objects.length; i++) {
       const given = objects[i];
       const got = await o.physics(given, { index: i, model: { ...model, objects }, source: input, lodFactor: o.lodFactor, scaleFactors, deflate, logger });
@@ -238,11 +259,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         throw new Error(`physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`);
       }
       objects[i] = got;
+      progress('physics', i + 1, objects.length);
     }
     model = { ...model, objects };
   }
 
   // 5. High's box and materials on every LOD and physics model, then the sibling files.
+  progress('write', 0, 1);
   model = conformModel(model);
   const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
@@ -251,8 +274,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     files.push({ path, slot, data: await io.writeBinary(part) });
   }
 
-  // 6. After: the output priced as `slmesh cost` would price it.
+  progress('write', 1, 1);
+
+  // 6. After: the output priced as `slmesh cost` would price it, with the planner's fallbacks.
+  progress('report', 0, 1);
   const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  for (const p of lods.plans) after.diagnostics.push(...p.diagnostics);
+  progress('report', 1, 1);
   if (lods.budget && !lods.budget.fits) {
     const message = `land impact ${after.linkset.landImpact.toFixed(3)} is over the target ${lods.budget.targetLandImpact} with every LOD at its silhouette floor (set by ${after.linkset.dominant} weight)`;
     after.diagnostics.push({ severity: 'warning', code: 'lod-budget-unmet', message });
