@@ -41,7 +41,7 @@ const result = await build({
   platform: 'browser',
   target: ['es2022', 'chrome110', 'firefox115', 'safari16'],
   minify: true,
-  legalComments: 'none',
+  legalComments: 'eof',
   charset: 'utf8',
   alias: { '@slmesh/core': join(here, '../core/src/index.ts') },
   write: false,
