@@ -1,5 +1,5 @@
 import type { Document, Transform } from '@gltf-transform/core';
-import { createTransform } from '@gltf-transform/functions';
+import { createTransform } from './gltf-utils.js';
 import {
   LOD_PLAN_DEFAULTS,
   planModelLods,

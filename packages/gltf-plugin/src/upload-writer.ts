@@ -25,7 +25,7 @@
  */
 
 import { Document, Primitive, type Material, type Mesh, type Node } from '@gltf-transform/core';
-import { cloneDocument, prune, unpartition } from '@gltf-transform/functions';
+import { cloneDocument, prune, unpartition } from './gltf-utils.js';
 import { convexHullMesh, LOD_SUFFIXES, type Face, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
 
 /** What a node of the uploader-ready scene holds. */
