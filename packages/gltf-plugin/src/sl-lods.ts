@@ -22,6 +22,7 @@ import { nodeDeflate } from './node-zlib.js';
 import { scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
 import { writeUploadDocument } from './upload-writer.js';
+import { assignDefaults } from '@slmesh/core';
 
 const NAME = 'slLods';
 
@@ -85,7 +86,7 @@ function hasAuthoredLods(o: SlObject): boolean {
  * @hidden
  */
 export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, 'onPlans'>): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
-  const o = { ...SL_LODS_DEFAULTS, ...options };
+  const o = assignDefaults(SL_LODS_DEFAULTS, options);
   const scale = modelScaleFactors(model, o.size);
   const planOptions: LodPlanOptions = {
     ...o.planner,
@@ -138,7 +139,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * ```
  */
 export function slLods(_options: SlLodsOptions): Transform {
-  const options = { ...SL_LODS_DEFAULTS, ..._options };
+  const options = assignDefaults(SL_LODS_DEFAULTS, _options);
   const simplifier = options.simplifier as (MeshSimplifier & { ready?: Promise<void> }) | undefined;
   if (!simplifier) throw new Error(`${NAME}: simplifier dependency required — install "meshoptimizer".`);
 

@@ -19,6 +19,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
 import { globMatcher } from './glob.js';
 import { displayPath, toPosix } from './find-assets.js';
+import { assignDefaults } from '@slmesh/core';
 
 export const LOD_SLOTS = ['high', 'medium', 'low', 'lowest'] as const;
 export type LodSlotName = (typeof LOD_SLOTS)[number];
@@ -507,7 +508,7 @@ function resolveBudget(spec: BudgetSpec, file: string, dir: string, cwd: string)
     dir,
     rules,
     ignore: spec.ignore,
-    pricing: { ...PRICING_DEFAULTS, ...spec.pricing },
+    pricing: assignDefaults(PRICING_DEFAULTS, spec.pricing),
     isIgnored: ignored,
     relativePath: (abs: string) => {
       const rel = toPosix(relative(dir, abs));

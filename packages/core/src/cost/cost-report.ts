@@ -51,6 +51,7 @@ import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
 import type { DeflateFn, Diagnostic, LodName, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
+import { assignDefaults } from '../options.js';
 
 /** RenderVolumeLODFactor reports use unless told otherwise: Firestorm's default and the official viewer's high presets. */
 export const REPORT_LOD_FACTOR_DEFAULT = 2;
@@ -261,8 +262,8 @@ export function linksetCost(
   linksetScale: Vec3,
   options: Pick<CostReportOptions, 'animesh' | 'scripts' | 'physics' | 'linkability'> = {},
 ): LinksetCost {
-  const physicsSettings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
-  const linkSettings = { ...LINKABILITY_DEFAULTS, ...options.linkability };
+  const physicsSettings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
+  const linkSettings = assignDefaults(LINKABILITY_DEFAULTS, options.linkability);
   const prims = objects.length;
   let streaming = objects.reduce((a, o) => a + o.streaming, 0);
   if (options.animesh && prims > 0) streaming += ANIMATED_OBJECT_BASE_COST;
@@ -302,8 +303,8 @@ export function linksetCost(
 }
 
 export function costReport(model: SlModel, options: CostReportOptions): ModelCost {
-  const physicsSettings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
-  const linkSettings = { ...LINKABILITY_DEFAULTS, ...options.linkability };
+  const physicsSettings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
+  const linkSettings = assignDefaults(LINKABILITY_DEFAULTS, options.linkability);
   const f: Vec3 = options.scaleFactors ?? [1, 1, 1];
 
   // 1. Check what is uploaded; objects with blocking geometry errors are not priced.

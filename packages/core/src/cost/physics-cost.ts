@@ -27,9 +27,10 @@
 
 import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
 import { SlmeshError } from '../errors.js';
+import { assignDefaults } from '../options.js';
 
 function settingsOf(settings: Partial<PhysicsCostSettings>): PhysicsCostSettings {
-  return { ...PHYSICS_COST_DEFAULTS, ...settings };
+  return assignDefaults(PHYSICS_COST_DEFAULTS, settings);
 }
 
 /** Physics weight of a single convex hull of `vertexCount` vertices: hullCostPerVertex * (n + 1). [opensim] */

@@ -24,6 +24,7 @@ import { lodTriangleCount, lodTriangles, scaledCopy, singleHullSource, type Vec3
 import { buildPhysicsMesh, type PhysicsMeshOptions, type PhysicsMeshResult } from './physics-mesh.js';
 import { convexHullPhysicsCost, decompositionPhysicsCost, triangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { Diagnostic, LodName, SlObject } from '../types.js';
+import { assignDefaults } from '../options.js';
 
 export type PhysicsMode = 'auto' | 'hull' | 'decompose' | 'mesh' | 'none';
 
@@ -89,7 +90,7 @@ const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.
 export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): PhysicsBuildResult {
   const f: Vec3 = options.scale ?? [1, 1, 1];
   if (!f.every((v) => Number.isFinite(v) && v > 0)) throw new RangeError(`buildPhysics: scale factors must be positive, got ${f.join(', ')}`);
-  const settings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
+  const settings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
   const progress = options.onProgress ?? (() => {});
   const diagnostics: Diagnostic[] = [];
   const name = object.name;
