@@ -7,10 +7,11 @@ const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`,
 // CLI tests that spawn `slmesh` use the built bin: `pnpm test` builds first.
 export default defineConfig({
   resolve: {
-    alias: {
-      '@slmesh/core': src('core'),
-      '@slmesh/gltf-plugin': src('gltf-plugin'),
-    },
+    alias: [
+      { find: /^@slmesh\/core$/, replacement: src('core') },
+      { find: /^@slmesh\/gltf-plugin$/, replacement: src('gltf-plugin') },
+      { find: /^@slmesh\/gltf-plugin\/node$/, replacement: src('gltf-plugin').replace(/index\.ts$/, 'node.ts') },
+    ],
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test-assets/**/*.test.ts'],

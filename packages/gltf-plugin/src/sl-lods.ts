@@ -18,8 +18,7 @@ import {
   type SlObject,
   type Vec3,
 } from '@slmesh/core';
-import { nodeDeflate } from './node-zlib.js';
-import { scaleFactorsFor, type SizeRequest } from './report.js';
+import { requireDeflate, scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
 import { writeUploadDocument } from './upload-writer.js';
 import { assignDefaults } from '@slmesh/core';
@@ -44,7 +43,7 @@ export interface SlLodsOptions {
   screen?: Partial<ScreenSpaceSettings>;
   /** Keep the LODs of objects that already have some (authored `_LOD` nodes); generate the others'. Default: false. */
   keepAuthoredLods?: boolean;
-  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Default: node:zlib. */
+  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
   deflate?: DeflateFn;
   /** Further planner settings (attribute weights, samples, probes). Default: none. */
   planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
@@ -95,13 +94,13 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     maxErrorPx: o.maxErrorPx,
     minCoverage: o.minCoverage,
     sizeFactor: Math.max(...scale),
-    deflate: o.deflate ?? nodeDeflate,
+    deflate: requireDeflate(o.deflate, NAME),
     ...(o.screen ? { screen: o.screen } : {}),
   };
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
     // Budget mode plans the whole linkset together, priced at the size asked for.
-    const r = planModelForBudget(model, { ...planOptions, targetLandImpact: o.targetLandImpact, deflate: o.deflate ?? nodeDeflate, scaleFactors: scale });
+    const r = planModelForBudget(model, { ...planOptions, targetLandImpact: o.targetLandImpact, deflate: requireDeflate(o.deflate, NAME), scaleFactors: scale });
     const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
     return {
       model: { ...model, objects },
@@ -131,7 +130,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * ```javascript
  * import { NodeIO } from '@gltf-transform/core';
  * import { MeshoptSimplifier } from 'meshoptimizer';
- * import { slLods } from '@slmesh/gltf-plugin';
+ * import { slLods } from '@slmesh/gltf-plugin/node'; // in a browser: '@slmesh/gltf-plugin', with `deflate`
  *
  * const document = await new NodeIO().read('chair.glb');
  * await document.transform(slLods({ simplifier: MeshoptSimplifier, maxErrorPx: 1 }));

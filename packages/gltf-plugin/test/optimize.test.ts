@@ -6,7 +6,7 @@ import { NodeIO } from '@gltf-transform/core';
 import { convexHull, isSlmeshError, lodPositions, lodTriangleCount, lodTriangles, silhouetteCoverage, silhouetteReference, type SlObject } from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
 import { optimizeFile, type PhysicsHookContext } from '../src/optimize.js';
-import { reportFile } from '../src/report.js';
+import { reportFile } from '../src/report-file.js';
 import { documentToModel } from '../src/to-model.js';
 
 const root = resolve(__dirname, '../../..');

@@ -10,7 +10,7 @@
  */
 
 import { isSlmeshError, type LinksetCost } from '@slmesh/core';
-import { readModelFile, reportModel, type FileReport } from '@slmesh/gltf-plugin';
+import { readModelFile, reportModel, type FileReport } from '@slmesh/gltf-plugin/node';
 import type { Pricing } from './budget.js';
 
 export interface PriceTask {

@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError, type Vec3 } from '@slmesh/core';
-import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin';
+import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { formatReport } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';

@@ -11,7 +11,7 @@
 
 import type { Command } from 'commander';
 import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
-import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
+import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { cellName, printable } from '../format-table.js';

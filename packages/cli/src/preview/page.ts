@@ -6,7 +6,7 @@
 
 import { createHash } from 'node:crypto';
 import type { Diagnostic, SlModel } from '@slmesh/core';
-import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin';
+import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { VERSION } from '../version.js';
 import { loadPreviewApp, previewHtml, type PreviewApp } from './html.js';
 import { encodeGeometry, makePreviewPayload } from './payload.js';

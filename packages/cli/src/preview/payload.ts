@@ -35,7 +35,7 @@ import {
   type SlModel,
   type SlObject,
 } from '@slmesh/core';
-import { nodeInflate, type CostReport, type FileReport } from '@slmesh/gltf-plugin';
+import { nodeInflate, type CostReport, type FileReport } from '@slmesh/gltf-plugin/node';
 
 export const PREVIEW_FORMAT = 'slmesh-preview/1';
 
