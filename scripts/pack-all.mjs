@@ -10,16 +10,18 @@
  *    the packed package.json files are checked for any `workspace:` left, which plain npm
  *    cannot install.
  *
- * Install the result with plain npm: `npm install -g artifacts/*.tgz`.
+ * Install the result with plain npm: `npm install -g ./artifacts/*.tgz` (the `./` matters: npm
+ * reads `artifacts/x.tgz` as a GitHub repository). `--out DIR` writes elsewhere.
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'artifacts');
+const outArg = process.argv.indexOf('--out');
+const out = outArg > 0 ? resolve(process.argv[outArg + 1]) : join(root, 'artifacts');
 const PACKAGES = ['core', 'gltf-plugin', 'preview', 'cli'];
 const SCHEMAS = { 'gltf-plugin': ['cost-report.schema.json'], cli: ['cost-report.schema.json', 'budget.schema.json'] };
 const pnpm = process.platform === 'win32' ? 'pnpm.cmd' : 'pnpm';
@@ -51,4 +53,4 @@ for (const t of tarballs) {
     process.exit(1);
   }
 }
-console.log(tarballs.map((t) => `artifacts/${t}`).join('\n'));
+console.log(tarballs.map((t) => join(out, t)).join('\n'));
