@@ -5,7 +5,7 @@
  * slReport, and the gltf-transform config. Needs the build (`pnpm test` builds first) and the npm
  * registry for third-party dependencies (`--prefer-offline` uses npm's cache when it can).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -140,4 +140,73 @@ describe('a project that depends on the packages', () => {
     const out = execFileSync(process.execPath, [cli, 'sl-report', 'chair.glb', '--config', config], { cwd: project, encoding: 'utf8' });
     expect(JSON.parse(out).files[0].linkset.prims).toBe(6);
   });
+});
+
+/** The `run:` steps of docs/ci.md's GitHub Actions workflow, as written (folded `>` blocks joined). */
+function githubRunSteps(): { name: string; run: string; workdir?: string }[] {
+  const md = readFileSync(join(root, 'docs/ci.md'), 'utf8');
+  const yaml = [...md.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('runs-on:'));
+  if (!yaml) throw new Error('docs/ci.md has no GitHub Actions workflow');
+  const lines = yaml.split('\n');
+  const steps: { name: string; run: string; workdir?: string }[] = [];
+  let step: { name: string; run: string; workdir?: string } | undefined;
+  for (let i = 0; i < lines.length; i++) {
+    const item = /^\s+- (?:name|uses): (.*)$/.exec(lines[i]);
+    if (item) {
+      step = { name: item[1], run: '' };
+      steps.push(step);
+      continue;
+    }
+    const wd = /^\s+working-directory: (.*)$/.exec(lines[i]);
+    if (wd && step) step.workdir = wd[1].trim();
+    const run = /^(\s+)run: (.*)$/.exec(lines[i]);
+    if (!run || !step) continue;
+    if (run[2] === '>' || run[2] === '|') {
+      const body: string[] = [];
+      while (i + 1 < lines.length && (lines[i + 1].trim() === '' || lines[i + 1].search(/\S/) > run[1].length)) body.push(lines[++i].trim());
+      step.run = body.join(run[2] === '>' ? ' ' : '\n').trim();
+    } else {
+      step.run = run[2].replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
+    }
+  }
+  return steps.filter((s) => s.run);
+}
+
+describe("docs/ci.md's GitHub Actions job, its run steps as written", () => {
+  it('installs the tarballs, makes the baseline, checks, and writes the summary and JUnit report', async () => {
+    const repo = join(tmp, 'ci-repo');
+    const ciPrefix = join(tmp, 'ci-prefix');
+    mkdirSync(join(repo, 'props'), { recursive: true });
+    mkdirSync(join(repo, 'tools/slmesh'), { recursive: true });
+    mkdirSync(ciPrefix);
+    for (const t of tarballs) copyFileSync(t, join(repo, 'tools/slmesh', t.split('/').pop()!));
+    copyFileSync(join(root, 'test-assets/chair.glb'), join(repo, 'props/chair.glb'));
+    copyFileSync(join(root, 'test-assets/cube.glb'), join(repo, 'props/cube.glb'));
+    expect(slmesh(['init'], repo).status).toBe(0);
+    // The target branch's checkout (actions/checkout with path: .base): the same assets and budget.
+    mkdirSync(join(repo, '.base/props'), { recursive: true });
+    for (const f of ['props/chair.glb', 'props/cube.glb', 'slmesh.budget.json']) copyFileSync(join(repo, f), join(repo, '.base', f));
+    const summary = join(tmp, 'step-summary.md');
+    writeFileSync(summary, '');
+    const env = { ...process.env, PATH: `${join(ciPrefix, 'bin')}:${process.env.PATH}`, npm_config_prefix: ciPrefix, GITHUB_STEP_SUMMARY: summary };
+
+    const steps = githubRunSteps();
+    expect(steps.map((s) => s.name)).toEqual(['Install slmesh', 'Baseline (target branch)', 'Check budgets', 'Step summary']);
+    for (const step of steps) {
+      const cmd = step.run.replace(/\$\{\{ matrix\.shard \}\}/g, '1');
+      expect(cmd).not.toContain('${{');
+      const r = await new Promise<{ status: number | null; out: string }>((res) => {
+        const child = spawn('bash', ['-e', '-c', cmd], { cwd: join(repo, step.workdir ?? '.'), env });
+        let out = '';
+        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+        child.stderr.on('data', (d: Buffer) => (out += d.toString()));
+        child.on('close', (status) => res({ status, out }));
+      });
+      expect(r.status, `${step.name}: ${cmd}\n${r.out}`).toBe(0);
+    }
+    expect(existsSync(join(ciPrefix, 'bin/slmesh'))).toBe(true);
+    expect(JSON.parse(readFileSync(join(repo, 'baseline.json'), 'utf8')).check).toBeDefined();
+    expect(readFileSync(join(repo, 'slmesh-junit-1.xml'), 'utf8')).toContain('<testsuite');
+    expect(readFileSync(summary, 'utf8').length).toBeGreaterThan(20);
+  }, 400_000);
 });
