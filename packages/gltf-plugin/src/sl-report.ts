@@ -7,7 +7,7 @@
  */
 
 import type { Document } from '@gltf-transform/core';
-import { assignDefaults, LOD_PLAN_DEFAULTS, type DeflateFn } from '@slmesh/core';
+import { assignDefaults, LOD_FACTOR_DEFAULT, type DeflateFn } from '@slmesh/core';
 import { makeCostReport, reportModel, type CostReport, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
 import { VERSION } from './version.js';
@@ -31,7 +31,7 @@ export interface SlReportOptions {
 }
 
 export const SL_REPORT_DEFAULTS = {
-  lodFactor: LOD_PLAN_DEFAULTS.lodFactor,
+  lodFactor: LOD_FACTOR_DEFAULT,
   animesh: false,
   scripts: 0,
   linkRule: 'current' as 'current' | 'legacy',

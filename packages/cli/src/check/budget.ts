@@ -16,7 +16,7 @@
 
 import { readFile, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { SlmeshError } from '@slmesh/core';
+import { SlmeshError, LOD_FACTOR_DEFAULT } from '@slmesh/core';
 import { globMatcher } from './glob.js';
 import { displayPath, toPosix } from './find-assets.js';
 import { assignDefaults } from '@slmesh/core';
@@ -77,7 +77,7 @@ export interface Pricing {
   siblings: boolean;
 }
 
-export const PRICING_DEFAULTS: Pricing = { lodFactor: 2, animesh: false, scripts: 0, linkRule: 'current', siblings: true };
+export const PRICING_DEFAULTS: Pricing = { lodFactor: LOD_FACTOR_DEFAULT, animesh: false, scripts: 0, linkRule: 'current', siblings: true };
 
 export interface BudgetRule {
   /** `name`, or the rule's `files` when it has none. */

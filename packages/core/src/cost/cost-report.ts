@@ -52,9 +52,10 @@ import type { DeflateFn, Diagnostic, LodName, SlModel, SlObject } from '../types
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
 import { assignDefaults } from '../options.js';
+import { LOD_FACTOR_DEFAULT } from '../constants.js';
 
 /** RenderVolumeLODFactor reports use unless told otherwise: Firestorm's default and the official viewer's high presets. */
-export const REPORT_LOD_FACTOR_DEFAULT = 2;
+export const REPORT_LOD_FACTOR_DEFAULT = LOD_FACTOR_DEFAULT;
 export const COST_REPORT_SCHEMA_VERSION = 1;
 
 export interface CostReportOptions {
