@@ -79,6 +79,15 @@ export function reportModel(
   };
 }
 
+/**
+ * The replacer every slmesh JSON output uses (cost and check reports, optimize's report, the
+ * check cache): JSON has no Infinity, so an unbounded number (a LOD that never shows, the floor
+ * chain's bound) is written as null.
+ */
+export function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
+}
+
 export function makeCostReport(files: FileReport[], settings: CostReport['settings'], version: string): CostReport {
   return { schemaVersion: COST_REPORT_SCHEMA_VERSION, generator: { name: 'slmesh', version }, settings, files };
 }

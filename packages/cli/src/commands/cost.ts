@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError, type Vec3, LOD_FACTOR_DEFAULT } from '@slmesh/core';
-import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin/node';
+import { jsonReplacer, makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { formatReport } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
@@ -77,11 +77,6 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   if (options.emitAsset) await writeAllOrNothing(assets);
   out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : formatReport(report));
   return 0;
-}
-
-/** JSON has no Infinity: a LOD that never shows has a switch distance of null. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
 }
 
 export function registerCost(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {

@@ -11,7 +11,7 @@
 
 import type { Command } from 'commander';
 import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject, LOD_FACTOR_DEFAULT } from '@slmesh/core';
-import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin/node';
+import { jsonReplacer, makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { cellName, printable } from '../format-table.js';
@@ -119,11 +119,6 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     );
   }
   return out.join('\n') + '\n';
-}
-
-/** JSON has no Infinity: unbounded numbers (a LOD that never shows, the floor chain's bound) are null. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
 }
 
 export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook): Promise<number> {
