@@ -11,6 +11,7 @@ export default defineConfig({
       { find: /^@slmesh\/core$/, replacement: src('core') },
       { find: /^@slmesh\/gltf-plugin$/, replacement: src('gltf-plugin') },
       { find: /^@slmesh\/gltf-plugin\/node$/, replacement: src('gltf-plugin').replace(/index\.ts$/, 'node.ts') },
+      { find: /^@slmesh\/preview\/payload$/, replacement: src('preview').replace(/index\.ts$/, 'payload.ts') },
     ],
   },
   test: {
