@@ -397,7 +397,8 @@ class SLMESH_OT_preview(_JobOperator, bpy.types.Operator):
     def make_job(self, context, base):
         objects = source_objects(context)
         safe = re.sub(r"[^A-Za-z0-9_.-]+", "_", context.scene.name) or "scene"
-        folder = os.path.join(tempfile.gettempdir(), f"slmesh-preview-{os.getpid()}", safe)
+        # Blender's session temp folder: removed when Blender quits (the open page stays loaded).
+        folder = os.path.join(bpy.app.tempdir or tempfile.gettempdir(), "slmesh-preview", safe)
         job = pipeline.preview_job(base, lambda p: gltf_export(context, objects, p), folder, context.scene.slmesh.lod_factor)
         return job, pipeline.PREVIEW_STEPS
 

@@ -34,6 +34,9 @@ import traceback
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from scene import build_scene, install_addon  # noqa: E402
+
 ADDON = "slmesh_blender"
 LODS = ("high", "medium", "low", "lowest")
 
@@ -55,51 +58,6 @@ def args() -> argparse.Namespace:
     parser.add_argument("--out", required=True)
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
     return parser.parse_args(argv)
-
-
-# -- scene --------------------------------------------------------------------------------------
-def material(name: str, color) -> bpy.types.Material:
-    mat = bpy.data.materials.new(name)
-    mat.diffuse_color = color
-    return mat
-
-
-def cube(name: str, location, size, mat) -> bpy.types.Object:
-    bpy.ops.mesh.primitive_cube_add(size=1.0, location=location)
-    obj = bpy.context.active_object
-    obj.name = name
-    obj.data.name = name
-    obj.scale = size
-    bpy.ops.object.transform_apply(location=False, rotation=False, scale=True)
-    obj.data.materials.append(mat)
-    return obj
-
-
-def build_scene() -> list[bpy.types.Object]:
-    """A chair of six cubes (two materials) and a subdivided Suzanne beside it."""
-    for obj in list(bpy.data.objects):
-        bpy.data.objects.remove(obj, do_unlink=True)
-    wood = material("Wood", (0.45, 0.3, 0.15, 1))
-    fabric = material("Fabric", (0.2, 0.3, 0.6, 1))
-    parts = [
-        cube("Seat", (0, 0, 0.45), (0.5, 0.5, 0.05), fabric),
-        cube("Back", (0, 0.23, 0.7), (0.5, 0.04, 0.45), wood),
-    ]
-    for name, x, y in (("Leg_FL", -0.22, -0.22), ("Leg_FR", 0.22, -0.22), ("Leg_BL", -0.22, 0.22), ("Leg_BR", 0.22, 0.22)):
-        parts.append(cube(name, (x, y, 0.2), (0.04, 0.04, 0.4), wood))
-    bpy.ops.mesh.primitive_monkey_add(size=0.6, location=(1.2, 0, 0.5))
-    suzanne = bpy.context.active_object
-    suzanne.name = suzanne.data.name = "Suzanne"
-    modifier = suzanne.modifiers.new("Subdivision", "SUBSURF")
-    modifier.levels = 2
-    bpy.ops.object.modifier_apply(modifier=modifier.name)
-    suzanne.data.materials.append(fabric)
-    parts.append(suzanne)
-    bpy.ops.object.select_all(action="DESELECT")
-    for obj in parts:
-        obj.select_set(True)
-    bpy.context.view_layer.objects.active = parts[0]
-    return parts
 
 
 # -- independent pricing ------------------------------------------------------------------------
@@ -145,13 +103,8 @@ def main() -> None:
     os.makedirs(opts.out, exist_ok=True)
     started = time.monotonic()
 
-    bpy.ops.preferences.addon_install(filepath=os.path.abspath(opts.zip), overwrite=True)
-    bpy.ops.preferences.addon_enable(module=ADDON)
+    prefs = install_addon(opts.zip, opts.node, opts.bin)
     check(ADDON in bpy.context.preferences.addons, "the zip installs and enables as an add-on")
-    prefs = bpy.context.preferences.addons[ADDON].preferences
-    prefs.mode = "NODE"
-    prefs.node = opts.node
-    prefs.script = os.path.abspath(opts.bin)
     check(bpy.ops.slmesh.check() == {"FINISHED"} and prefs.check_result.startswith("slmesh "), f"Check runs slmesh --version ({prefs.check_result})")
 
     scene = bpy.context.scene
@@ -209,6 +162,29 @@ def main() -> None:
         check(seat is not None and seat.material_slots[0].material == bpy.data.materials["Fabric"], "imported LODs use the original materials")
         check(not any(m.name.startswith(("Wood.", "Fabric.")) for m in bpy.data.materials), "no duplicate materials left by the import")
     check(sorted(o.name for o in bpy.context.selected_objects) == names, "the selection is restored after export and import")
+
+    # 3b. an optimize output of one file (Name_LOD2 ... Name_PHYS nodes inside, as optimize writes
+    # without --split) comes back the same way: the import does not depend on sibling files.
+    import importlib
+
+    bl_ops = importlib.import_module(f"{ADDON}.bl_ops")
+    chair = [o for o in parts if o.name != "Suzanne"]
+    bpy.ops.object.select_all(action="DESELECT")
+    for obj in chair:
+        obj.select_set(True)
+    chair_glb = os.path.join(opts.out, "chair-only.glb")
+    own_export(chair_glb)
+    single = os.path.join(opts.out, "single", "chair1.glb")
+    done = subprocess.run([opts.node, opts.bin, "optimize", chair_glb, "-o", single, "--physics", "hull"], capture_output=True, text=True)
+    check(done.returncode == 0 and os.listdir(os.path.dirname(single)) == ["chair1.glb"], f"optimize without --split writes one file ({done.stderr.strip()})")
+    bl_ops.import_lods(bpy.context, [single], single, [o.name for o in chair])
+    lod_names = sorted(o.name for o in bpy.data.collections["SL LODs"].objects)
+    expected_names = sorted([f"{o.name}_{s}" for o in chair for s in ("LOD2", "LOD1", "LOD0", "PHYS")] + [f"Suzanne_{s}" for s in ("LOD2", "LOD1", "LOD0")])
+    check(lod_names == expected_names, f"LODs and physics from a single-file output replace the chair's and keep Suzanne's ({len(lod_names)} objects)")
+    check(all(not o.name.startswith(tuple(f"{c.name}." for c in chair)) for o in bpy.data.objects), "no high-LOD copies left from the single-file import")
+    bpy.ops.object.select_all(action="DESELECT")
+    for obj in parts:
+        obj.select_set(True)
 
     # 4. preview
     os.environ["SLMESH_NO_BROWSER"] = "1"
