@@ -9,12 +9,11 @@ from typing import Optional
 
 import bpy
 
-from .report import LODS, LOWER_LODS, Summary, format_distance, format_weight, land_impact_line, parse_report, summarize, wrap
+from .diagnostics import group
+from .report import LOWER_LODS, Summary, distances_text, format_weight, parse_report, summarize, triangles_text, wrap
 from .cli import SlmeshError
 
 _cache: dict[str, object] = {"text": None, "summary": None}
-
-LOD_SHORT = {"high": "High", "medium": "Med", "low": "Low", "lowest": "Lowest"}
 
 
 def current_summary(scene) -> Optional[Summary]:
@@ -82,15 +81,16 @@ class SLMESH_PT_main(_Tab, bpy.types.Panel):
                 layout.label(text="Select meshes and press Price", icon="INFO")
             return
         box = layout.box()
-        col = box.column(align=True)
-        row = col.row()
-        row.label(text=land_impact_line(summary), icon="MESH_DATA")
-        row.scale_y = 1.2
+        row = box.row()
+        row.scale_y = 1.4
+        row.label(text=f"Land impact {summary.land_impact_rounded}", icon="MESH_DATA")
         grid = box.grid_flow(row_major=True, columns=2, even_columns=True, align=True)
+        grid.label(text="Exact")
+        grid.label(text=f"{summary.land_impact:.3f}")
         grid.label(text="Download")
         grid.label(text=format_weight(summary.download))
         grid.label(text="Physics")
-        grid.label(text=format_weight(summary.physics) + (" (estimate)" if summary.physics_estimate else ""))
+        grid.label(text=format_weight(summary.physics) + (" est." if summary.physics_estimate else ""))
         grid.label(text="Server")
         grid.label(text=format_weight(summary.server))
         grid.label(text="Objects")
@@ -99,6 +99,26 @@ class SLMESH_PT_main(_Tab, bpy.types.Panel):
         _paragraph(box, context, summary.linkable_text, icon="LINKED" if summary.linkable else "UNLINKED")
         if not summary.can_be_physical:
             _paragraph(box, context, f"Too heavy to be physical: {summary.physical_weight:.1f} > {summary.physical_limit:g}", icon="ERROR")
+
+
+def _object_rows(layout, context, title: str, rows: list[tuple[str, str, str]]) -> None:
+    """A table of (name, values, extra): one row each in a wide sidebar, two rows each (name
+    and extra, then the values indented) when the sidebar is narrow, so nothing is cut."""
+    col = layout.column(align=True)
+    col.label(text=title)
+    wide = _chars(context) >= 48
+    for name, values, extra in rows:
+        if wide:
+            split = col.split(factor=0.32, align=True)
+            split.label(text=name)
+            inner = split.split(factor=0.78, align=True)
+            inner.label(text=values)
+            inner.label(text=extra)
+        else:
+            split = col.split(factor=0.7, align=True)
+            split.label(text=name, icon="OBJECT_DATA")
+            split.label(text=extra)
+            col.label(text=values, icon="BLANK1")
 
 
 class SLMESH_PT_objects(_Tab, bpy.types.Panel):
@@ -111,16 +131,10 @@ class SLMESH_PT_objects(_Tab, bpy.types.Panel):
 
     def draw(self, context):
         summary = current_summary(context.scene)
-        grid = self.layout.grid_flow(row_major=True, columns=6, even_columns=False, align=True)
-        for title in ("Object", *(LOD_SHORT[l] for l in LODS), "LI"):
-            grid.label(text=title)
-        for obj in summary.objects:
-            grid.label(text=obj.name)
-            for lod in LODS:
-                grid.label(text=str(obj.triangles[lod]) + ("" if obj.present[lod] or lod == "high" else "*"))
-            grid.label(text=f"{obj.land_impact:.2f}")
+        rows = [(o.name, triangles_text(o), f"LI {o.land_impact:.2f}") for o in summary.objects]
+        _object_rows(self.layout, context, "High / Medium / Low / Lowest", rows)
         if any(not o.present[l] for o in summary.objects for l in LOWER_LODS):
-            self.layout.label(text="* no LOD of its own: shows the LOD above")
+            _paragraph(self.layout, context, "* no LOD of its own: the viewer shows the one above")
 
 
 class SLMESH_PT_distances(_Tab, bpy.types.Panel):
@@ -135,14 +149,9 @@ class SLMESH_PT_distances(_Tab, bpy.types.Panel):
     def draw(self, context):
         summary = current_summary(context.scene)
         layout = self.layout
-        layout.label(text=f"Where each LOD starts to show (LOD factor {summary.lod_factor:g})")
-        grid = layout.grid_flow(row_major=True, columns=4, even_columns=False, align=True)
-        for title in ("Object", "Med", "Low", "Lowest"):
-            grid.label(text=title)
-        for obj in summary.objects:
-            grid.label(text=obj.name)
-            for lod in LOWER_LODS:
-                grid.label(text=format_distance(obj.switch[lod]))
+        _paragraph(layout, context, f"Camera distance where each LOD starts to show, at LOD factor {summary.lod_factor:g}:")
+        rows = [(o.name, distances_text(o), "") for o in summary.objects]
+        _object_rows(layout, context, "Medium / Low / Lowest", rows)
 
 
 class SLMESH_PT_diagnostics(_Tab, bpy.types.Panel):
@@ -159,8 +168,8 @@ class SLMESH_PT_diagnostics(_Tab, bpy.types.Panel):
             self.layout.label(text="No problems found", icon="CHECKMARK")
             return
         icons = {"error": "CANCEL", "warning": "ERROR", "info": "INFO"}
-        for finding in summary.findings:
-            _paragraph(self.layout, context, finding.line, icon=icons[finding.severity])
+        for item in group(summary.findings):
+            _paragraph(self.layout, context, item.line, icon=icons[item.severity])
 
 
 class SLMESH_PT_export(_Tab, bpy.types.Panel):
@@ -187,7 +196,7 @@ class SLMESH_PT_export(_Tab, bpy.types.Panel):
             except ValueError:
                 return
             box = layout.box()
-            box.label(text=result.get("line", ""), icon="CHECKMARK")
+            _paragraph(box, context, result.get("line", ""), icon="CHECKMARK")
             for path in result.get("files", []):
                 box.label(text=os.path.basename(path), icon="FILE_3D")
             for warning in result.get("warnings", []):

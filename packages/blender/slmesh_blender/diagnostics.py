@@ -83,3 +83,33 @@ def word_all(diagnostics) -> list[Finding]:
     """All diagnostics worded, errors first, then warnings, then notes (stable within each)."""
     found = [word(d) for d in diagnostics or () if isinstance(d, Mapping)]
     return sorted(found, key=lambda f: SEVERITY_ORDER[f.severity])
+
+
+@dataclass(frozen=True)
+class Group:
+    """Findings of one code and wording, with every object they name."""
+
+    severity: str
+    code: str
+    text: str
+    objects: tuple[str, ...]
+
+    @property
+    def line(self) -> str:
+        """``Seat, Back and 5 more: sentence``; just the sentence when no object is named."""
+        if not self.objects:
+            return self.text
+        shown = ", ".join(self.objects[:2])
+        more = len(self.objects) - 2
+        return f"{shown}{f' and {more} more' if more > 0 else ''}: {self.text}"
+
+
+def group(findings: list[Finding]) -> list[Group]:
+    """Findings with the same code and sentence merged (a note on every object becomes one
+    line), in the order of their first appearance."""
+    groups: dict[tuple[str, str, str], list[str]] = {}
+    for f in findings:
+        names = groups.setdefault((f.severity, f.code, f.text), [])
+        if f.object and f.object not in names:
+            names.append(f.object)
+    return [Group(sev, code, text, tuple(names)) for (sev, code, text), names in groups.items()]

@@ -173,6 +173,20 @@ def key_numbers(report: Mapping) -> dict:
     }
 
 
+def triangles_text(row: ObjectRow) -> str:
+    """``7872 / 1032 / 324 / 111``: triangles of high, medium, low, lowest; a ``*`` marks a LOD
+    the object does not have (the viewer shows the one above, whose count is given)."""
+    return " / ".join(f"{row.triangles[lod]}{'' if lod == 'high' or row.present[lod] else '*'}" for lod in LODS)
+
+
+def distances_text(row: ObjectRow) -> str:
+    """``4.2 / 14.1 / 28.2 m``: where medium, low and lowest start to show (``never`` if not)."""
+    parts = [format_distance(row.switch[lod]) for lod in LOWER_LODS]
+    if all(p.endswith(" m") for p in parts):
+        return " / ".join(p[:-2] for p in parts) + " m"
+    return " / ".join(parts)
+
+
 def format_weight(value: float) -> str:
     return f"{value:.2f}"
 

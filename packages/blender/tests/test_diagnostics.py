@@ -34,6 +34,15 @@ class WordingTest(unittest.TestCase):
         ])
         self.assertEqual([f.severity for f in found], ["error", "warning", "info"])
 
+    def test_group_merges_a_note_on_every_object(self):
+        raw = [{"severity": "info", "code": "physics-as-hulls", "message": f"{n}: ...", "object": n} for n in ("Seat", "Back", "Leg", "Arm")]
+        raw.append({"severity": "warning", "code": "not-linkable", "message": "not linkable"})
+        groups = diagnostics.group(diagnostics.word_all(raw))
+        self.assertEqual([g.code for g in groups], ["not-linkable", "physics-as-hulls"])
+        self.assertEqual(groups[1].objects, ("Seat", "Back", "Leg", "Arm"))
+        self.assertTrue(groups[1].line.startswith("Seat, Back and 2 more: "))
+        self.assertEqual(groups[0].line, diagnostics.CREATOR_TEXT["not-linkable"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -59,6 +59,13 @@ class SummaryTest(unittest.TestCase):
 
 
 class FormatTest(unittest.TestCase):
+    def test_object_texts(self):
+        s = report.summarize(fixture("chair-cost.json"))
+        self.assertEqual(report.triangles_text(s.objects[0]), "12 / 12* / 12* / 12*")
+        self.assertEqual(report.distances_text(s.objects[0]), "4.2 / 14.1 / 28.2 m")
+        never = report.ObjectRow("A", {}, {}, {"medium": 3.0, "low": None, "lowest": None}, 0, 0, 0, 0, "convex-hull", False)
+        self.assertEqual(report.distances_text(never), "3.0 m / never / never")
+
     def test_distances(self):
         self.assertEqual(report.format_distance(4.1986), "4.2 m")
         self.assertEqual(report.format_distance(None), "never")
