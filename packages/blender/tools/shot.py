@@ -61,6 +61,27 @@ def wait_for_job():
         yield 0.25
 
 
+def crop_to_area(source: str, target: str, area, width: int) -> None:
+    """Save the right ``width`` pixels of ``area`` (the 3D View: models and sidebar) of the
+    window screenshot ``source`` as ``target``."""
+    import numpy
+
+    image = bpy.data.images.load(source)
+    w, h = image.size
+    pixels = numpy.empty(w * h * 4, dtype=numpy.float32)
+    image.pixels.foreach_get(pixels)
+    pixels = pixels.reshape(h, w, 4)
+    x1 = min(w, area.x + area.width)
+    x0 = max(0, x1 - width)
+    y0, y1 = max(0, area.y), min(h, area.y + area.height)
+    part = numpy.ascontiguousarray(pixels[y0:y1, x0:x1, :])
+    out = bpy.data.images.new("slmesh-shot", width=x1 - x0, height=y1 - y0, alpha=True)
+    out.pixels.foreach_set(part.ravel())
+    out.filepath_raw = os.path.abspath(target)
+    out.file_format = "PNG"
+    out.save()
+
+
 def log(message: str) -> None:
     print(f"shot: {time.monotonic() - STARTED:6.1f} s {message}", flush=True)
 
@@ -117,8 +138,10 @@ def steps(opts):
     window.event_simulate(type="MOUSEMOVE", value="NOTHING", x=region.x + 50, y=region.y + 50)
     yield 0.5
     os.makedirs(os.path.dirname(os.path.abspath(opts.out)), exist_ok=True)
+    full = os.path.join(tempfile.mkdtemp(prefix="slmesh-shot-"), "window.png")
     with bpy.context.temp_override(window=window, screen=window.screen, area=area):
-        bpy.ops.screen.screenshot(filepath=os.path.abspath(opts.out))
+        bpy.ops.screen.screenshot(filepath=full)
+    crop_to_area(full, opts.out, area, width=920)
     print(f"wrote {opts.out}")
 
 
