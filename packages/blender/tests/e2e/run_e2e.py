@@ -1,6 +1,6 @@
 """Run the Blender end-to-end test (blender_e2e.py) in a fresh, headless Blender.
 
-    python3 packages/blender/tests/e2e/run_e2e.py [--blender blender] [--keep]
+    python3 packages/blender/tests/e2e/run_e2e.py [--blender blender] [--keep] [--ui]
 
 Uses temporary BLENDER_USER_CONFIG / BLENDER_USER_SCRIPTS folders, so the user's own Blender
 setup is neither used nor changed, and the built zip (run `pnpm build` first) and CLI
@@ -28,6 +28,7 @@ def main() -> int:
     parser.add_argument("--blender", default=os.environ.get("BLENDER", "blender"))
     parser.add_argument("--node", default=shutil.which("node") or "node")
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
+    parser.add_argument("--ui", action="store_true", help="run blender_ui.py in a window under xvfb-run instead (Esc cancel, auto re-price)")
     opts = parser.parse_args()
     zip_path = os.path.join(PACKAGE, "dist", "slmesh_blender.zip")
     bin_js = os.path.join(REPO, "packages", "cli", "dist", "bin.js")
@@ -48,9 +49,15 @@ def main() -> int:
     # exporter needs). Blender's own folder goes first.
     blender_dir = os.path.dirname(os.path.realpath(shutil.which(opts.blender) or opts.blender))
     env["PATH"] = os.pathsep.join([blender_dir, env.get("PATH", "")])
+    if opts.ui:
+        prefix = ["xvfb-run", "-a", "-s", "-screen 0 1600x1000x24", opts.blender, "--factory-startup", "--enable-event-simulate"]
+        script = "blender_ui.py"
+    else:
+        prefix = [opts.blender, "-b", "--factory-startup", "--python-exit-code", "1"]
+        script = "blender_e2e.py"
     argv = [
-        opts.blender, "-b", "--factory-startup", "--python-exit-code", "1",
-        "--python", os.path.join(HERE, "blender_e2e.py"), "--",
+        *prefix,
+        "--python", os.path.join(HERE, script), "--",
         "--zip", zip_path, "--node", opts.node, "--bin", bin_js, "--out", os.path.join(tmp, "out"),
     ]
     started = time.monotonic()
