@@ -46,9 +46,14 @@ describe('slLods', () => {
     expect(logger.lines.some((l) => l.startsWith('slLods: Suzanne: 7872 ->'))).toBe(true);
     const back = documentToModel(await new NodeIO().readBinary(await new NodeIO().writeBinary(doc))).model.objects[0];
     const tris = (['high', 'medium', 'low', 'lowest'] as const).map((n) => lodTriangleCount(back.lods[n]));
-    expect(tris[0]).toBe(7872);
+    // The high LOD is planned too (never larger than the input's), and with keepHigh left alone.
+    expect(tris[0]).toBeLessThanOrEqual(7872);
+    expect(tris[0]).toBe((plans[0] as { high: { triangles: number } }).high.triangles);
     for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
     expect(tris[3]).toBeLessThan(tris[0] / 4);
+    const kept = await readDocument(asset('suzanne.glb'));
+    await kept.transform(slLods({ simplifier: MeshoptSimplifier, keepHigh: true }));
+    expect(lodTriangleCount(documentToModel(kept).model.objects[0].lods.high)).toBe(7872);
   });
 
   it('keeps authored LODs when asked', async () => {
