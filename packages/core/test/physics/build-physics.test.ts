@@ -121,6 +121,27 @@ describe('buildPhysics', () => {
     for (const h of r.object.decomposition!) for (let i = 2; i < h.length; i += 3) expect(Math.abs(h[i])).toBeLessThanOrEqual(0.01);
   });
 
+  it('a room of single-sided walls stays walls: not filled, a few thin hulls', () => {
+    const pos: number[] = [], idx: number[] = [];
+    const quad = (...q: number[][]) => {
+      const o = pos.length / 3;
+      pos.push(...q.flat());
+      idx.push(o, o + 1, o + 2, o, o + 2, o + 3);
+    };
+    quad([-2, -1.5, 0], [2, -1.5, 0], [2, 1.5, 0], [-2, 1.5, 0]);
+    quad([-2, 1.5, 0], [2, 1.5, 0], [2, 1.5, 2.5], [-2, 1.5, 2.5]);
+    quad([-2, -1.5, 0], [-2, 1.5, 0], [-2, 1.5, 2.5], [-2, -1.5, 2.5]);
+    quad([2, -1.5, 0], [2, 1.5, 0], [2, 1.5, 2.5], [2, -1.5, 2.5]);
+    quad([-2, -1.5, 0], [-0.5, -1.5, 0], [-0.5, -1.5, 2.5], [-2, -1.5, 2.5]);
+    quad([0.5, -1.5, 0], [2, -1.5, 0], [2, -1.5, 2.5], [0.5, -1.5, 2.5]);
+    quad([-0.5, -1.5, 2.1], [0.5, -1.5, 2.1], [0.5, -1.5, 2.5], [-0.5, -1.5, 2.5]);
+    // At the default voxel budget (the sheets are judged at 1.25 cm cells).
+    const r = buildPhysics(objectOf({ positions: Float64Array.from(pos), indices: Uint32Array.from(idx) }), { mode: 'decompose' });
+    const d = r.object.decomposition!;
+    expect(d.length).toBeLessThan(64);
+    for (const p of [[0, 0, 1.2], [0, -1.4, 1], [1, 1, 0.5]]) expect(d.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+  });
+
   it('the price is the price of re-reading the written asset (decomposition and mesh)', () => {
     for (const mode of ['decompose', 'mesh'] as const) {
       const r = buildPhysics(objectOf(torus(1, 0.25, 32, 12)), { mode, ...FAST });
