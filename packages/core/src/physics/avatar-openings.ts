@@ -22,6 +22,7 @@
  *    leaves it through two hull faces facing apart (normals' dot product below -0.5), enclosed
  *    when one of its cells lies at least a radius inside every face.
  *
+ * An object with no side as long as the ball is wide has no opening (nothing is computed).
  * Limits: the grid is capped at `maxCells` voxels; on very big objects the cell grows beyond a
  * sixth of the ball and gaps near the threshold are judged to about a cell. The ball is a proxy
  * for an avatar (a capsule about 0.5 m wide and 2 m tall): a gap 0.5 m wide but 0.5 m high counts.
@@ -36,7 +37,7 @@ export interface AvatarOpeningOptions {
   width?: number;
   /** Share of the radius a gap must clear to count (rounding of the voxel grid). Default 0.85. */
   clearance?: number;
-  /** Most voxels. Default 2,000,000. */
+  /** Most voxels. Default 1,000,000. */
   maxCells?: number;
 }
 
@@ -51,7 +52,7 @@ export interface AvatarOpening {
   at?: [number, number, number];
 }
 
-export const AVATAR_OPENING_DEFAULTS = { clearance: 0.85, maxCells: 2_000_000 } as const;
+export const AVATAR_OPENING_DEFAULTS = { clearance: 0.85, maxCells: 1_000_000 } as const;
 
 /** 1D squared distance transform of f (length n) into out (Felzenszwalb-Huttenlocher lower envelope). */
 function edt1d(f: Float64Array, n: number, out: Float64Array, v: Int32Array, z: Float64Array): void {
@@ -116,6 +117,8 @@ function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, op
     }
   }
   if (!(lo[0] <= hi[0]) || indices.length < 3) return undefined;
+  // Nothing an avatar fits through or into can be smaller than the ball.
+  if (Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) < clearance * width) return undefined;
   let cell = width / 6;
   const dimsAt = (c: number) => [0, 1, 2].map((k) => Math.ceil((hi[k] - lo[k]) / c) + 2 * (Math.ceil(r / c) + 2));
   while (dimsAt(cell).reduce((a, b) => a * b, 1) > maxCells) cell *= 1.15;
