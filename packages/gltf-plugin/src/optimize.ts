@@ -181,7 +181,7 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
   const parts = prepareForUpload(model);
   let download = 0;
   for (const part of parts) {
-    const enc = encodeMeshAsset({ lods: part.object.lods }, { deflate });
+    const enc = encodeMeshAsset({ lods: part.object.lods, frameScale: part.object.placement?.scale }, { deflate });
     const size = primScale(part.object);
     const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
     const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;
