@@ -4,7 +4,7 @@
  * goes away (new fields may be added).
  */
 
-import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, objectBox, unionBox, type CostReportOptions, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
+import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, unionBox, worldBox, type CostReportOptions, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
 import { nodeDeflate } from './node-zlib.js';
 import { readModelFile, type ReadModelFileOptions } from './read-file.js';
 
@@ -58,7 +58,7 @@ export function reportModel(
   options: Omit<ReportFileOptions, keyof ReadModelFileOptions> = {},
 ): { report: FileReport; assets?: Map<string, Uint8Array> } {
   const deflate = options.deflate ?? nodeDeflate;
-  const box = read.model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+  const box = read.model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
   const scaleFactors = scaleFactorsFor(boxSize(box), options.size);
   const cost = costReport(read.model, { ...options, deflate, scaleFactors });
   return {

@@ -6,7 +6,7 @@
 
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convexHull, lodPositions, lodTriangles, type SlModel } from '@slmesh/core';
+import { convexHull, lodPositions, lodTriangles, placePositions, type SlModel } from '@slmesh/core';
 import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin';
 import { encodeGeometry, makePreviewPayload, quantise } from '../../cli/src/preview/payload.js';
 import { base64ToBytes, decodeGeometry, decodePreview, dequantise, inflate, PREVIEW_FORMAT, type PreviewData } from '../src/payload.js';
@@ -22,8 +22,8 @@ async function payloadOf(asset: string) {
 }
 
 describe('preview payload', () => {
-  it('round-trips the authored LODs and the physics mesh of lod-authored.glb', async () => {
-    const { model, data, geometry } = await payloadOf('lod-authored.glb');
+  it('round-trips the authored LODs and the physics mesh of vase.glb (sibling files), drawn in the world frame', async () => {
+    const { model, data, geometry } = await payloadOf('vase.glb');
     const json = JSON.stringify(data);
     const decoded = await decodePreview(json, encodeGeometry(geometry));
     expect(decoded.data.format).toBe(PREVIEW_FORMAT);
@@ -34,7 +34,9 @@ describe('preview payload', () => {
       const faces = o.lods[name]!;
       expect(faces).toHaveLength(src.lods[name]!.faces.length);
       faces.forEach((f, k) => {
-        const s = src.lods[name]!.faces[k];
+        // The page draws the prim where it is: its geometry with the placement's rotation.
+        const s0 = src.lods[name]!.faces[k];
+        const s = { ...s0, positions: placePositions(src.placement, s0.positions), normals: s0.normals && placePositions(src.placement, s0.normals, true) };
         expect(f.material).toBe(s.material);
         expect(Array.from(f.indices)).toEqual(Array.from(s.indices));
         const box = data.objects[0].lods[name]!.box;
@@ -47,9 +49,9 @@ describe('preview payload', () => {
       });
     }
     const tri = lodTriangles(src.physicsMesh!);
-    expect(Array.from(o.physicsMesh!.positions)).toEqual(Array.from(tri.positions));
+    expect(Array.from(o.physicsMesh!.positions)).toEqual(Array.from(placePositions(src.placement, tri.positions)));
     expect(Array.from(o.physicsMesh!.indices)).toEqual(Array.from(tri.indices));
-    // The hull the report priced: 8 vertices (the _PHYS cube's).
+    // The hull the report priced.
     expect(o.hull.length / 3).toBe(data.report.files[0].objects[0].physics.convexHull.vertices);
   });
 
@@ -70,11 +72,12 @@ describe('preview payload', () => {
       const computed = decodeGeometry(withoutAssets.data as unknown as PreviewData, withoutAssets.geometry)[0].hull;
       const o = model.objects[0];
       const source = data.report.files[0].objects[0].physics.convexHull.source;
-      const exact = convexHull(lodPositions(source === 'physics' ? o.physicsMesh! : o.lods[source as 'high']!)).points;
+      // In the world frame: the preview draws the prim with its rotation (placement).
+      const exact = placePositions(o.placement, convexHull(lodPositions(source === 'physics' ? o.physicsMesh! : o.lods[source as 'high']!)).points);
       expect(Array.from(computed)).toEqual(Array.from(exact));
       expect(fromAsset.length).toBe(exact.length);
-      const size = [0, 1, 2].map((a) => data.objects[0].box.max[a] - data.objects[0].box.min[a]);
-      for (let i = 0; i < exact.length; i++) expect(Math.abs(fromAsset[i] - exact[i])).toBeLessThanOrEqual(size[i % 3] / 65535 + 1e-6);
+      const size = Math.max(...[0, 1, 2].map((a) => data.objects[0].box.max[a] - data.objects[0].box.min[a]));
+      for (let i = 0; i < exact.length; i++) expect(Math.abs(fromAsset[i] - exact[i])).toBeLessThanOrEqual(size / 65535 + 1e-6);
     }
   });
 

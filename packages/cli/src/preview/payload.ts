@@ -24,6 +24,7 @@ import {
   lodTriangleCount,
   lodTriangles,
   bakePlacement,
+  objectBox,
   type Vec3,
   placePositions,
   primPosition,
@@ -61,6 +62,8 @@ export interface PreviewFaceOut {
 
 export interface PreviewObjectOut {
   box: Box3;
+  scale: Vec3;
+  position: Vec3;
   lods: Partial<Record<LodName, { box: Box3; faces: PreviewFaceOut[] }>>;
   hull: BlobRef;
   decomposition?: BlobRef[];
@@ -226,7 +229,9 @@ export function makePreviewPayload(
       if (lod && ro.lods[name].present) lods[name] = writeLod(w, lod);
     }
     const out: PreviewObjectOut = {
-      box: plainBox({ min: [0, 1, 2].map((i) => at[i] - size[i] / 2) as Vec3, max: [0, 1, 2].map((i) => at[i] + size[i] / 2) as Vec3 }),
+      box: plainBox(objectBox(object)),
+      scale: size,
+      position: at,
       lods,
       hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
     };
