@@ -35,14 +35,14 @@ describe('slmesh optimize', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toMatch(/land impact\s+381\.\d+ -> \d+\.\d+/);
-    expect(r.stdout).toMatch(/Suzanne\s+7872\s+\d+ \(\d\.\d\d px\)/);
+    expect(r.stdout).toMatch(/Suzanne\s+7872\s+\d+ \((\d\.\d\d px|kept)\)\s+\d+ \(\d\.\d\d px\)/);
     const bytes = new Uint8Array(readFileSync(join(dir, 'out.glb')));
     expect((await validator.validateBytes(bytes)).issues.numErrors).toBe(0);
-    // Reading the output back: four LODs, high unchanged, LODs never growing, cheaper.
+    // Reading the output back: four LODs, high planned (never larger), LODs never growing, cheaper.
     const file = costJson(join(dir, 'out.glb'));
     const o = file.objects[0];
     expect(o.name).toBe('Suzanne');
-    expect(o.lods.high.triangles).toBe(7872);
+    expect(o.lods.high.triangles).toBeLessThanOrEqual(7872);
     for (const n of ['medium', 'low', 'lowest']) expect(o.lods[n].present).toBe(true);
     expect(o.lods.medium.triangles).toBeLessThanOrEqual(o.lods.high.triangles);
     expect(o.lods.low.triangles).toBeLessThanOrEqual(o.lods.medium.triangles);

@@ -22,6 +22,8 @@ export {
   type Diagnostic,
   type DeflateFn,
   type InflateFn,
+  type PhysicsCandidate,
+  type PhysicsChoice,
 } from './types.js';
 export * from './constants.js';
 export { type SlmeshErrorCode, SlmeshError, isSlmeshError } from './errors.js';
@@ -51,6 +53,7 @@ export {
 export { identityPlacement, placePoint, placePositions, primPosition, primScale, worldBox, bakePlacement } from './geometry/placement.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
+export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
 export { type WeldedMesh, type WeldOptions, weldMesh } from './geometry/weld-mesh.js';
 export { mulberry32 } from './geometry/seeded-random.js';
 
@@ -79,6 +82,7 @@ export {
   type UploadNormalization,
   computeUploadNormalization,
   normalizePoints,
+  denormalizePoints,
   quantizeU16,
   type MeshAssetLlsd,
   buildMeshAssetLlsd,
@@ -97,6 +101,7 @@ export {
   decodeMeshAsset,
 } from './asset/mesh-asset-decode.js';
 export { memoizeDeflate } from './asset/deflate-cache.js';
+export { zlibNgDeflate } from './asset/zlib-ng-deflate.js';
 export { type SubmodelPart, splitLargeFaces, splitSubmodels, submodelName } from './asset/submodels.js';
 export { countDegenerateTriangles, checkObject, checkModel } from './asset/upload-checks.js';
 
@@ -121,6 +126,8 @@ export {
   LOD_PLAN_DEFAULTS,
   type LodLevelPlan,
   type ObjectLodPlan,
+  type HighLodPlan,
+  type LodFallback,
   planObjectLods,
   planModelLods,
   type LodBudgetOptions,
@@ -136,6 +143,7 @@ export {
   metresPerPixel,
   screenSpaceError,
   errorForPixels,
+  fillDistance,
   type LodErrorBounds,
   lodErrorBounds,
   lodScreenErrors,
@@ -162,3 +170,4 @@ export {
 } from './physics/physics-mesh.js';
 export { convexPieces } from './physics/convex-pieces.js';
 export { type PhysicsMode, type BuildPhysicsOptions, type PhysicsBuildResult, buildPhysics } from './physics/build-physics.js';
+export { type AvatarOpeningOptions, type AvatarOpening, AVATAR_OPENING_DEFAULTS, avatarOpenings } from './physics/avatar-openings.js';

@@ -66,6 +66,30 @@ export interface SlObject {
   rigged?: boolean;
   /** Prim frame to world; absent means the positions are already in the world frame. */
   placement?: Placement;
+  /** Why the physics shape was chosen, when slmesh chose it (buildPhysics auto); carried into the cost report. */
+  physicsChoice?: PhysicsChoice;
+}
+
+/** A physics shape the chooser considered, priced at the object's size. */
+export interface PhysicsCandidate {
+  /** The single hull, a convex decomposition, a triangle mesh, or the bounding box (as a one-hull shape). */
+  shape: 'hull' | 'decomposition' | 'mesh' | 'box';
+  /** Physics weight at the object's size. */
+  weight: number;
+  /** True when no public formula backs the weight (decompositions). */
+  estimate: boolean;
+  /** The object's land impact with this shape: max(download, physics, server). */
+  landImpact: number;
+  /** False when the shape would close an opening an avatar uses (see avatar-openings.ts). */
+  keepsOpenings: boolean;
+}
+
+/** Which physics shape buildPhysics' auto mode chose, and why. */
+export interface PhysicsChoice {
+  shape: PhysicsCandidate['shape'];
+  /** One short line, e.g. "hull: cheapest, closes no opening an avatar uses". */
+  reason: string;
+  candidates: PhysicsCandidate[];
 }
 
 /** A file's worth of prims: one linkset. */

@@ -1,5 +1,7 @@
 export * from './lod-naming.js';
 export * from './to-model.js';
+export * from './safe-read.js';
+export * from './node-walk.js';
 export * from './node-io.js';
 export * from './read-file.js';
 export * from './node-zlib.js';
@@ -7,3 +9,4 @@ export * from './report.js';
 export * from './upload-writer.js';
 export * from './sl-lods.js';
 export * from './optimize.js';
+export * from './physics-simplify.js';

@@ -21,6 +21,7 @@ import {
   SlmeshError,
   checkModel,
   convexHullPhysicsCost,
+  MAX_HULL_VERTICES,
   encodeMeshAsset,
   landImpact,
   memoizeDeflate,
@@ -36,13 +37,12 @@ import {
   type SlObject,
   type Vec3,
 } from '@slmesh/core';
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
 import type { ImporterMode } from './importer-frame.js';
 import { createNodeIO } from './node-io.js';
 import { nodeDeflate } from './node-zlib.js';
-import { readDocument } from './read-file.js';
+import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import { conformModel, generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
 import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
@@ -74,8 +74,18 @@ export interface PhysicsHookContext {
  */
 export type PhysicsHook = (object: SlObject, ctx: PhysicsHookContext) => Promise<SlObject> | SlObject;
 
+/**
+ * The phases of the pipeline, in order, as reported to `onProgress`: 'read' (the input and its
+ * siblings), 'price' (the input as it is), 'lods' (per object), 'physics' (per object, with a
+ * hook), 'write' (the GLB bytes), 'report' (the output priced).
+ */
+export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'write' | 'report';
+
+/** Progress callback: `done` of `total` steps of `phase` (each phase starts with done = 0 and ends with done = total). */
+export type OptimizeProgress = (phase: OptimizePhase, done: number, total: number) => void;
+
 /** Options for {@link optimizeFile}. */
-export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans'> {
+export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans' | 'onObjectPlanned'> {
   /** Output GLB path; names the sibling files too (`out_LOD2.glb` ...). Required. */
   output: string;
   /** meshoptimizer's MeshoptSimplifier. Default: the `meshoptimizer` package's. */
@@ -90,7 +100,18 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   logger?: ILogger;
   /** NodeIO for reading and writing. Default: one with every extension and decoder. */
   io?: NodeIO;
+  /** Most triangles in the input (all files); more is an INPUT_LIMIT error naming the limit. Default: OPTIMIZE_MAX_TRIANGLES. */
+  inputLimit?: number;
+  /** Progress of each phase (the pipeline itself never writes to the console). Default: none. */
+  onProgress?: OptimizeProgress;
 }
+
+/**
+ * optimize's default triangle limit: LOD planning and physics take time and memory that grow
+ * with the triangles, so a huge export is refused up front with a clear message (raise it with
+ * --max-triangles) instead of running for many minutes. `cost` and `check` allow more.
+ */
+export const OPTIMIZE_MAX_TRIANGLES = 100_000;
 
 /** Land impact of a linkset, with its parts. */
 export interface LandImpactSummary {
@@ -126,22 +147,15 @@ export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, siblings: true, importer
 
 const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Step 1: the input document (its tree and materials are written back), the model with sibling
  * files (`_LODn` / `_PHYS` nodes inside the input taken as those slots, as the user meant them),
  * and the model as the uploader would take the input (those nodes as extra objects), for "before".
  */
-async function readInput(path: string, io: NodeIO, siblings: boolean, importer: ImporterMode): Promise<{ doc: Document; model: SlModel; asUploaded: SlModel; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[]; diagnostics: Diagnostic[]; files: string[] }> {
-  const doc = await readDocument(path, { io });
-  const main = readMeshNodes(doc, { source: path, importer });
+async function readInput(path: string, io: NodeIO, siblings: boolean, importer: ImporterMode, maxTriangles = OPTIMIZE_MAX_TRIANGLES): Promise<{ doc: Document; model: SlModel; asUploaded: SlModel; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[]; diagnostics: Diagnostic[]; files: string[] }> {
+  // Images are read (safely: inside the model's folder) because the output carries them.
+  const doc = await readDocument(path, { io, images: 'read' });
+  const main = readMeshNodes(doc, { source: path, importer, maxTriangles });
   const diagnostics = [...main.diagnostics];
   const asLods = highFileSlots(main.nodes, path, 'lods');
   const asObjects = highFileSlots(main.nodes, path, 'objects');
@@ -150,11 +164,12 @@ async function readInput(path: string, io: NodeIO, siblings: boolean, importer: 
   const files = [path];
   if (siblings && !isSiblingFileName(basename(path))) {
     for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
-      const sib = join(dirname(path), siblingFileName(basename(path), slot));
-      if (!(await isFile(sib))) continue;
+      const found = await readSiblingDocument(path, slot, { io });
+      if (!found) continue;
+      const sib = found.path;
       files.push(sib);
-      const read = readMeshNodes(await readDocument(sib, { io }), { source: sib, importer });
-      diagnostics.push(...read.diagnostics);
+      const read = readMeshNodes(found.doc, { source: sib, importer, maxTriangles });
+      for (const d of read.diagnostics) diagnostics.push(d);
       for (const node of read.nodes) siblingNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }
@@ -188,7 +203,7 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
     download += streamingCost({ high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') }, radius).streaming;
   }
   const server = serverWeight(parts.length);
-  const maxHullPhysics = convexHullPhysicsCost(256) * parts.length;
+  const maxHullPhysics = convexHullPhysicsCost(MAX_HULL_VERTICES) * parts.length;
   const plainPhysics = model.objects.every((o) => !o.physicsMesh && !o.decomposition && !o.hull);
   if (plainPhysics && download >= maxHullPhysics && download >= server) {
     const li = landImpact({ streaming: download, physics: 0, server });
@@ -207,9 +222,12 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   await simplifier.ready;
   const io = o.io ?? (await createNodeIO());
   const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
+  const progress: OptimizeProgress = o.onProgress ?? (() => {});
 
   // 1. Read, and refuse what cannot be made into LODs.
-  const read = await readInput(input, io, o.siblings, o.importer);
+  progress('read', 0, 1);
+  const read = await readInput(input, io, o.siblings, o.importer, o.inputLimit);
+  progress('read', 1, 1);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
     if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
@@ -217,17 +235,23 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const scaleFactors = modelScaleFactors(read.model, o.size);
 
   // 2. Before.
+  progress('price', 0, 1);
   const before = priceBefore(read.asUploaded, scaleFactors, o.size, o.lodFactor, deflate, input);
   logger.info(`optimize: ${input}: land impact ${before.landImpact.toFixed(2)} before.`);
 
+  progress('price', 1, 1);
+
   // 3. LODs.
-  const lods = generateModelLods(read.model, { ...o, simplifier, deflate });
-  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${p.levels.map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
+  progress('lods', 0, read.model.objects.length);
+  const lods = generateModelLods(read.model, { ...o, simplifier, deflate, onObjectPlanned: (done, total) => progress('lods', done, total) });
+  progress('lods', read.model.objects.length, read.model.objects.length);
+  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
 
   // 4. Physics hook, object by object.
   let model = lods.model;
   if (o.physics) {
     const objects = [...model.objects];
+    progress('physics', 0, objects.length);
     for (let i = 0; i < objects.length; i++) {
       const given = objects[i];
       const got = await o.physics(given, { index: i, model: { ...model, objects }, source: input, lodFactor: o.lodFactor, scaleFactors, deflate, logger });
@@ -235,11 +259,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         throw new Error(`physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`);
       }
       objects[i] = got;
+      progress('physics', i + 1, objects.length);
     }
     model = { ...model, objects };
   }
 
   // 5. High's box and materials on every LOD and physics model, then the sibling files.
+  progress('write', 0, 1);
   model = conformModel(model);
   const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
@@ -248,8 +274,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     files.push({ path, slot, data: await io.writeBinary(part) });
   }
 
-  // 6. After: the output priced as `slmesh cost` would price it.
+  progress('write', 1, 1);
+
+  // 6. After: the output priced as `slmesh cost` would price it, with the planner's fallbacks.
+  progress('report', 0, 1);
   const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  for (const p of lods.plans) after.diagnostics.push(...p.diagnostics);
+  progress('report', 1, 1);
   if (lods.budget && !lods.budget.fits) {
     const message = `land impact ${after.linkset.landImpact.toFixed(3)} is over the target ${lods.budget.targetLandImpact} with every LOD at its silhouette floor (set by ${after.linkset.dominant} weight)`;
     after.diagnostics.push({ severity: 'warning', code: 'lod-budget-unmet', message });

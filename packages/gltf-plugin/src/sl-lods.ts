@@ -51,6 +51,14 @@ export interface SlLodsOptions {
   keepAuthoredLods?: boolean;
   /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Default: node:zlib. */
   deflate?: DeflateFn;
+  /** Leave every object's high LOD as it is. Default: false (high is simplified as far as stays within `maxErrorPx` at the fill distance, where the object fills the view). */
+  keepHigh?: boolean;
+  /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance (each object's). */
+  highDistance?: number;
+  /** Most triangles per LOD of each object, e.g. `{ high: 20000, medium: 2000 }`; over-budget LODs are reduced whatever their error. Default: none. */
+  maxTriangles?: LodPlanOptions['maxTriangles'];
+  /** Called after each object's LODs are planned: objects done, objects in all. Default: none. */
+  onObjectPlanned?: (done: number, total: number) => void;
   /** Further planner settings (attribute weights, samples, probes). Default: none. */
   planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
   /** Receives the plan of every object once the LODs are made. Default: none. */
@@ -121,6 +129,10 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     sizeFactor: Math.max(...scale),
     deflate: o.deflate ?? nodeDeflate,
     ...(o.screen ? { screen: o.screen } : {}),
+    ...(o.keepHigh !== undefined ? { keepHigh: o.keepHigh } : {}),
+    ...(o.highDistance !== undefined ? { highDistance: o.highDistance } : {}),
+    ...(o.maxTriangles ? { maxTriangles: o.maxTriangles } : {}),
+    ...(o.onObjectPlanned ? { onObjectPlanned: o.onObjectPlanned } : {}),
   };
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
@@ -134,6 +146,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     };
   }
   const planned = planModelLods({ objects: model.objects.filter((obj) => !keep(obj)) }, planOptions);
+  if (planned.plans.length === 0) o.onObjectPlanned?.(0, 0);
   let next = 0;
   const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
   return { model: { ...model, objects }, plans: planned.plans };
@@ -148,7 +161,10 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * to high) stays within `maxErrorPx` pixels at the distance where Second Life starts to show it,
  * for the object's radius and `lodFactor`, and while it still covers `minCoverage` of high's
  * silhouette (see @slmesh/core lod-planner.ts). With `targetLandImpact`, the smallest pixel bound
- * whose chain fits the budget is used instead; LODs never drop below the silhouette floor.
+ * whose chain fits the budget is used instead; LODs never drop below the silhouette floor. The
+ * high LOD is simplified too, only as far as stays within the bound where the object fills the
+ * view (`keepHigh` leaves it); LODs that cannot shrink within the bound are made by a fallback and
+ * logged (`lod-fallback`).
  *
  * Example:
  *
@@ -182,8 +198,9 @@ export function slLods(_options: SlLodsOptions): Transform {
     // 2. LOD chains (error-bound or budget mode).
     const result = generateModelLods(model, options);
     for (const plan of result.plans) {
-      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${plan.levels.map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
+      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${[plan.high, ...plan.levels].map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
     }
+    for (const plan of result.plans) for (const d of plan.diagnostics) logger.warn(`${NAME}: ${d.code}: ${d.message}`);
     if (result.budget && !result.budget.fits) {
       logger.warn(`${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`);
     }

@@ -18,12 +18,19 @@
  *    material the LOD does not use becomes an empty face). The importer ignores a LOD node's own
  *    transform (it is normalised into high's box), so under the current importer its faces are
  *    scaled by high's node scale.
+ *
+ * Bounded by the file's real size: the node tree is walked without recursion (node-walk.ts),
+ * names are made unique in linear time, the triangle limit counts triangles (a strip or fan of
+ * n indices is n - 2) before any vertex is read, and a NaN or infinite position, normal or UV
+ * is an error rather than a silently dropped object. What the upload cannot carry (skins, GPU
+ * instancing, morph targets) is reported as a diagnostic, never dropped without a word.
  */
 
 import type { Accessor, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
 import { convexPieces, emptyFace, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
 import { framePoint, frameNormal, nodeFrame, type ImporterMode, type NodeFrame } from './importer-frame.js';
 import { highFileSlots, type LodNodesMode, type LodSlot } from './lod-naming.js';
+import { walkSceneNodes } from './node-walk.js';
 
 const MODE_POINTS = 0, MODE_LINES = 1, MODE_LINE_LOOP = 2, MODE_LINE_STRIP = 3, MODE_TRIANGLES = 4, MODE_TRIANGLE_STRIP = 5, MODE_TRIANGLE_FAN = 6;
 
@@ -90,6 +97,22 @@ function materialName(doc: Document, prim: Primitive): string {
   return `mat${doc.getRoot().listMaterials().indexOf(mat)}`;
 }
 
+function assertFinite(a: Float32Array, source: string, label: string, pi: number, what: string): void {
+  for (let i = 0; i < a.length; i++) {
+    if (!Number.isFinite(a[i])) throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi}: ${what} is NaN or infinite`);
+  }
+}
+
+/** Triangles a primitive draws: a list of n indices n/3, a strip or fan n - 2. */
+export function primitiveTriangles(prim: Primitive): number {
+  const idx = prim.getIndices();
+  const n = idx ? idx.getCount() : (prim.getAttribute('POSITION')?.getCount() ?? 0);
+  const mode = prim.getMode();
+  if (mode === MODE_TRIANGLE_STRIP || mode === MODE_TRIANGLE_FAN) return Math.max(0, n - 2);
+  if (mode === MODE_TRIANGLES) return Math.floor(n / 3);
+  return 0;
+}
+
 /** Reads one mesh node's primitives as faces in its prim frame (see importer-frame.ts). */
 function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagnostic[], label: string, source: string, frame: NodeFrame): Face[] {
   const m = frame.matrix;
@@ -120,6 +143,7 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
     // The glTF importer always has normals: missing ones default to +Z in model space.
     const normAcc = prim.getAttribute('NORMAL');
     const nsrc = normAcc && normAcc.getCount() === n ? readVec(normAcc, 3) : undefined;
+    if (nsrc) assertFinite(nsrc, source, label, pi, 'a vertex normal');
     const normals = new Float32Array(n * 3);
     for (let v = 0; v < n; v++) {
       if (nsrc) nt.apply(nsrc[v * 3], nsrc[v * 3 + 1], nsrc[v * 3 + 2], normals, v * 3);
@@ -129,6 +153,7 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
     let uvs: Float32Array | undefined;
     if (uvAcc && uvAcc.getCount() === n) {
       const usrc = readVec(uvAcc, 2);
+      assertFinite(usrc, source, label, pi, 'a texture coordinate (TEXCOORD_0)');
       uvs = new Float32Array(n * 2);
       for (let v = 0; v < n; v++) {
         uvs[v * 2] = usrc[v * 2];
@@ -160,25 +185,33 @@ export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { no
   const source = options.source ?? 'file';
   const maxTriangles = options.maxTriangles ?? TO_MODEL_DEFAULTS.maxTriangles;
   let triangles = 0;
-  const visit = (node: Node) => {
+  const indexOf = new Map(root.listNodes().map((n, i) => [n, i]));
+  const dropped = { skin: 0, instancing: 0, morph: 0 };
+  const visit = (node: Node, world: ArrayLike<number>) => {
     const mesh = node.getMesh();
     if (!mesh) return;
     // 1. Refuse absurd sizes before reading any vertex.
-    for (const prim of mesh.listPrimitives()) {
-      const idx = prim.getIndices();
-      triangles += Math.floor((idx ? idx.getCount() : (prim.getAttribute('POSITION')?.getCount() ?? 0)) / 3);
-    }
+    for (const prim of mesh.listPrimitives()) triangles += primitiveTriangles(prim);
     if (triangles > maxTriangles) {
       throw new SlmeshError('INPUT_LIMIT', `${source}: more than ${maxTriangles.toLocaleString('en-US')} triangles (the limit; raise it with --max-triangles)`);
     }
-    const index = root.listNodes().indexOf(node);
+    if (node.getSkin()) dropped.skin++;
+    if (node.getExtension('EXT_mesh_gpu_instancing')) dropped.instancing++;
+    if (mesh.listPrimitives().some((p) => p.listTargets().length > 0)) dropped.morph++;
+    const index = indexOf.get(node) ?? 0;
     const name = node.getName() || mesh.getName() || `node${index}`;
-    const frame = nodeFrame(node.getWorldMatrix(), options.importer ?? TO_MODEL_DEFAULTS.importer, !!node.getSkin());
+    const frame = nodeFrame(world, options.importer ?? TO_MODEL_DEFAULTS.importer, !!node.getSkin());
     const faces = readMeshNode(doc, node, mesh, diagnostics, name, source, frame);
     if (faces.length > 0) nodes.push({ name, faces, index, frame });
   };
-  if (scene) scene.traverse(visit);
-  else root.listNodes().forEach(visit);
+  if (scene) walkSceneNodes(scene.listChildren(), visit);
+  else walkSceneNodes(root.listNodes().filter((n) => !n.getParentNode()), visit);
+  const said = (n: number, what: string, code: string, why: string) => {
+    if (n) diagnostics.push({ severity: 'warning', code, message: `${source}: ${n} mesh node${n === 1 ? '' : 's'} ${n === 1 ? 'has' : 'have'} ${what}; dropped (${why})` });
+  };
+  said(dropped.skin, 'a skin (rig)', 'dropped-skin', 'slmesh prices and writes static meshes; upload rigged meshes with their skin from the original file');
+  said(dropped.instancing, 'GPU instances (EXT_mesh_gpu_instancing)', 'dropped-instancing', 'only the node itself is read; the uploader does not take instances either');
+  said(dropped.morph, 'morph targets', 'dropped-morph-targets', 'Second Life meshes have no morph targets; the base shape is used');
   if (scene === null && root.listNodes().length === 0 && root.listMeshes().length > 0) {
     diagnostics.push({ severity: 'warning', code: 'no-scene', message: `${options.source ?? 'file'}: meshes are not placed in any scene; nothing to upload` });
   }
@@ -240,11 +273,17 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
   const byBase = new Map<string, SlObject>();
   const highNode = new Map<SlObject, MeshNodeGeometry>();
   const nodeOf = new Map<string, MeshNodeGeometry>();
-  // 1. High LODs make the objects (duplicate names get the viewer-style `_copy_N`).
+  const nextCopy = new Map<string, number>();
+  // 1. High LODs make the objects (duplicate names get the viewer-style `_copy_N`); the next
+  //    free N is remembered per name, so n equal names take linear time, not quadratic.
   for (const sn of slotNodes) {
     if (sn.slot !== 'high') continue;
     let name = sn.base;
-    for (let k = 1; byBase.has(name); k++) name = `${sn.base}_copy_${k}`;
+    let k = nextCopy.get(sn.base) ?? 1;
+    if (byBase.has(name)) {
+      for (name = `${sn.base}_copy_${k}`; byBase.has(name); ) name = `${sn.base}_copy_${++k}`;
+      nextCopy.set(sn.base, k + 1);
+    }
     const object: SlObject = { name, lods: { high: { faces: mergeByMaterial(sn.node.faces) } }, ...(sn.node.frame.placement ? { placement: sn.node.frame.placement } : {}) };
     highNode.set(object, sn.node);
     nodeOf.set(name, sn.node);
@@ -252,6 +291,8 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
     byBase.set(name, object);
   }
   // 2. Lower LODs and physics by base name; a single-object model takes a lone unmatched LOD.
+  //    Each (object, LOD) is aligned once, with all its nodes' faces (linear in the nodes).
+  const gathered = new Map<SlObject, Map<Exclude<LodName, 'high'>, Face[]>>();
   for (const sn of slotNodes) {
     if (sn.slot === 'high') continue;
     const object = byBase.get(sn.base) ?? (objects.length === 1 ? objects[0] : undefined);
@@ -264,16 +305,23 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
     if (sn.slot === 'physics') {
       // Physics faces stay one per primitive: they need no material alignment, and a
       // decomposition written as one primitive per hull stays recognisable (step 3).
-      const prev = object.physicsMesh?.faces ?? [];
-      object.physicsMesh = { faces: [...prev, ...nodeFaces] };
+      if (!object.physicsMesh) object.physicsMesh = { faces: [] };
+      for (const f of nodeFaces) object.physicsMesh.faces.push(f);
       continue;
     }
-    const existing = object.lods[sn.slot]?.faces.filter((f) => f.indices.length > 0) ?? [];
-    const { lod, extraMaterials } = alignFaces(object.lods.high.faces, [...existing, ...nodeFaces]);
-    for (const m of extraMaterials) {
-      diagnostics.push({ severity: 'error', code: 'lod-material', object: object.name, message: `${object.name}: ${sn.slot} LOD (${sn.node.name}) uses material ${m}, which the high LOD does not have` });
+    const highMaterials = new Set(object.lods.high.faces.map((f) => f.material));
+    for (const m of new Set(nodeFaces.map((f) => f.material))) {
+      if (!highMaterials.has(m)) diagnostics.push({ severity: 'error', code: 'lod-material', object: object.name, message: `${object.name}: ${sn.slot} LOD (${sn.node.name}) uses material ${m}, which the high LOD does not have` });
     }
-    object.lods[sn.slot as Exclude<LodName, 'high'>] = lod;
+    let slots = gathered.get(object);
+    if (!slots) gathered.set(object, (slots = new Map()));
+    const slot = sn.slot as Exclude<LodName, 'high'>;
+    const list = slots.get(slot) ?? [];
+    for (const f of nodeFaces) list.push(f);
+    slots.set(slot, list);
+  }
+  for (const [object, slots] of gathered) {
+    for (const [slot, faces] of slots) object.lods[slot] = alignFaces(object.lods.high.faces, faces).lod;
   }
   // 3. A physics mesh made wholly of closed convex pieces is what the uploader's Analyze step
   //    keeps as hulls (slmesh optimize writes its decompositions so): price it as those hulls.

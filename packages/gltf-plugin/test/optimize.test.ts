@@ -68,6 +68,30 @@ describe('optimizeFile', () => {
     expect(r.after.linkset.landImpact).toBeLessThan(r.before.landImpact);
   });
 
+  it('reports the progress of every phase, in order, through onProgress (and never writes to the console)', async () => {
+    const calls: [string, number, number][] = [];
+    const log = console.log, error = console.error;
+    const printed: unknown[] = [];
+    console.log = console.error = (...a: unknown[]) => printed.push(a);
+    try {
+      await optimizeFile(asset('chair.glb'), { output: out('p.glb'), physics: (o) => o, onProgress: (phase, done, total) => calls.push([phase, done, total]) });
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+    expect(printed).toEqual([]);
+    const phases = [...new Set(calls.map((c) => c[0]))];
+    expect(phases).toEqual(['read', 'price', 'lods', 'physics', 'write', 'report']);
+    for (const phase of phases) {
+      const mine = calls.filter((c) => c[0] === phase);
+      expect(mine[0][1]).toBe(0);
+      expect(mine.at(-1)![1]).toBe(mine.at(-1)![2]);
+    }
+    // Per object for LODs and physics: the chair has 6 prims.
+    expect(calls.filter((c) => c[0] === 'physics').map((c) => c[1])).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(calls.some((c) => c[0] === 'lods' && c[1] === 3 && c[2] === 6)).toBe(true);
+  });
+
   it('prices "before" exactly as slmesh cost prices the input (both when download weight sets it and when physics does)', async () => {
     for (const name of ['suzanne.glb', 'chair.glb', 'vase.glb']) {
       const r = await optimizeFile(asset(name), { output: out(name), planner: { maxProbes: 3 } });

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError, type Vec3 } from '@slmesh/core';
 import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin';
-import { formatReport } from '../format-table.js';
+import { formatReport, noWorkflowCommands } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
@@ -61,6 +61,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   const reports: FileReport[] = [];
   const assets: { path: string; data: Uint8Array }[] = [];
   const used = new Set<string>();
+  const nextSuffix = new Map<string, number>();
   for (const file of files) {
     const { report, assets: fileAssets } = await reportFile(file, {
       size,
@@ -75,8 +76,14 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
     });
     reports.push(report);
     for (const [name, data] of fileAssets ?? []) {
-      let fname = safeFileName(name);
-      for (let k = 2; used.has(fname); k++) fname = `${safeFileName(name)}-${k}`;
+      // The next free suffix is remembered per name: n equal names take linear time.
+      const base = safeFileName(name);
+      let fname = base;
+      let k = nextSuffix.get(base) ?? 2;
+      if (used.has(fname)) {
+        for (fname = `${base}-${k}`; used.has(fname); ) fname = `${base}-${++k}`;
+        nextSuffix.set(base, k + 1);
+      }
       used.add(fname);
       assets.push({ path: join(options.emitAsset!, `${fname}.llmesh`), data });
     }
@@ -85,7 +92,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
 
   // 2. Write the assets (all or none), then print.
   if (options.emitAsset) await writeAllOrNothing(assets);
-  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : formatReport(report));
+  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : noWorkflowCommands(formatReport(report)));
   return 0;
 }
 

@@ -15,6 +15,7 @@
 import { deflateSync } from 'node:zlib';
 import {
   computeUploadNormalization,
+  denormalizePoints,
   convexHull,
   decodeConvexBlock,
   emptyBox,
@@ -173,11 +174,8 @@ function pricedHull(object: SlObject, source: string, asset: Uint8Array | undefi
         const block = readLlsdBinary(inflateMeshBlock(asset, header, 'physics_convex', nodeInflate)).value;
         const unit = decodeConvexBlock(block).boundingVerts;
         if (unit && unit.length >= 12) {
-          // world = unit * size + centre, the inverse of the uploader's normalisation.
-          const n = computeUploadNormalization(object.lods.high);
-          const world = new Float32Array(unit.length);
-          for (let i = 0; i < unit.length; i++) world[i] = unit[i] * n.inverseScale[i % 3] + n.center[i % 3];
-          return world;
+          // Back to the world frame: the inverse of the uploader's normalisation.
+          return denormalizePoints(unit, computeUploadNormalization(object.lods.high));
         }
       }
     } catch {

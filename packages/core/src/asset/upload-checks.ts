@@ -22,6 +22,7 @@ import { boxSize, emptyBox, faceVertexCount, growBox, lodBox, lodTriangleCount, 
 import { boxStretch } from '../lod/lod-conform.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
+import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
 
 const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(2));
 
@@ -47,15 +48,8 @@ function badIndex(face: Face): boolean {
 export function countDegenerateTriangles(lod: MeshLod): number {
   let n = 0;
   for (const f of lod.faces) {
-    const p = f.positions;
     for (let t = 0; t + 2 < f.indices.length; t += 3) {
-      const a = f.indices[t] * 3, b = f.indices[t + 1] * 3, c = f.indices[t + 2] * 3;
-      const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-      const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-      const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-      const area2 = cx * cx + cy * cy + cz * cz;
-      const scale2 = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
-      if (!(area2 > scale2 * 1e-12)) n++;
+      if (isZeroAreaTriangle(f.positions, f.indices[t], f.indices[t + 1], f.indices[t + 2])) n++;
     }
   }
   return n;

@@ -6,7 +6,9 @@
  *    compressed LOD block sizes drive the download weight (streaming-cost.ts).
  * 2. Physics: the shape the uploader would use (decomposition, else physics mesh, else the
  *    single convex hull from physics, low, medium or high, in that order) and its weight
- *    (physics-cost.ts). Decomposition weights are estimates and say so.
+ *    (physics-cost.ts). Decomposition weights are estimates and say so; hulls from a file need
+ *    the uploader's Analyze step (`assumes: ['analyze']`). A physics mesh on an object with a
+ *    side under 0.5 m is charged as its single hull (the server's convexification).
  * 3. Server weight, land impact, linkability and the upload checks complete it.
  *
  * Asking for another size (`scale`) rescales the object boxes about the linkset's centre: the
@@ -44,11 +46,11 @@ import {
   unionBox,
   type Vec3,
 } from '../geometry/object-geometry.js';
-import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, physicalLinksetPenalty, triangleMeshPhysicsCost } from './physics-cost.js';
+import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, meshConvexified, physicalLinksetPenalty, triangleMeshPhysicsCost } from './physics-cost.js';
 import { serverWeight } from './server-weight.js';
 import { animeshStreamingCost, streamingCost } from './streaming-cost.js';
 import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
-import type { DeflateFn, Diagnostic, LodName, SlModel, SlObject } from '../types.js';
+import type { DeflateFn, Diagnostic, LodName, PhysicsChoice, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
 import { primPosition, worldBox } from '../geometry/placement.js';
@@ -100,6 +102,19 @@ export interface PhysicsCost {
   convexHull: { vertices: number; weight: number; source: LodName | 'physics'; reduced: boolean };
   mesh?: { triangles: number; width: number; weight: number; degenerate: number };
   decomposition?: { hulls: number; vertices: number; weight: number; estimate: true };
+  /**
+   * True when the object has a physics mesh and no decomposition but a side under 0.5 m: the
+   * server simulates and charges its single convex hull instead (shape 'convex-hull').
+   */
+  convexified?: boolean;
+  /**
+   * Uploader choices the weight assumes: 'analyze' when it prices hulls (a decomposition), which
+   * a physics model from a file only becomes when the creator clicks Analyze; without it, the
+   * file's physics model is a triangle mesh (`mesh`).
+   */
+  assumes?: 'analyze'[];
+  /** Why this shape, when slmesh chose it (optimize --physics auto): see PhysicsChoice. */
+  choice?: PhysicsChoice;
 }
 
 export interface ObjectCost {
@@ -216,6 +231,11 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
     physics.shape = 'decomposition';
     physics.weight = physics.decomposition.weight;
     physics.estimate = true;
+    physics.assumes = ['analyze'];
+  } else if (physics.mesh && meshConvexified(scale)) {
+    // The server's convexification: a small object's triangle mesh is its single hull.
+    physics.convexified = true;
+    physics.weight = physics.convexHull.weight;
   } else if (physics.mesh) {
     physics.shape = 'mesh';
     physics.weight = physics.mesh.weight;
@@ -223,6 +243,7 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
     physics.weight = physics.convexHull.weight;
   }
 
+  if (object.physicsChoice) physics.choice = object.physicsChoice;
   const server = serverWeight(1);
   const li = landImpact({ streaming, physics: physics.weight, server });
   const switchDistances = { lodFactor: options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT, ...lodSwitchDistances(radius, options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT) };
