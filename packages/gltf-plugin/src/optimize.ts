@@ -266,7 +266,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
 
   // 5. High's box and materials on every LOD and physics model, then the sibling files.
   progress('write', 0, 1);
-  model = conformModel(model);
+  model = conformModel(model, read.model);
   const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
   for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {

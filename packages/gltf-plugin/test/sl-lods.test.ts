@@ -51,7 +51,9 @@ describe('slLods', () => {
     const io = new NodeIO();
     const read = async (d: Document) => documentToModel(await io.readBinary(await io.writeBinary(d))).model.objects[0].lods.high;
     const tris = [await read(doc), await read(siblings.medium), await read(siblings.low), await read(siblings.lowest)].map(lodTriangleCount);
-    expect(tris[0]).toBe(7872);
+    // High may be planned down too (keepHigh: false, the default); never up.
+    expect(tris[0]).toBeLessThanOrEqual(7872);
+    expect(tris[0]).toBeGreaterThan(7872 / 4);
     for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
     expect(tris[3]).toBeLessThan(tris[0] / 4);
   });
