@@ -28,7 +28,19 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+/**
+ * `pnpm slmesh ...` in a clone runs the root package.json's script, which pnpm starts in the
+ * repository root; INIT_CWD is the folder the user typed it in. Paths on the command line are
+ * the user's, so work from there (only for that script: npm_package_name is the monorepo's).
+ */
+function useCallersFolder(env: NodeJS.ProcessEnv): void {
+  if (env.npm_lifecycle_event === 'slmesh' && env.npm_package_name === 'slmesh-monorepo' && env.INIT_CWD && env.INIT_CWD !== process.cwd()) {
+    process.chdir(env.INIT_CWD);
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
+  useCallersFolder(process.env);
   let status = 0;
   const run = async (fn: () => Promise<number>) => {
     status = await fn();

@@ -4,7 +4,7 @@
  * floater use the floater's precision (3 decimals for weights).
  */
 
-import type { CostReport, FileReport } from '@slmesh/gltf-plugin';
+import type { CostReport, FileReport } from '@slmesh/gltf-plugin/node';
 
 const w3 = (n: number) => n.toFixed(3);
 const int = (n: number) => n.toLocaleString('en-US');

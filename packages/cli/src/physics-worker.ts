@@ -19,7 +19,7 @@
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { buildPhysics, SlmeshError, type BuildPhysicsOptions, type PhysicsBuildResult, type SlmeshErrorCode, type SlObject } from '@slmesh/core';
-import { meshoptSimplifyFn } from '@slmesh/gltf-plugin';
+import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
 
 /** buildPhysics options that can be sent to a worker (no callbacks). */
 export type WorkerPhysicsOptions = Omit<BuildPhysicsOptions, 'onProgress' | 'signal'>;

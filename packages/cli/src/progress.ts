@@ -8,7 +8,7 @@
  * draws it. A line is only redrawn when its text changes.
  */
 
-import type { OptimizePhase } from '@slmesh/gltf-plugin';
+import type { OptimizePhase } from '@slmesh/gltf-plugin/node';
 
 /** A stream progress can draw on (process.stderr, or anything with isTTY and write). */
 export interface ProgressStream {

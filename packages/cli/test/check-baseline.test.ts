@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeCostReport } from '@slmesh/gltf-plugin';
+import { makeCostReport } from '@slmesh/gltf-plugin/node';
 import { describe, expect, it } from 'vitest';
 import { baselineValues, compareWithBaseline, loadBaseline, type BaselineValues } from '../src/check/baseline.js';
 import { PRICING_DEFAULTS } from '../src/check/budget.js';

@@ -1,7 +1,7 @@
 /** check/price-asset.ts: the unit of work of the pool and the cache. */
 
 import { describe, expect, it } from 'vitest';
-import { reportFile } from '@slmesh/gltf-plugin';
+import { reportFile } from '@slmesh/gltf-plugin/node';
 import { PRICING_DEFAULTS } from '../src/check/budget.js';
 import { jsonReplacer, priceAsset } from '../src/check/price-asset.js';
 import { asset } from './check-fixtures.js';

@@ -79,9 +79,13 @@ export const LOD_FACTOR_VIEWER_DEFAULT = 1.0;
 export const LOD_FACTOR_PRESETS: readonly number[] = [1.0, 1.125, 1.25, 1.5, 2.0];
 /** Firestorm's default RenderVolumeLODFactor. [viewer: FirestormViewer/phoenix-firestorm] */
 export const LOD_FACTOR_FIRESTORM_DEFAULT = 2.0;
+/** slmesh's default RenderVolumeLODFactor everywhere (reports, LOD planning, budgets, the preview): Firestorm's. */
+export const LOD_FACTOR_DEFAULT = LOD_FACTOR_FIRESTORM_DEFAULT;
 /** Highest factor the official viewer allows (Firestorm: 8). [viewer] */
 export const LOD_FACTOR_MAX = 4.0;
 export const LOD_FACTOR_MAX_FIRESTORM = 8.0;
+/** The factors slmesh offers to look at (the preview's choices): the official presets and the official maximum. */
+export const LOD_FACTOR_CHOICES: readonly number[] = [...LOD_FACTOR_PRESETS, LOD_FACTOR_MAX];
 /** sDistanceFactor = 1 - F * 0.1 scales the camera distance. [viewer] llviewercontrol.cpp */
 export const LOD_DISTANCE_FACTOR_PER_LOD_FACTOR = 0.1;
 /** Below 2F metres, distance is squared toward zero ("boost LOD when you're REALLY close"). [viewer] */

@@ -27,6 +27,7 @@ export {
 } from './types.js';
 export * from './constants.js';
 export { type SlmeshErrorCode, SlmeshError, isSlmeshError } from './errors.js';
+export { assignDefaults } from './options.js';
 
 // ─── Geometry: boxes, scale, radius, enclosing spheres ───────────────────────────────────────
 export {

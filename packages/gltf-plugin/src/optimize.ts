@@ -47,6 +47,7 @@ import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import { conformModel, generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
 import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
 import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
+import { assignDefaults } from '@slmesh/core';
 
 /** What the physics hook is told about the object it is given. */
 export interface PhysicsHookContext {
@@ -215,7 +216,7 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
 
 /** Reads `input`, generates LODs (and physics through the hook) and returns uploader-ready GLB bytes with before/after prices. */
 export async function optimizeFile(input: string, options: OptimizeOptions): Promise<OptimizeResult> {
-  const o = { ...OPTIMIZE_DEFAULTS, ...options };
+  const o = assignDefaults(OPTIMIZE_DEFAULTS, options);
   if (!o.output || !/\.glb$/i.test(o.output)) throw new SlmeshError('USAGE', `output must be a .glb file, got "${o.output ?? ''}"`);
   const logger = o.logger ?? new Logger(Logger.Verbosity.WARN);
   const simplifier = (o.simplifier ?? MeshoptSimplifier) as typeof MeshoptSimplifier;

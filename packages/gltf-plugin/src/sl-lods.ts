@@ -1,5 +1,5 @@
 import type { Document, Transform } from '@gltf-transform/core';
-import { createTransform } from '@gltf-transform/functions';
+import { createTransform } from './gltf-utils.js';
 import {
   conformLod,
   conformObject,
@@ -24,11 +24,11 @@ import {
   type SlObject,
   type Vec3,
 } from '@slmesh/core';
-import { nodeDeflate } from './node-zlib.js';
-import { scaleFactorsFor, type SizeRequest } from './report.js';
+import { requireDeflate, scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
 import { uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
 import type { ImporterMode } from './importer-frame.js';
+import { assignDefaults } from '@slmesh/core';
 
 const NAME = 'slLods';
 
@@ -50,7 +50,7 @@ export interface SlLodsOptions {
   screen?: Partial<ScreenSpaceSettings>;
   /** Keep the LODs of objects that already have some (authored `_LOD` nodes); generate the others'. Default: false. */
   keepAuthoredLods?: boolean;
-  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Default: node:zlib. */
+  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
   deflate?: DeflateFn;
   /** Leave every object's high LOD as it is. Default: false (high is simplified as far as stays within `maxErrorPx` at the fill distance, where the object fills the view). */
   keepHigh?: boolean;
@@ -129,7 +129,7 @@ function hasAuthoredLods(o: SlObject): boolean {
  * @hidden
  */
 export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, 'onPlans'>): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
-  const o = { ...SL_LODS_DEFAULTS, ...options };
+  const o = assignDefaults(SL_LODS_DEFAULTS, options);
   const scale = modelScaleFactors(model, o.size);
   const planOptions: LodPlanOptions = {
     ...o.planner,
@@ -138,7 +138,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     maxErrorPx: o.maxErrorPx,
     minCoverage: o.minCoverage,
     sizeFactor: Math.max(...scale),
-    deflate: o.deflate ?? nodeDeflate,
+    deflate: requireDeflate(o.deflate, NAME),
     ...(o.screen ? { screen: o.screen } : {}),
     ...(o.keepHigh !== undefined ? { keepHigh: o.keepHigh } : {}),
     ...(o.highDistance !== undefined ? { highDistance: o.highDistance } : {}),
@@ -148,7 +148,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
     // Budget mode plans the whole linkset together, priced at the size asked for.
-    const r = planModelForBudget(model, { ...planOptions, targetLandImpact: o.targetLandImpact, deflate: o.deflate ?? nodeDeflate, scaleFactors: scale });
+    const r = planModelForBudget(model, { ...planOptions, targetLandImpact: o.targetLandImpact, deflate: requireDeflate(o.deflate, NAME), scaleFactors: scale });
     const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
     return {
       model: { ...model, objects },
@@ -182,7 +182,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * ```javascript
  * import { NodeIO } from '@gltf-transform/core';
  * import { MeshoptSimplifier } from 'meshoptimizer';
- * import { slLods } from '@slmesh/gltf-plugin';
+ * import { slLods } from '@slmesh/gltf-plugin/node'; // in a browser: '@slmesh/gltf-plugin', with `deflate`
  *
  * const document = await new NodeIO().read('chair.glb');
  * await document.transform(slLods({ simplifier: MeshoptSimplifier, maxErrorPx: 1 }));
@@ -190,7 +190,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * ```
  */
 export function slLods(_options: SlLodsOptions): Transform {
-  const options = { ...SL_LODS_DEFAULTS, ..._options };
+  const options = assignDefaults(SL_LODS_DEFAULTS, _options);
   const simplifier = options.simplifier as (MeshSimplifier & { ready?: Promise<void> }) | undefined;
   if (!simplifier) throw new Error(`${NAME}: simplifier dependency required — install "meshoptimizer".`);
 

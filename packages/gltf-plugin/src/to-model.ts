@@ -27,7 +27,7 @@
  */
 
 import type { Accessor, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
-import { convexPieces, emptyFace, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
+import { convexPieces, emptyFace, placePoint, type Placement, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
 import { framePoint, frameNormal, nodeFrame, type ImporterMode, type NodeFrame } from './importer-frame.js';
 import { highFileSlots, type LodNodesMode, type LodSlot } from './lod-naming.js';
 import { walkSceneNodes } from './node-walk.js';
@@ -101,6 +101,28 @@ function assertFinite(a: Float32Array, source: string, label: string, pi: number
   for (let i = 0; i < a.length; i++) {
     if (!Number.isFinite(a[i])) throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi}: ${what} is NaN or infinite`);
   }
+}
+
+/**
+ * Whether every corner of the faces' box, placed in the world, is a finite 32-bit float: what the
+ * viewer (F32 matrices and vertices) can place. The baked importer's vertices are checked as read.
+ */
+function placedInFloat32(faces: Face[], placement: Placement): boolean {
+  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (const f of faces) {
+    for (let i = 0; i < f.positions.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        min[k] = Math.min(min[k], f.positions[i + k]);
+        max[k] = Math.max(max[k], f.positions[i + k]);
+      }
+    }
+  }
+  if (!(min[0] <= max[0])) return true;
+  for (let c = 0; c < 8; c++) {
+    const p = placePoint(placement, [c & 1 ? max[0] : min[0], c & 2 ? max[1] : min[1], c & 4 ? max[2] : min[2]]);
+    if (!p.every((x) => Number.isFinite(Math.fround(x)))) return false;
+  }
+  return true;
 }
 
 /** Triangles a primitive draws: a list of n indices n/3, a strip or fan n - 2. */
@@ -202,6 +224,9 @@ export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { no
     const name = node.getName() || mesh.getName() || `node${index}`;
     const frame = nodeFrame(world, options.importer ?? TO_MODEL_DEFAULTS.importer, !!node.getSkin());
     const faces = readMeshNode(doc, node, mesh, diagnostics, name, source, frame);
+    if (frame.placement && !placedInFloat32(faces, frame.placement)) {
+      throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(name)}: its transform places the mesh at infinite or NaN coordinates (beyond the viewer's 32-bit floats)`);
+    }
     if (faces.length > 0) nodes.push({ name, faces, index, frame });
   };
   if (scene) walkSceneNodes(scene.listChildren(), visit);

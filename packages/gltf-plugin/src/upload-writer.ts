@@ -30,7 +30,7 @@
  */
 
 import { Primitive, type Document, type Material, type Mesh, type Node } from '@gltf-transform/core';
-import { cloneDocument, prune, unpartition } from '@gltf-transform/functions';
+import { cloneDocument, prune, unpartition } from './gltf-utils.js';
 import { convexHullMesh, LOD_SUFFIXES, type Face, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
 import { framePoint, frameNormal, invertAffine } from './importer-frame.js';
 import type { MeshNodeGeometry } from './to-model.js';

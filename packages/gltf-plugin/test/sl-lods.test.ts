@@ -4,7 +4,8 @@ import { MeshoptSimplifier } from 'meshoptimizer';
 import { lodTriangleCount } from '@slmesh/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../src/read-file.js';
-import { generateModelLods, modelScaleFactors, slLods, SL_LODS_DEFAULTS } from '../src/sl-lods.js';
+import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS } from '../src/sl-lods.js';
+import { nodeDeflate, slLods } from '../src/node.js';
 import { documentToModel } from '../src/to-model.js';
 
 const root = resolve(__dirname, '../../..');
@@ -51,11 +52,14 @@ describe('slLods', () => {
     const io = new NodeIO();
     const read = async (d: Document) => documentToModel(await io.readBinary(await io.writeBinary(d))).model.objects[0].lods.high;
     const tris = [await read(doc), await read(siblings.medium), await read(siblings.low), await read(siblings.lowest)].map(lodTriangleCount);
-    // High may be planned down too (keepHigh: false, the default); never up.
+    // The high LOD is planned too (never larger than the input's), and with keepHigh left alone.
     expect(tris[0]).toBeLessThanOrEqual(7872);
-    expect(tris[0]).toBeGreaterThan(7872 / 4);
+    expect(tris[0]).toBe((plans[0] as { high: { triangles: number } }).high.triangles);
     for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
     expect(tris[3]).toBeLessThan(tris[0] / 4);
+    const kept = await readDocument(asset('suzanne.glb'));
+    await kept.transform(slLods({ simplifier: MeshoptSimplifier, keepHigh: true }));
+    expect(lodTriangleCount(documentToModel(kept).model.objects[0].lods.high)).toBe(7872);
   });
 
   it('keeps authored LODs when asked', async () => {
@@ -81,14 +85,14 @@ describe('slLods', () => {
   it('plans for another size: the size factor follows --size', async () => {
     const { model } = documentToModel(await readDocument(asset('column-10m.glb')));
     expect(modelScaleFactors(model, { longestSide: 5 })).toEqual([0.5, 0.5, 0.5]);
-    const small = generateModelLods(model, { simplifier: MeshoptSimplifier, size: { longestSide: 1 } }).plans[0];
-    expect(small.radius).toBeCloseTo(generateModelLods(model, { simplifier: MeshoptSimplifier }).plans[0].radius / 10, 6);
+    const small = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate, size: { longestSide: 1 } }).plans[0];
+    expect(small.radius).toBeCloseTo(generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate }).plans[0].radius / 10, 6);
   });
 
   it('budget mode reports whether the target was met', async () => {
     const { model } = documentToModel(await readDocument(asset('suzanne.glb')));
     const fast = { maxProbes: 3 };
-    const met = generateModelLods(model, { simplifier: MeshoptSimplifier, targetLandImpact: 20, planner: fast });
+    const met = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate, targetLandImpact: 20, planner: fast });
     expect(met.budget?.fits).toBe(true);
     expect(met.budget!.landImpact).toBeLessThanOrEqual(20);
     expect(met.budget!.maxErrorPx).toBeGreaterThan(0);

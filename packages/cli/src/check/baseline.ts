@@ -14,7 +14,7 @@
 
 import { dirname, resolve } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import type { FileReport } from '@slmesh/gltf-plugin';
+import type { FileReport } from '@slmesh/gltf-plugin/node';
 import type { Pricing } from './budget.js';
 import { readJsonInside } from './budget-extends.js';
 

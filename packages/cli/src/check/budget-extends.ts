@@ -12,7 +12,7 @@
 
 import { dirname, resolve } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import { readInside, realFolder } from '@slmesh/gltf-plugin';
+import { readInside, realFolder } from '@slmesh/gltf-plugin/node';
 import { BUDGET_LIMITS, LIMIT_KEYS, type BudgetSpec, type Limits } from './budget-types.js';
 import { validateBudgetJson } from './budget-validate.js';
 import { displayPath, repositoryRoot } from './find-assets.js';

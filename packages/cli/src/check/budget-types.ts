@@ -3,6 +3,8 @@
  * assets are priced, and the resolved budget `slmesh check` judges with.
  */
 
+import { LOD_FACTOR_DEFAULT } from '@slmesh/core';
+
 export const LOD_SLOTS = ['high', 'medium', 'low', 'lowest'] as const;
 export type LodSlotName = (typeof LOD_SLOTS)[number];
 export const REQUIRABLE = ['medium', 'low', 'lowest', 'physics'] as const;
@@ -59,7 +61,7 @@ export interface Pricing {
   siblings: boolean;
 }
 
-export const PRICING_DEFAULTS: Pricing = { lodFactor: 2, animesh: false, scripts: 0, linkRule: 'current', siblings: true };
+export const PRICING_DEFAULTS: Pricing = { lodFactor: LOD_FACTOR_DEFAULT, animesh: false, scripts: 0, linkRule: 'current', siblings: true };
 
 export interface BudgetRule {
   /** `name`, or the rule's `files` when it has none. */

@@ -17,7 +17,7 @@
  */
 
 import { dirname, isAbsolute, relative, resolve } from 'node:path';
-import { SlmeshError } from '@slmesh/core';
+import { assignDefaults, SlmeshError } from '@slmesh/core';
 import { expandBraces, globMatcher } from './glob.js';
 import { displayPath, toPosix } from './find-assets.js';
 import { BUDGET_LIMITS, LIMIT_KEYS, PRICING_DEFAULTS, type Budget, type BudgetRule, type BudgetSpec, type Limits, type ResolvedLimits, type RuleSpec } from './budget-types.js';
@@ -130,7 +130,7 @@ function resolveBudget(spec: BudgetSpec, file: string, dir: string, cwd: string)
     dir,
     rules,
     ignore: spec.ignore,
-    pricing: { ...PRICING_DEFAULTS, ...spec.pricing },
+    pricing: assignDefaults(PRICING_DEFAULTS, spec.pricing),
     isIgnored: ignored,
     relativePath: (abs: string) => {
       const rel = toPosix(relative(dir, abs));

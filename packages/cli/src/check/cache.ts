@@ -18,7 +18,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkUris, isSiblingFileName, parseGltfJson, readInside, siblingFileName } from '@slmesh/gltf-plugin';
+import { checkUris, isSiblingFileName, parseGltfJson, readInside, siblingFileName } from '@slmesh/gltf-plugin/node';
 import { writeFileAtomic } from '../write-atomic.js';
 import type { Pricing } from './budget.js';
 import type { PricedAsset } from './price-asset.js';

@@ -13,7 +13,7 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import { isSiblingFileName, siblingFileName } from '@slmesh/gltf-plugin';
+import { isSiblingFileName, siblingFileName } from '@slmesh/gltf-plugin/node';
 import { globBase, globMatcher, isGlob, normalizePattern } from './glob.js';
 import { ignoredBy, readGitignore, type GitignoreRules } from './gitignore.js';
 

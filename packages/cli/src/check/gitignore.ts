@@ -14,7 +14,7 @@
 
 import { join } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import { readInside } from '@slmesh/gltf-plugin';
+import { readInside } from '@slmesh/gltf-plugin/node';
 import { compileGlob } from './glob.js';
 
 export const MAX_GITIGNORE_BYTES = 1024 * 1024;

@@ -20,7 +20,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError } from '@slmesh/core';
-import type { CostReport } from '@slmesh/gltf-plugin';
+import type { CostReport } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK } from '../exit-codes.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';

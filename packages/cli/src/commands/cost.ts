@@ -6,8 +6,8 @@
 
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { SlmeshError, type Vec3 } from '@slmesh/core';
-import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin';
+import { SlmeshError, type Vec3, LOD_FACTOR_DEFAULT } from '@slmesh/core';
+import { jsonReplacer, makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { formatReport, noWorkflowCommands } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
@@ -48,7 +48,7 @@ export function parseSize(options: CostCommandOptions): SizeRequest {
 
 export async function runCost(files: string[], options: CostCommandOptions, out: (s: string) => void): Promise<number> {
   const size = parseSize(options);
-  const lodFactor = options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : 2;
+  const lodFactor = options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT;
   const rule = (options.linkRule ?? 'current') as 'current' | 'legacy';
   if (rule !== 'current' && rule !== 'legacy') throw new SlmeshError('USAGE', `--link-rule is current or legacy, got "${options.linkRule}"`);
   const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
@@ -96,11 +96,6 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   return 0;
 }
 
-/** JSON has no Infinity: a LOD that never shows has a switch distance of null. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
-}
-
 export function registerCost(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {
   program
     .command('cost')
@@ -109,7 +104,7 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--json', 'print the JSON report (docs/cost-report.schema.json)')
     .option('--scale <x,y,z>', 'price the linkset at this size in metres')
     .option('--size <metres>', 'price the linkset with this longest side in metres')
-    .option('--lod-factor <F>', 'RenderVolumeLODFactor for the LOD switch distances', '2')
+    .option('--lod-factor <F>', 'RenderVolumeLODFactor for the LOD switch distances', String(LOD_FACTOR_DEFAULT))
     .option('--emit-asset <dir>', 'write each object\'s encoded Second Life mesh asset to <dir>/<name>.llmesh')
     .option('--animesh', 'price as an animated object (triangle-based download weight)')
     .option('--link-rule <rule>', 'linkability rule: current (since Dec 2010) or legacy', 'current')

@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError } from '@slmesh/core';
-import type { FileReport } from '@slmesh/gltf-plugin';
+import type { FileReport } from '@slmesh/gltf-plugin/node';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK } from '../exit-codes.js';
 import { writeFileAtomic } from '../write-atomic.js';
 import { PRICING_DEFAULTS, REQUIRABLE, type Requirable } from '../check/budget.js';

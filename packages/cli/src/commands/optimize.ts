@@ -11,8 +11,8 @@
  */
 
 import type { Command } from 'commander';
-import { buildPhysics, costReport, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject } from '@slmesh/core';
-import { makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin';
+import { buildPhysics, costReport, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject, LOD_FACTOR_DEFAULT } from '@slmesh/core';
+import { jsonReplacer, makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { cellName, noWorkflowCommands, printable } from '../format-table.js';
@@ -109,7 +109,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     importer: parseImporter(options.importer),
     siblings: options.siblings !== false,
     keepAuthoredLods: !!options.keepLods,
-    lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : 2,
+    lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT,
     maxErrorPx: options.maxErrorPx !== undefined ? positive(options.maxErrorPx, '--max-error-px') : 1,
     ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
     ...(size ? { size } : {}),
@@ -147,7 +147,7 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     `land impact     ${b.landImpact.toFixed(3)} -> ${a.landImpact.toFixed(3)}   (rounded ${b.landImpactRounded} -> ${a.landImpactRounded})`,
     `download weight ${b.download.toFixed(3)} -> ${a.streaming.toFixed(3)}`,
     `physics weight  ${b.physics !== undefined ? b.physics.toFixed(3) : '(not needed)'} -> ${a.physics.toFixed(3)}${a.physicsEstimate ? ' estimate' : ''}`,
-    `planned for RenderVolumeLODFactor ${options.lodFactor ?? 2}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees`,
+    `planned for RenderVolumeLODFactor ${options.lodFactor ?? LOD_FACTOR_DEFAULT}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees`,
   ];
   // Physics: what was chosen per object and why, and the uploader choices the numbers assume.
   const objects = result.after.objects;
@@ -181,11 +181,6 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   return out.join('\n') + '\n';
 }
 
-/** JSON has no Infinity: unbounded numbers (a LOD that never shows, the floor chain's bound) are null. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
-}
-
 export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook, progressStream: ProgressStream = process.stderr): Promise<number> {
   const pipeline = optimizeOptionsFrom(options);
   const mode = (options.physics ?? 'auto') as PhysicsMode;
@@ -214,7 +209,7 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
   const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({ path: f.path, data: f.data }));
   if (options.report) {
     const report = {
-      ...makeCostReport([result.after], { lodFactor: pipeline.lodFactor ?? 2, ...(pipeline.size ? { size: pipeline.size } : {}), animesh: false, linkabilityRule: 'current' }, VERSION),
+      ...makeCostReport([result.after], { lodFactor: pipeline.lodFactor ?? LOD_FACTOR_DEFAULT, ...(pipeline.size ? { size: pipeline.size } : {}), animesh: false, linkabilityRule: 'current' }, VERSION),
       optimize: {
         input,
         inputs: result.inputs,
@@ -247,7 +242,7 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option('--split', 'deprecated, no effect: sibling files are always written (the only layout the importer takes LODs from)')
     .option('--importer <mode>', 'price as the current glTF importer (node rotation and scale kept) or the older baked one', 'current')
     .option('--report <file.json>', 'also write the cost report of the output (docs/cost-report.schema.json)')
-    .option('--lod-factor <F>', 'RenderVolumeLODFactor the LODs are planned for', '2')
+    .option('--lod-factor <F>', 'RenderVolumeLODFactor the LODs are planned for', String(LOD_FACTOR_DEFAULT))
     .option('--max-error-px <px>', 'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)', '1')
     .option('--target-li <N>', 'lowest-error LODs that keep the land impact at most N')
     .option('--size <metres>', 'plan and price with the linkset\'s longest side at this size')

@@ -11,7 +11,7 @@
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import { siblingFileName } from '@slmesh/gltf-plugin';
+import { siblingFileName } from '@slmesh/gltf-plugin/node';
 import { checkReplaceable } from '../write-atomic.js';
 
 const SLOTS = ['medium', 'low', 'lowest', 'physics'] as const;

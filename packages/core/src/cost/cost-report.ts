@@ -54,9 +54,11 @@ import type { DeflateFn, Diagnostic, LodName, PhysicsChoice, SlModel, SlObject }
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
 import { primPosition, worldBox } from '../geometry/placement.js';
+import { assignDefaults } from '../options.js';
+import { LOD_FACTOR_DEFAULT } from '../constants.js';
 
 /** RenderVolumeLODFactor reports use unless told otherwise: Firestorm's default and the official viewer's high presets. */
-export const REPORT_LOD_FACTOR_DEFAULT = 2;
+export const REPORT_LOD_FACTOR_DEFAULT = LOD_FACTOR_DEFAULT;
 export const COST_REPORT_SCHEMA_VERSION = 1;
 
 export interface CostReportOptions {
@@ -283,8 +285,8 @@ export function linksetCost(
   linksetScale: Vec3,
   options: Pick<CostReportOptions, 'animesh' | 'scripts' | 'physics' | 'linkability'> = {},
 ): LinksetCost {
-  const physicsSettings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
-  const linkSettings = { ...LINKABILITY_DEFAULTS, ...options.linkability };
+  const physicsSettings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
+  const linkSettings = assignDefaults(LINKABILITY_DEFAULTS, options.linkability);
   const prims = objects.length;
   let streaming = objects.reduce((a, o) => a + o.streaming, 0);
   if (options.animesh && prims > 0) streaming += ANIMATED_OBJECT_BASE_COST;
@@ -324,8 +326,8 @@ export function linksetCost(
 }
 
 export function costReport(model: SlModel, options: CostReportOptions): ModelCost {
-  const physicsSettings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
-  const linkSettings = { ...LINKABILITY_DEFAULTS, ...options.linkability };
+  const physicsSettings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
+  const linkSettings = assignDefaults(LINKABILITY_DEFAULTS, options.linkability);
   const f: Vec3 = options.scaleFactors ?? [1, 1, 1];
 
   // 1. Check what is uploaded; objects with blocking geometry errors are not priced.

@@ -24,6 +24,7 @@ import { LINKABILITY_DEFAULTS, type LinkabilitySettings } from '../constants.js'
 import { SlmeshError } from '../errors.js';
 import { minEnclosingSphere } from '../geometry/min-enclosing-sphere.js';
 import { minEnclosingSphereOfSpheres } from '../geometry/min-enclosing-sphere-of-spheres.js';
+import { assignDefaults } from '../options.js';
 
 export interface LinkabilityCurrent {
   ok: boolean;
@@ -49,7 +50,7 @@ function fmt(x: number): string {
  * @param settings overrides of LINKABILITY_DEFAULTS (maxSpan 54, maxPrims 256).
  */
 export function linkabilityCurrent(centres: Float64Array | Float32Array | readonly number[], settings: Partial<LinkabilitySettings> = {}): LinkabilityCurrent {
-  const s = { ...LINKABILITY_DEFAULTS, ...settings };
+  const s = assignDefaults(LINKABILITY_DEFAULTS, settings);
   const prims = Math.floor(centres.length / 3);
   const span = 2 * minEnclosingSphere(centres).radius;
   const reasons: string[] = [];
@@ -87,7 +88,7 @@ export interface LinkabilityLegacy {
 
 /** The legacy rule's bounding-sphere radius of a prim: half the diagonal of its scale with each side clamped (megaprims). */
 export function legacyPrimRadius(scale: readonly number[], settings: Partial<LinkabilitySettings> = {}): number {
-  const clamp = { ...LINKABILITY_DEFAULTS, ...settings }.legacyMegaprimClamp;
+  const clamp = assignDefaults(LINKABILITY_DEFAULTS, settings).legacyMegaprimClamp;
   const x = Math.min(Math.abs(scale[0]), clamp);
   const y = Math.min(Math.abs(scale[1]), clamp);
   const z = Math.min(Math.abs(scale[2]), clamp);
@@ -96,7 +97,7 @@ export function legacyPrimRadius(scale: readonly number[], settings: Partial<Lin
 
 /** max_link_span = min(3 * (rA + rB) + LINK_BONUS, LARGEST_MAX), metres. [seed 000] formula (1) */
 export function legacyMaxLinkSpan(radiusA: number, radiusB: number, settings: Partial<LinkabilitySettings> = {}): number {
-  const s = { ...LINKABILITY_DEFAULTS, ...settings };
+  const s = assignDefaults(LINKABILITY_DEFAULTS, settings);
   return Math.min(s.legacyRadiusFactor * (radiusA + radiusB) + s.legacyLinkBonus, s.legacyLargestMax);
 }
 
@@ -114,7 +115,7 @@ interface Group {
  * @param settings overrides of LINKABILITY_DEFAULTS (legacyLinkBonus 2, legacyMegaprimClamp 10, legacyRadiusFactor 3, legacyLargestMax 54).
  */
 export function linkabilityLegacy(prims: readonly LegacyPrim[], settings: Partial<LinkabilitySettings> = {}): LinkabilityLegacy {
-  const s = { ...LINKABILITY_DEFAULTS, ...settings };
+  const s = assignDefaults(LINKABILITY_DEFAULTS, settings);
   const n = prims.length;
   // 1. Every prim's bounding sphere.
   const centres = new Float64Array(3 * n);

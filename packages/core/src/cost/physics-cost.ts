@@ -30,9 +30,10 @@
 
 import { PHYSICS_COST_DEFAULTS, USER_MESH_CONVEXIFICATION_SIZE, type PhysicsCostSettings } from '../constants.js';
 import { SlmeshError } from '../errors.js';
+import { assignDefaults } from '../options.js';
 
 function settingsOf(settings: Partial<PhysicsCostSettings>): PhysicsCostSettings {
-  return { ...PHYSICS_COST_DEFAULTS, ...settings };
+  return assignDefaults(PHYSICS_COST_DEFAULTS, settings);
 }
 
 /** Physics weight of a single convex hull of `vertexCount` vertices: hullCostPerVertex * (n + 1). [opensim] */

@@ -9,6 +9,7 @@
  */
 
 import { SERVER_WEIGHT_PER_EXTRA_SCRIPT, SERVER_WEIGHT_PER_PRIM } from '../constants.js';
+import { assignDefaults } from '../options.js';
 
 export interface ServerWeightSettings {
   /** Weight per prim. Default SERVER_WEIGHT_PER_PRIM = 0.5. [wiki] */
@@ -24,7 +25,7 @@ export const SERVER_WEIGHT_DEFAULTS: Readonly<ServerWeightSettings> = Object.fre
 
 /** Server weight of a linkset of `prims` prims holding `scripts` scripts in all. */
 export function serverWeight(prims: number, scripts = 0, settings: Partial<ServerWeightSettings> = {}): number {
-  const s = { ...SERVER_WEIGHT_DEFAULTS, ...settings };
+  const s = assignDefaults(SERVER_WEIGHT_DEFAULTS, settings);
   const extraScripts = scripts - (scripts > 0 ? 1 : 0);
   return Math.min(s.perPrim * prims + s.perExtraScript * extraScripts, prims);
 }

@@ -33,6 +33,7 @@ import {
   type StreamingCostSettings,
 } from '../constants.js';
 import { SlmeshError } from '../errors.js';
+import { assignDefaults } from '../options.js';
 
 const f32 = Math.fround;
 
@@ -133,7 +134,7 @@ export function radiusFromScale(scale: readonly [number, number, number] | reado
  * @param settings overrides of STREAMING_COST_DEFAULTS (STREAMING_COST_SEED_2010 for the seed's 2010 values).
  */
 export function streamingCost(bytes: LodBytes, radius: number, settings: Partial<StreamingCostSettings> = {}): StreamingCostResult {
-  const s: StreamingCostSettings = { ...STREAMING_COST_DEFAULTS, ...settings };
+  const s: StreamingCostSettings = assignDefaults(STREAMING_COST_DEFAULTS, settings);
   if (!(radius >= 0) || !Number.isFinite(radius)) {
     throw new SlmeshError('INPUT_INVALID', `object radius must be a finite number >= 0 (got ${radius})`);
   }
@@ -243,7 +244,7 @@ export interface AnimeshCostResult {
  * Add ANIMATED_OBJECT_BASE_COST once for the animated root yourself.
  */
 export function animeshStreamingCost(bytes: LodBytes, settings: Partial<AnimeshCostSettings> = {}): AnimeshCostResult {
-  const s: AnimeshCostSettings = { ...ANIMESH_COST_DEFAULTS, ...settings };
+  const s: AnimeshCostSettings = assignDefaults(ANIMESH_COST_DEFAULTS, settings);
   const effectiveBytes = effectiveLodBytes(bytes);
   if (!(effectiveBytes.high > 0)) {
     const zero: PerLod = { high: 0, medium: 0, low: 0, lowest: 0 };

@@ -26,6 +26,7 @@
 import { lodTriangles } from '../geometry/object-geometry.js';
 import type { MeshLod } from '../types.js';
 import { type IndexedMesh, triangleArea } from '../geometry/indexed-mesh.js';
+import { assignDefaults } from '../options.js';
 
 const LEAF_SIZE = 4;
 
@@ -301,7 +302,7 @@ const R2_B = 0.5698402909980532;
 
 /** Points on a mesh's surface: its used vertices (strided) and area-proportional samples. Flat xyz. */
 export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): Float32Array {
-  const { samples, maxVertexSamples } = { ...SURFACE_SAMPLE_DEFAULTS, ...options };
+  const { samples, maxVertexSamples } = assignDefaults(SURFACE_SAMPLE_DEFAULTS, options);
   const { positions: p, indices } = mesh;
   const n = Math.floor(indices.length / 3);
   if (n === 0) return new Float32Array(0);

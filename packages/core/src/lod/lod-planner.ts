@@ -61,6 +61,7 @@ import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, rad
 import { LOWER_LODS, errorForPixels, fillDistance, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
+import { assignDefaults } from '../options.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   /** meshoptimizer's MeshoptSimplifier, ready. Required. */
@@ -274,7 +275,7 @@ export class ObjectLodPlanner {
   constructor(object: SlObject, options: LodPlanOptions) {
     if (!options?.simplifier) throw new SlmeshError('USAGE', 'LOD planner: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)');
     this.object = object;
-    this.options = { ...LOD_PLAN_DEFAULTS, ...options };
+    this.options = assignDefaults(LOD_PLAN_DEFAULTS, options);
     const o = this.options;
     if (!(o.sizeFactor > 0) || !Number.isFinite(o.sizeFactor)) throw new SlmeshError('USAGE', `LOD planner: size factor must be a positive number (got ${o.sizeFactor})`);
     if (!(o.minCoverage >= 0 && o.minCoverage <= 1)) throw new SlmeshError('USAGE', `LOD planner: silhouette coverage floor must be between 0 and 1 (got ${o.minCoverage})`);
@@ -697,7 +698,7 @@ export interface LodBudgetResult {
  * chain with `fits: false`: the LODs are never emptied to meet a budget.
  */
 export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
-  const o = { ...LOD_BUDGET_DEFAULTS, ...options };
+  const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
   if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact)) throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
   const deflate = memoizeDeflate(o.deflate);
   const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;

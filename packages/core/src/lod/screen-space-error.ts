@@ -25,6 +25,7 @@
 
 import { lodSwitchDistances, type LodDistanceOptions, type LodSwitchDistances } from '../cost/lod-distances.js';
 import { SlmeshError } from '../errors.js';
+import { assignDefaults } from '../options.js';
 
 /** Second Life's default camera field of view, degrees. [viewer] llviewercamera.h DEFAULT_FIELD_OF_VIEW */
 export const SL_DEFAULT_FIELD_OF_VIEW_DEGREES = 60;
@@ -44,7 +45,7 @@ export const SCREEN_SPACE_DEFAULTS: Readonly<ScreenSpaceSettings> = Object.freez
 });
 
 function settingsOf(s: Partial<ScreenSpaceSettings> = {}): ScreenSpaceSettings {
-  const out = { ...SCREEN_SPACE_DEFAULTS, ...s };
+  const out = assignDefaults(SCREEN_SPACE_DEFAULTS, s);
   if (!(out.viewportHeightPx > 0) || !(out.verticalFovDegrees > 0 && out.verticalFovDegrees < 180)) {
     throw new SlmeshError('USAGE', `screen-space settings: viewport height must be > 0 and field of view in (0, 180) degrees (got ${out.viewportHeightPx} px, ${out.verticalFovDegrees} degrees)`);
   }

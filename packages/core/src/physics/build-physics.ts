@@ -37,6 +37,7 @@ import { buildPhysicsMesh, type PhysicsMeshOptions, type PhysicsMeshResult } fro
 import { convexHullPhysicsCost, decompositionPhysicsCost, meshConvexified, triangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import { serverWeight } from '../cost/server-weight.js';
 import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
+import { assignDefaults } from '../options.js';
 
 export type PhysicsMode = 'auto' | 'hull' | 'decompose' | 'mesh' | 'none';
 
@@ -152,7 +153,7 @@ function meshPoints(m: MeshLod): Float32Array {
 export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): PhysicsBuildResult {
   const f: Vec3 = options.scale ?? [1, 1, 1];
   if (!f.every((v) => Number.isFinite(v) && v > 0)) throw new RangeError(`buildPhysics: scale factors must be positive, got ${f.join(', ')}`);
-  const settings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
+  const settings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
   const progress = options.onProgress ?? (() => {});
   const diagnostics: Diagnostic[] = [];
   const name = object.name;

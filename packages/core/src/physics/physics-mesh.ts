@@ -19,6 +19,7 @@ import { triangleMeshPhysicsCost, type TriangleMeshPhysicsCost } from '../cost/p
 import type { Diagnostic, Face, LodName, MeshLod, SlObject } from '../types.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
 import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
+import { assignDefaults } from '../options.js';
 
 /** Simplifies a triangle list: returns the kept indices (at most about targetIndexCount). meshoptimizer's `simplify` fits. */
 export type SimplifyFn = (positions: Float32Array, indices: Uint32Array, targetIndexCount: number) => Uint32Array;
@@ -153,7 +154,7 @@ const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.
 /** Builds the triangle-mesh physics shape of an object. See the file comment. */
 export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions = {}): PhysicsMeshResult {
   const f: Vec3 = options.scale ?? [1, 1, 1];
-  const settings = { ...PHYSICS_COST_DEFAULTS, ...options.physics };
+  const settings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
   const diagnostics: Diagnostic[] = [];
   const name = object.name;
   const add = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
