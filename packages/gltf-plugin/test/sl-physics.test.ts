@@ -1,5 +1,8 @@
 import { join, resolve } from 'node:path';
+import type { Document } from '@gltf-transform/core';
+import { convexPieces } from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
+import { documentToModel } from '../src/to-model.js';
 import { readDocument } from '../src/read-file.js';
 import { slPhysics, SL_PHYSICS_DEFAULTS } from '../src/sl-physics.js';
 import { slReport } from '../src/node.js';
@@ -13,12 +16,16 @@ describe('slPhysics', () => {
     expect(SL_PHYSICS_DEFAULTS).toEqual({ mode: 'auto', tolerance: 0.05, maxHulls: 256, maxHullVertices: 256 });
   });
 
-  it('writes a decomposition as the _PHYS node (one convex mesh per hull) with a summary in extras, and the report prices it as hulls', async () => {
+  it('writes a decomposition as the _PHYS nodes of the _PHYS sibling document (one convex mesh per hull) with a summary in extras', async () => {
     const doc = await readDocument(asset('chair.glb'));
     const before = slReport(doc);
-    await doc.transform(slPhysics({ mode: 'decompose' }));
-    const phys = doc.getRoot().listNodes().filter((n) => n.getName().endsWith('_PHYS'));
+    let physicsDoc: Document | undefined;
+    await doc.transform(slPhysics({ mode: 'decompose', onPhysicsDocument: (d) => (physicsDoc = d) }));
+    // The high file keeps no _PHYS node (the importer would upload it as an extra object).
+    expect(doc.getRoot().listNodes().some((n) => n.getName().endsWith('_PHYS'))).toBe(false);
+    const phys = physicsDoc!.getRoot().listNodes().filter((n) => n.getName().endsWith('_PHYS'));
     expect(phys.length).toBe(6);
+    for (const n of phys) expect(n.getMesh()!.listPrimitives().length).toBeGreaterThan(0);
     const seat = doc.getRoot().listNodes().find((n) => n.getName() === 'Seat')!;
     const extras = (seat.getExtras() as { slmesh: { physics: { mode: string; hulls: number; estimate: boolean; weight: number } } }).slmesh.physics;
     expect(extras.mode).toBe('decompose');
@@ -27,7 +34,9 @@ describe('slPhysics', () => {
     expect(seat.getMesh()!.listPrimitives().length).toBeGreaterThan(0);
     const after = slReport(doc);
     expect(after.files[0].objects.map((o) => o.name)).toEqual(before.files[0].objects.map((o) => o.name));
-    expect(after.files[0].diagnostics.some((d) => d.code === 'physics-as-hulls')).toBe(true);
+    // Read as the uploader reads the _PHYS file's models: closed convex pieces, priced as hulls.
+    const hulls = documentToModel(physicsDoc!).model.objects.map((o) => convexPieces(o.lods.high));
+    expect(hulls.every((h) => h && h.length > 0)).toBe(true);
   });
 
   it("mode 'hull' writes no _PHYS node (the uploader builds the single hull) and records the hull's weight", async () => {
