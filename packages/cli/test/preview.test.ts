@@ -180,8 +180,8 @@ describe('slmesh preview page', () => {
   });
 
   it('switches LOD at the distances the spec formula gives (single object, F = 2 and 1)', async () => {
-    const { page, errors } = await openPreview(browser, pageOf(asset('lod-authored.glb'), 'lod.html'));
-    const radius = costJson(asset('lod-authored.glb')).objects[0].radius;
+    const { page, errors } = await openPreview(browser, pageOf(asset('vase.glb'), 'lod.html'));
+    const radius = costJson(asset('vase.glb')).objects[0].radius;
     for (const F of [2, 1]) {
       await page.selectOption('#lod-factor', String(F));
       const steps = [
@@ -197,7 +197,7 @@ describe('slmesh preview page', () => {
         await page.evaluate((x) => window.slmeshPreview.setCameraDistance!(x), d * (1 + 1e-4));
         expect(await page.getAttribute('#active-lod', 'data-lod')).toBe(farther);
         expect(await page.textContent('#active-lod')).toBe(farther);
-        // The LOD drawn is the file's own (lod-authored has all four).
+        // The LOD drawn is the file's own (vase.glb's sibling files give all four).
         expect((await page.evaluate(() => window.slmeshPreview.state!())).objects[0].drawn).toBe(farther);
       }
     }

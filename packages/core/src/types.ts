@@ -43,6 +43,11 @@ export type Hull = Float32Array;
 export interface Placement {
   rotation: [number, number, number, number, number, number, number, number, number];
   translation: [number, number, number];
+  /**
+   * The node's scale folded into the prim frame (prim = diag(scale) * mesh-local): the asset's
+   * NormalizedScale is the mesh-local box size, the prim's box divided by it. Default [1, 1, 1].
+   */
+  scale?: [number, number, number];
 }
 
 /** One prim of a linkset, as the uploader sees it. */

@@ -86,7 +86,7 @@ export function nodeFrame(world: ArrayLike<number>, mode: ImporterMode, skinned 
   ];
   const translation: Placement['translation'] = [world[12], -world[14], world[13]];
   const matrix = [sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz, 0, 0, 0, 0, 1];
-  return { matrix, placement: { rotation, translation }, scale, det: Math.sign(sx * sy * sz) || 1 };
+  return { matrix, placement: { rotation, translation, scale }, scale, det: Math.sign(sx * sy * sz) || 1 };
 }
 
 /** Applies the frame to a point. */

@@ -197,7 +197,7 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
   const parts = prepareForUpload(model);
   let download = 0;
   for (const part of parts) {
-    const enc = encodeMeshAsset({ lods: part.object.lods }, { deflate });
+    const enc = encodeMeshAsset({ lods: part.object.lods, frameScale: part.object.placement?.scale }, { deflate });
     const size = primScale(part.object);
     const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
     const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;
@@ -267,7 +267,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
 
   // 5. High's box and materials on every LOD and physics model, then the sibling files.
   progress('write', 0, 1);
-  model = conformModel(model);
+  model = conformModel(model, read.model);
   const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
   for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {

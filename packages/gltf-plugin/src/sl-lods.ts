@@ -1,6 +1,7 @@
 import type { Document, Transform } from '@gltf-transform/core';
 import { createTransform } from './gltf-utils.js';
 import {
+  conformLod,
   conformObject,
   convexHull,
   convexHullMesh,
@@ -97,7 +98,7 @@ export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
  * Every object with high's box and materials on every LOD and physics model (core lod-conform.ts);
  * a hull that grew past 256 vertices is reduced again.
  */
-export function conformModel(model: SlModel): SlModel {
+export function conformModel(model: SlModel, input?: SlModel): SlModel {
   // A hull is priced by its vertex count and written as its closed hull mesh: keep only the
   // points on the hull (clamping or an added extreme point can leave some inside).
   const limit = (h: Float32Array) => {
@@ -105,7 +106,17 @@ export function conformModel(model: SlModel): SlModel {
     const points = onHull.length >= 12 ? onHull : h;
     return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
   };
-  return { ...model, objects: model.objects.map((o) => conformObject(o, limit)) };
+  // A planned (reduced) high keeps the input high's box and materials too, so the prim keeps its
+  // size and place; then every lower LOD and the physics get the (new) high's.
+  const inputHigh = new Map((input?.objects ?? []).map((o) => [o.name, o.lods.high]));
+  return {
+    ...model,
+    objects: model.objects.map((o) => {
+      const before = inputHigh.get(o.name);
+      const high = before && before !== o.lods.high && before.faces.length === o.lods.high.faces.length ? conformLod(before, o.lods.high) : o.lods.high;
+      return conformObject(high === o.lods.high ? o : { ...o, lods: { ...o.lods, high } }, limit);
+    }),
+  };
 }
 
 function hasAuthoredLods(o: SlObject): boolean {
@@ -206,7 +217,7 @@ export function slLods(_options: SlLodsOptions): Transform {
     }
 
     // 3. The sibling files' documents (copies), then the high file in place: same node tree.
-    const model2 = conformModel(result.model);
+    const model2 = conformModel(result.model, model);
     if (options.onSiblings) {
       const siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>> = {};
       for (const slot of uploadSlots(model2)) if (slot !== 'high') siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes });

@@ -177,8 +177,11 @@ describe('optimize on every bundled Blender export', () => {
       const back = read.model;
       expect(read.diagnostics.filter((d) => /box-mismatch|lod-material|lod-node-in-high-file/.test(d.code))).toEqual([]);
       expect(back.objects.map((o) => o.name)).toEqual(r.model.objects.map((o) => o.name));
+      const original = (await readModelFile(asset(name), { lodNodes: 'lods' })).model;
       for (const o of back.objects) {
         const highBox = lodBox(o.lods.high);
+        // High (planned down or not) keeps the input's box: the prim keeps its size and place.
+        expectSameBox(lodBox(original.objects.find((x) => x.name === o.name)!.lods.high), highBox, `${o.name} high`);
         for (const n of ['medium', 'low', 'lowest'] as const) {
           expectSameBox(highBox, lodBox(o.lods[n]!), `${o.name} ${n}`);
           expect(o.lods[n]!.faces.map((f) => f.material)).toEqual(o.lods.high.faces.map((f) => f.material));

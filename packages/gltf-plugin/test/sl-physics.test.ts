@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
+import type { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
 import { readDocument } from '../src/read-file.js';
 import { slPhysics, SL_PHYSICS_DEFAULTS } from '../src/sl-physics.js';
 import { createNodeIO, reportFile, slReport } from '../src/node.js';
-import type { Document } from '@gltf-transform/core';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 

@@ -1,5 +1,6 @@
 import { Document, Primitive } from '@gltf-transform/core';
-import { boxSize, objectBox, placePositions } from '@slmesh/core';
+import { boxSize, encodeMeshAsset, objectBox, placePositions } from '@slmesh/core';
+import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alignFaces, documentToModel } from '../src/to-model.js';
@@ -67,6 +68,18 @@ describe('documentToModel', () => {
     // Baked: rotated 45 degrees about Y, the x extent 2 spreads over SL's x and y.
     expect(bs[0]).toBeCloseTo(2 * s, 5);
     expect(bs[1]).toBeCloseTo(2 * s, 5);
+  });
+
+  it('current importer: the asset is the mesh-local one (NormalizedScale is the mesh-local size), byte for byte', () => {
+    const deflate = (d: Uint8Array, level: number) => new Uint8Array(deflateSync(d, { level }));
+    const placed = documentToModel(makeDoc([{ name: 'S', material: 'm', rotation: [0, Math.SQRT1_2, 0, Math.SQRT1_2], scale: [2, 4, 0.5], translation: [3, 1, 2] }])).model.objects[0];
+    const local = documentToModel(makeDoc([{ name: 'S', material: 'm' }])).model.objects[0];
+    expect(local.placement!.scale).toEqual([1, 1, 1]);
+    const a = encodeMeshAsset({ lods: placed.lods, frameScale: placed.placement!.scale }, { deflate });
+    const b = encodeMeshAsset({ lods: local.lods }, { deflate });
+    expect(a.bytes).toEqual(b.bytes);
+    // Without the frame scale, NormalizedScale would carry the node's scale: other bytes.
+    expect(encodeMeshAsset({ lods: placed.lods }, { deflate }).bytes).not.toEqual(b.bytes);
   });
 
   it('property: current placement times prim-frame vertices is the baked importer\'s world vertices', () => {

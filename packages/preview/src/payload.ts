@@ -51,6 +51,9 @@ export interface PreviewLod {
 export interface PreviewObject {
   /** The object's box at its own size (its high LOD's): the prim's scale and position come from it. */
   box: Box3;
+  /** The prim's scale (its box in its own frame, which a node rotation keeps) and world position, when given; else from `box`. */
+  scale?: [number, number, number];
+  position?: [number, number, number];
   /** The LODs the asset has its own block for. A missing one shows the next higher, as the viewer does. */
   lods: Partial<Record<LodName, PreviewLod>>;
   /** Single convex hull the object is priced with (the asset's BoundingVerts), f32 xyz. */

@@ -80,9 +80,9 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
   // 2. Each object: scale, position, radius; download weight; physics; land impact.
   const objects: PricedObject[] = file.objects.map((o, i) => {
     const po = data.objects[i];
-    const own = boxSize(po.box);
+    const own = po.scale ?? boxSize(po.box);
     const scale: Vec3 = [own[0] * f[0], own[1] * f[1], own[2] * f[2]];
-    const position = scaleAbout(boxCenter(po.box), centre, f);
+    const position = scaleAbout(po.position ?? boxCenter(po.box), centre, f);
     const radius = radiusOfScale(scale);
     const bytes = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
     const streaming = streamingCost(bytes, radius).streaming;

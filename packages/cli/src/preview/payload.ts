@@ -25,6 +25,7 @@ import {
   lodTriangleCount,
   lodTriangles,
   bakePlacement,
+  objectBox,
   type Vec3,
   placePositions,
   primPosition,
@@ -115,7 +116,9 @@ export function makePreviewPayload(
       if (lod && ro.lods[name].present) lods[name] = encodeLod(w, lod);
     }
     const out: PreviewObject = {
-      box: plainBox({ min: [0, 1, 2].map((i) => at[i] - size[i] / 2) as Vec3, max: [0, 1, 2].map((i) => at[i] + size[i] / 2) as Vec3 }),
+      box: plainBox(objectBox(object)),
+      scale: size,
+      position: at,
       lods,
       hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
     };

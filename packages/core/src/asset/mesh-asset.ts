@@ -27,7 +27,7 @@ import type { MeshBlockName } from '../constants.js';
 import { SlmeshError } from '../errors.js';
 import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
 import type { LlsdMap, LlsdValue } from './llsd-binary.js';
-import type { Vec3 } from '../geometry/object-geometry.js';
+import { lodBox, type Vec3 } from '../geometry/object-geometry.js';
 import type { DeflateFn, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
 
 export interface MeshAssetInput {
@@ -45,6 +45,11 @@ export interface MeshAssetInput {
    * physics_convex block is written and the physics mesh dropped.
    */
   submodelId?: number;
+  /**
+   * The node scale folded into the positions (SlObject.placement.scale, current importer): the
+   * importer normalises mesh-local vertices, so NormalizedScale is the box size divided by it.
+   */
+  frameScale?: Vec3;
 }
 
 export interface MeshAssetOptions {
@@ -455,7 +460,15 @@ export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
   }
 
   // 3. The LODs present, and the physics mesh; a LOD without faces is not written.
-  const normalizedScale = normalization.inverseScale;
+  const fs = input.frameScale;
+  // The mesh-local size, as the importer normalises it (a flat axis, under F_APPROXIMATELY_ZERO, is 1).
+  const hb = fs ? lodBox(input.lods.high) : undefined;
+  const normalizedScale: Vec3 = fs && hb
+    ? ([0, 1, 2].map((k) => {
+        const size = Math.fround(Math.fround(hb.max[k] - hb.min[k]) / Math.abs(fs[k] || 1));
+        return Math.abs(size) < F_APPROXIMATELY_ZERO ? 1 : Math.fround(1 / Math.fround(1 / size));
+      }) as Vec3)
+    : normalization.inverseScale;
   for (const [lodName, blockName] of LOD_BLOCKS) {
     const lod = unit.lods[lodName];
     if (lod && lod.faces.length > 0) blocks[blockName] = encodeLodBlock(lod, normalizedScale, `${lodName} LOD`);

@@ -182,8 +182,8 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
   //    its submodel_id and an empty physics block (its physics is priced from its own hull).
   const encoded = encodeMeshAsset(
     submodelId > 0
-      ? { lods: object.lods, submodelId }
-      : { lods: object.lods, physicsMesh: object.physicsMesh, hull, decomposition: object.decomposition },
+      ? { lods: object.lods, submodelId, frameScale: object.placement?.scale }
+      : { lods: object.lods, physicsMesh: object.physicsMesh, hull, decomposition: object.decomposition, frameScale: object.placement?.scale },
     { deflate: options.deflate },
   );
   const block = (name: LodName) => encoded.blocks[`${name}_lod`]?.size ?? 0;

@@ -13,13 +13,16 @@
  *
  * 1. Faces are put in high's material order (a material high lacks is dropped).
  * 2. Every vertex is clamped into high's box (simplifiers move kept vertices, which can grow it).
- * 3. Each of the six box sides the LOD does not reach (within 1e-6 of the object's size) gets
- *    one triangle of high that touches that side: a piece of the real surface, with its normals
- *    and UVs, added to the face of the same material.
- * 4. A face without a non-degenerate triangle gets high's largest triangle of that material.
+ * 3. Each of the six box sides the LOD does not reach (within 1e-6 of the object's size): the
+ *    LOD's vertex nearest that side (every vertex at that position, in every face, so seams stay
+ *    closed) moves onto it along that axis, by at most the LOD's error there. No triangle is
+ *    added, so triangle budgets hold. (A LOD without vertices takes a triangle of high touching
+ *    the side instead.)
+ * 4. A face without a non-degenerate triangle gets high's largest triangle of that material (the
+ *    one case that adds triangles).
  *
- * Physics: a triangle mesh is clamped (triangles that become degenerate are dropped, they would
- * block the upload) and takes high's triangles at the sides it misses as one extra face; hulls
+ * Physics: a triangle mesh is clamped and its vertices nearest the sides it misses are moved
+ * onto them (triangles that become degenerate are dropped, they would block the upload); hulls
  * (the single hull, every hull of a decomposition) are clamped and the hull nearest a missed side
  * takes high's extreme vertex. Guarantee: afterwards lodBox(lod) equals high's box exactly on
  * every side that high's triangles touch (always, for a non-empty high LOD).
@@ -143,6 +146,32 @@ function appendTriangles(face: Face, src: Face, tris: SourceTriangle[]): Face {
   return { material: face.material, positions, ...(normals ? { normals } : {}), ...(uvs ? { uvs } : {}), indices };
 }
 
+/**
+ * Moves, for each missed side, the vertex nearest it (among vertices used by triangles, in any
+ * face) onto it along that axis, together with every vertex at the same position. In place.
+ */
+function snapToSides(faces: Face[], box: Box3, sides: number[]): void {
+  for (const side of sides) {
+    const k = side >> 1, isMax = (side & 1) === 1, target = isMax ? box.max[k] : box.min[k];
+    let best: [number, number, number] | undefined, bestValue = -Infinity;
+    for (const f of faces) {
+      for (let t = 0; t < f.indices.length; t++) {
+        const v = f.indices[t] * 3;
+        const value = isMax ? f.positions[v + k] : -f.positions[v + k];
+        if (value > bestValue) {
+          bestValue = value;
+          best = [f.positions[v], f.positions[v + 1], f.positions[v + 2]];
+        }
+      }
+    }
+    if (!best) continue;
+    for (const f of faces) {
+      const p = f.positions;
+      for (let i = 0; i + 2 < p.length; i += 3) if (p[i] === best[0] && p[i + 1] === best[1] && p[i + 2] === best[2]) p[i + k] = target;
+    }
+  }
+}
+
 /** High's largest triangle of face `fi`, or undefined when it has none. */
 function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined {
   const face = high.faces[fi];
@@ -169,13 +198,18 @@ export function conformLod(high: MeshLod, lod: MeshLod): MeshLod {
     const f = lod.faces[j];
     return { ...f, positions: clampPositions(f.positions, box) };
   });
-  // 3. The sides the LOD misses take a triangle of high touching them.
-  const got = lodBox({ faces });
-  const sides = sideTriangles(high, box);
+  // 3. The sides the LOD misses: its nearest vertex moves onto them (a LOD without vertices
+  //    takes a triangle of high touching the side).
   const add: SourceTriangle[][] = high.faces.map(() => []);
-  for (const side of missedSides(box, got, tol)) {
-    const t = sides[side];
-    if (t && !add[t.face].some((u) => u.a === t.a && u.b === t.b && u.c === t.c)) add[t.face].push(t);
+  const missed = missedSides(box, lodBox({ faces }), tol);
+  if (missed.length > 0 && faces.some((f) => f.indices.length >= 3)) {
+    snapToSides(faces, box, missed);
+  } else if (missed.length > 0) {
+    const sides = sideTriangles(high, box);
+    for (const side of missed) {
+      const t = sides[side];
+      if (t && !add[t.face].some((u) => u.a === t.a && u.b === t.b && u.c === t.c)) add[t.face].push(t);
+    }
   }
   // 4. Every material keeps a triangle with area.
   for (let fi = 0; fi < faces.length; fi++) {
@@ -200,6 +234,19 @@ export function conformPhysicsMesh(high: MeshLod, mesh: MeshLod): MeshLod {
     }
     return { ...f, positions, indices: keep.length === f.indices.length ? f.indices : Uint32Array.from(keep) };
   });
+  // Snap the vertices nearest the missed sides onto them, then drop what became degenerate.
+  const missed = missedSides(box, lodBox({ faces }), tol);
+  if (missed.length > 0 && faces.some((f) => f.indices.length >= 3)) {
+    snapToSides(faces, box, missed);
+    for (let fi = 0; fi < faces.length; fi++) {
+      const f = faces[fi];
+      const keep: number[] = [];
+      for (let t = 0; t + 2 < f.indices.length; t += 3) {
+        if (triangleArea2(f.positions, f.indices[t], f.indices[t + 1], f.indices[t + 2]) > min) keep.push(f.indices[t], f.indices[t + 1], f.indices[t + 2]);
+      }
+      if (keep.length !== f.indices.length) faces[fi] = { ...f, indices: Uint32Array.from(keep) };
+    }
+  }
   const sides = sideTriangles(high, box);
   const tris = missedSides(box, lodBox({ faces }), tol)
     .map((s) => sides[s])
