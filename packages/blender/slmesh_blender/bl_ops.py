@@ -24,7 +24,7 @@ from bpy.props import BoolProperty, StringProperty
 from . import cli, pipeline
 from .bl_settings import cli_config, preferences
 from .cli import SlmeshError
-from .files import SLOTS, imported_name, normalise_output, slot_of_file, split_slot, strip_duplicate_suffix
+from .files import export_path_for, imported_name, normalise_output, slot_of_file, split_slot, strip_duplicate_suffix
 from .jobs import Cancelled, PolledJob, Run, run_once, run_sync
 from .report import before_after_line, parse_report, summarize
 
@@ -342,8 +342,11 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
     def make_job(self, context, base):
         settings = context.scene.slmesh
         path = self.filepath or settings.export_path
+        if not path and bpy.data.filepath:
+            path = export_path_for(bpy.data.filepath, "")
+            settings.export_path = path
         if not path:
-            raise SlmeshError("Set 'Export to' in the Second Life panel (the .glb to write)")
+            raise SlmeshError("Set 'Export to' in the Second Life panel (the .glb to write), or save the .blend first")
         path = normalise_output(bpy.path.abspath(path))
         if not self.properties.is_property_set("import_lods"):
             self.import_lods = settings.import_lods
