@@ -278,6 +278,8 @@ class _JobOperator:
         return {"FINISHED"}
 
     def _fail(self, context, message: str):
+        if _running["job"] is not None and _running["job"] is self._polled and self._timer is None:
+            _running.update(job=None, cancel=False)  # failed before the modal run began
         scene = self._scene or context.scene
         scene.slmesh.error = message
         scene.slmesh.status = ""
