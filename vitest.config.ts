@@ -4,13 +4,15 @@ import { fileURLToPath } from 'node:url';
 const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url));
 
 // Tests import the workspace packages from source, so a test run never depends on a stale build.
-// CLI tests that spawn `slmesh` use the built bin: `pnpm test` builds first.
+// CLI tests that spawn `slmesh` use the built bin: the global setup rebuilds whatever is stale first.
 export default defineConfig({
   resolve: {
-    alias: {
-      '@slmesh/core': src('core'),
-      '@slmesh/gltf-plugin': src('gltf-plugin'),
-    },
+    alias: [
+      { find: /^@slmesh\/core$/, replacement: src('core') },
+      { find: /^@slmesh\/gltf-plugin$/, replacement: src('gltf-plugin') },
+      { find: /^@slmesh\/gltf-plugin\/node$/, replacement: src('gltf-plugin').replace(/index\.ts$/, 'node.ts') },
+      { find: /^@slmesh\/preview\/payload$/, replacement: src('preview').replace(/index\.ts$/, 'payload.ts') },
+    ],
   },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'test-assets/**/*.test.ts'],
@@ -18,5 +20,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     setupFiles: ['./vitest.setup.ts'],
+    globalSetup: ['./vitest.global-setup.ts'],
   },
 });

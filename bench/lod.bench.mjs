@@ -38,7 +38,7 @@ import {
   silhouetteCoverage,
   viewerAutoLods,
 } from '@slmesh/core';
-import { generateModelLods, nodeDeflate, readModelFile } from '@slmesh/gltf-plugin';
+import { generateModelLods, nodeDeflate, readModelFile } from '@slmesh/gltf-plugin/node';
 
 const LOD_FACTOR = 2;
 const SIZES = [0.5, 5];
@@ -145,10 +145,10 @@ export function compareChains(model, size, simplifier, extra = {}) {
   const viewerMs = performance.now() - t;
   const vm = measureChain(viewer, k);
   t = performance.now();
-  const sl = generateModelLods(model, { simplifier, maxErrorPx: Math.max(vm.worst, 1e-3), lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
+  const sl = generateModelLods(model, { simplifier, deflate: nodeDeflate, maxErrorPx: Math.max(vm.worst, 1e-3), lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
   const slMs = performance.now() - t;
   const sm = measureChain(sl, k);
-  const def = generateModelLods(model, { simplifier, lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
+  const def = generateModelLods(model, { simplifier, deflate: nodeDeflate, lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
   const dm = measureChain(def, k);
   const lodTris = (m) => ['medium', 'low', 'lowest'].map((n) => tris(m, n));
   return {

@@ -3,7 +3,7 @@
  * Builds the preview page's script and style: type-checks src/ (tsc --noEmit), then bundles
  * src/main.ts with three.js and @slmesh/core (from source) into one minified browser script,
  * dist/app.js, and src/style.css into dist/app.css. `slmesh preview` inlines both into its
- * self-contained HTML file.
+ * self-contained HTML file. src/payload.ts is also compiled to dist/lib (`@slmesh/preview/payload`).
  *
  * The page is inlined in a <script> element, so the bundle must not contain `</script` or `<!--`
  * (either would end or derail the element): the build fails if it does.
@@ -32,6 +32,17 @@ if (!process.argv.includes('--no-typecheck')) {
   }
 }
 
+// 1b. The payload module (the page's data format: types, version, encoder, decoder) as a Node/ESM
+//     library with declarations, dist/lib/payload.js: `@slmesh/preview/payload`, used by the CLI.
+{
+  const tsc = require.resolve('typescript/bin/tsc');
+  const r = spawnSync(process.execPath, [tsc, '-p', join(here, 'tsconfig.lib.json')], { stdio: 'inherit' });
+  if (r.status !== 0) {
+    console.error('preview: the payload library did not compile (see above)');
+    process.exit(1);
+  }
+}
+
 // 2. Bundle the page script: one IIFE, core from source, three from the root node_modules.
 mkdirSync(dist, { recursive: true });
 const result = await build({
@@ -41,7 +52,7 @@ const result = await build({
   platform: 'browser',
   target: ['es2022', 'chrome110', 'firefox115', 'safari16'],
   minify: true,
-  legalComments: 'none',
+  legalComments: 'eof',
   charset: 'utf8',
   alias: { '@slmesh/core': join(here, '../core/src/index.ts') },
   write: false,

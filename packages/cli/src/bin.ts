@@ -2,7 +2,8 @@
 /**
  * The `slmesh` command. Every user error ends as one line on stderr and an exit status from
  * docs/errors.md; a stack trace is printed only for an internal error, and only with
- * SLMESH_DEBUG=1.
+ * SLMESH_DEBUG=1. Error lines have control characters replaced (a file name cannot move the
+ * cursor or start a new line), and a closed stdout (`slmesh check | head`) ends output quietly.
  */
 
 import { Command, CommanderError } from 'commander';
@@ -14,8 +15,32 @@ import { registerInit } from './commands/init.js';
 import { registerOptimize } from './commands/optimize.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
+import { printable } from './format-table.js';
+
+// A reader that goes away (`| head`) is not an error: stop writing, keep the exit status.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') {
+      stream.write = (() => true) as typeof stream.write;
+      return;
+    }
+    process.exitCode = EXIT_INTERNAL;
+  });
+}
+
+/**
+ * `pnpm slmesh ...` in a clone runs the root package.json's script, which pnpm starts in the
+ * repository root; INIT_CWD is the folder the user typed it in. Paths on the command line are
+ * the user's, so work from there (only for that script: npm_package_name is the monorepo's).
+ */
+function useCallersFolder(env: NodeJS.ProcessEnv): void {
+  if (env.npm_lifecycle_event === 'slmesh' && env.npm_package_name === 'slmesh-monorepo' && env.INIT_CWD && env.INIT_CWD !== process.cwd()) {
+    process.chdir(env.INIT_CWD);
+  }
+}
 
 async function main(argv: string[]): Promise<number> {
+  useCallersFolder(process.env);
   let status = 0;
   const run = async (fn: () => Promise<number>) => {
     status = await fn();
@@ -39,11 +64,11 @@ async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? 0 : 2;
     }
     if (isSlmeshError(e)) {
-      process.stderr.write(`slmesh: ${e.message.split('\n')[0]}\n`);
+      process.stderr.write(`slmesh: ${printable(e.message.split('\n')[0])}\n`);
       return exitCodeFor(e.code);
     }
     const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`slmesh: internal error: ${msg.split('\n')[0]}\n`);
+    process.stderr.write(`slmesh: internal error: ${printable(msg.split('\n')[0]).slice(0, 300)}\n`);
     if (process.env.SLMESH_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
     return EXIT_INTERNAL;
   }

@@ -1,35 +1,174 @@
-export * from './types.js';
+/**
+ * @slmesh/core: Second Life mesh geometry, asset encoding and cost models, in pure TypeScript
+ * (no Node imports: platform pieces such as deflate and the simplifier are passed in).
+ *
+ * This file is the package's public API, by concern. Modules not listed here (the decomposition's
+ * internals: quickhull, cut planes, solid fields, hull merging, mesh clipping, ...) are internal
+ * and may change without notice.
+ */
+
+// ─── Data model, Second Life constants, errors ───────────────────────────────────────────────
+export {
+  type Face,
+  type MeshLod,
+  type LodName,
+  LOD_NAMES,
+  type Hull,
+  type SlObject,
+  type SlModel,
+  type Box3,
+  type Placement,
+  type Severity,
+  type Diagnostic,
+  type DeflateFn,
+  type InflateFn,
+  type PhysicsCandidate,
+  type PhysicsChoice,
+} from './types.js';
 export * from './constants.js';
-export * from './errors.js';
-export * from './object-geometry.js';
-export * from './convex-hull.js';
-export * from './submodels.js';
-export * from './upload-checks.js';
-export * from './cost-report.js';
-export * from './llsd-binary.js';
-export * from './mesh-asset.js';
-export * from './mesh-asset-decode.js';
-export * from './streaming-cost.js';
-export * from './lod-distances.js';
-export * from './physics-cost.js';
-export * from './server-weight.js';
-export * from './land-impact.js';
-export * from './min-enclosing-sphere.js';
-export * from './min-enclosing-sphere-of-spheres.js';
-export * from './linkability.js';
-export * from './seeded-random.js';
-export * from './screen-space-error.js';
-export * from './hausdorff.js';
-export * from './silhouette.js';
-export * from './lod-generator.js';
-export * from './lod-planner.js';
-export * from './viewer-auto-lod.js';
-export * from './deflate-cache.js';
-export * from './mesh-inside.js';
-export * from './mesh-clip.js';
-export * from './weld-mesh.js';
-export * from './hull-simplify.js';
-export * from './decompose.js';
-export * from './physics-mesh.js';
-export * from './build-physics.js';
-export * from './convex-pieces.js';
+export { type SlmeshErrorCode, SlmeshError, isSlmeshError } from './errors.js';
+export { assignDefaults } from './options.js';
+
+// ─── Geometry: boxes, scale, radius, enclosing spheres ───────────────────────────────────────
+export {
+  type Vec3,
+  emptyBox,
+  isEmptyBox,
+  growBox,
+  unionBox,
+  lodBox,
+  objectBox,
+  boxSize,
+  boxCenter,
+  radiusOfScale,
+  faceTriangleCount,
+  faceVertexCount,
+  lodTriangleCount,
+  lodVertexCount,
+  emptyFace,
+  lodPositions,
+  lodTriangles,
+  scaleAbout,
+  scaledCopy,
+} from './geometry/object-geometry.js';
+export { identityPlacement, placePoint, placePositions, primPosition, primScale, worldBox, bakePlacement } from './geometry/placement.js';
+export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
+export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
+export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
+export { type WeldedMesh, type WeldOptions, weldMesh } from './geometry/weld-mesh.js';
+export { mulberry32 } from './geometry/seeded-random.js';
+
+// ─── The mesh asset: binary LLSD, encoder, decoder, the importer's splitting and checks ──────
+export {
+  type LlsdInteger,
+  llsdInt,
+  type LlsdUuid,
+  type LlsdDate,
+  type LlsdUri,
+  type LlsdMap,
+  type LlsdValue,
+  isLlsdMap,
+  writeLlsdBinary,
+  type LlsdReadOptions,
+  type LlsdReadResult,
+  LLSD_DEFAULT_MAX_DEPTH,
+  LLSD_MAX_DEPTH_LIMIT,
+  readLlsdBinary,
+} from './asset/llsd-binary.js';
+export {
+  type MeshAssetInput,
+  type MeshAssetOptions,
+  type MeshBlockRange,
+  type EncodedMeshAsset,
+  type UploadNormalization,
+  computeUploadNormalization,
+  normalizePoints,
+  denormalizePoints,
+  quantizeU16,
+  type MeshAssetLlsd,
+  buildMeshAssetLlsd,
+  encodeMeshAsset,
+} from './asset/mesh-asset.js';
+export {
+  type DecodedFace,
+  type DecodedPhysicsConvex,
+  type MeshAssetHeader,
+  type DecodedMeshAsset,
+  type MeshAssetDecodeOptions,
+  readMeshHeader,
+  inflateMeshBlock,
+  decodeLodBlock,
+  decodeConvexBlock,
+  decodeMeshAsset,
+} from './asset/mesh-asset-decode.js';
+export { memoizeDeflate } from './asset/deflate-cache.js';
+export { zlibNgDeflate } from './asset/zlib-ng-deflate.js';
+export { type SubmodelPart, splitLargeFaces, splitSubmodels, submodelName } from './asset/submodels.js';
+export { countDegenerateTriangles, checkObject, checkModel } from './asset/upload-checks.js';
+
+// ─── Cost: download, physics and server weight, land impact, LOD distances, linkability ──────
+export * from './cost/streaming-cost.js';
+export * from './cost/physics-cost.js';
+export * from './cost/server-weight.js';
+export * from './cost/land-impact.js';
+export * from './cost/lod-distances.js';
+export * from './cost/linkability.js';
+export * from './cost/cost-report.js';
+
+// ─── LODs: generation, planning by screen-space error, the viewer's own auto-LODs ────────────
+export {
+  type SimplifierFlag,
+  type MeshSimplifier,
+  type SimplifyMode,
+  SIMPLIFY_MODES,
+} from './lod/lod-generator.js';
+export {
+  type LodPlanOptions,
+  LOD_PLAN_DEFAULTS,
+  type LodLevelPlan,
+  type ObjectLodPlan,
+  type HighLodPlan,
+  type LodFallback,
+  planObjectLods,
+  planModelLods,
+  type LodBudgetOptions,
+  LOD_BUDGET_DEFAULTS,
+  type LodBudgetResult,
+  planModelForBudget,
+} from './lod/lod-planner.js';
+export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
+export { LOD_BOX_TOLERANCE, conformLod, conformPhysicsMesh, conformHulls, conformObject, boxStretch, faceHasArea } from './lod/lod-conform.js';
+export {
+  type ScreenSpaceSettings,
+  SCREEN_SPACE_DEFAULTS,
+  metresPerPixel,
+  screenSpaceError,
+  errorForPixels,
+  fillDistance,
+  type LodErrorBounds,
+  lodErrorBounds,
+  lodScreenErrors,
+} from './lod/screen-space-error.js';
+export { type HausdorffResult, hausdorffDistance, lodHausdorffDistance } from './lod/hausdorff.js';
+export {
+  type SilhouetteOptions,
+  SILHOUETTE_DEFAULTS,
+  type SilhouetteReference,
+  silhouetteReference,
+  type SilhouetteCoverage,
+  silhouetteCoverage,
+} from './lod/silhouette.js';
+
+// ─── Physics shapes: single hull, decomposition, triangle mesh, and what the writer writes ───
+export { type ConvexHullResult, convexHull, convexHullMesh } from './physics/convex-hull.js';
+export { type DecomposeOptions, DECOMPOSE_DEFAULTS, type DecompositionResult, decompose } from './physics/decompose.js';
+export {
+  type SimplifyFn,
+  type PhysicsMeshOptions,
+  PHYSICS_MESH_DEFAULTS,
+  type PhysicsMeshResult,
+  buildPhysicsMesh,
+} from './physics/physics-mesh.js';
+export { convexPieces } from './physics/convex-pieces.js';
+export { type PhysicsMode, type BuildPhysicsOptions, type PhysicsBuildResult, buildPhysics } from './physics/build-physics.js';
+export { type AvatarOpeningOptions, type AvatarOpening, AVATAR_OPENING_DEFAULTS, avatarOpenings } from './physics/avatar-openings.js';

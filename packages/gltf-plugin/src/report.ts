@@ -4,9 +4,8 @@
  * goes away (new fields may be added).
  */
 
-import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, objectBox, unionBox, type CostReportOptions, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
-import { nodeDeflate } from './node-zlib.js';
-import { readModelFile, type ReadModelFileOptions } from './read-file.js';
+import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, objectBox, unionBox, type CostReportOptions, type DeflateFn, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
+import type { ReadModelFileOptions } from './read-file.js';
 
 export interface FileReport {
   /** The file as named on the command line. */
@@ -37,7 +36,14 @@ export type SizeRequest = { scale: Vec3 } | { longestSide: number } | undefined;
 export interface ReportFileOptions extends Omit<CostReportOptions, 'deflate' | 'scaleFactors'>, ReadModelFileOptions {
   /** Price at another size: the linkset's box size [x, y, z] or its longest side, metres. */
   size?: SizeRequest;
+  /** zlib deflate (RFC 1950), level 9 as the uploader: required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
   deflate?: CostReportOptions['deflate'];
+}
+
+/** The injected deflate, or a clear error naming who needed it (the browser-safe entry has no default). */
+export function requireDeflate(deflate: DeflateFn | undefined, who: string): DeflateFn {
+  if (!deflate) throw new TypeError(`${who}: a deflate function is required (pass \`deflate\`, or import from @slmesh/gltf-plugin/node, which uses node:zlib)`);
+  return deflate;
 }
 
 /** Scale factors that take a linkset of `current` size to the size asked for. */
@@ -57,7 +63,7 @@ export function reportModel(
   path: string,
   options: Omit<ReportFileOptions, keyof ReadModelFileOptions> = {},
 ): { report: FileReport; assets?: Map<string, Uint8Array> } {
-  const deflate = options.deflate ?? nodeDeflate;
+  const deflate = requireDeflate(options.deflate, 'reportModel');
   const box = read.model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
   const scaleFactors = scaleFactorsFor(boxSize(box), options.size);
   const cost = costReport(read.model, { ...options, deflate, scaleFactors });
@@ -73,9 +79,13 @@ export function reportModel(
   };
 }
 
-/** Reads a file (and its siblings) and prices it. */
-export async function reportFile(path: string, options: ReportFileOptions = {}): Promise<{ report: FileReport; assets?: Map<string, Uint8Array> }> {
-  return reportModel(await readModelFile(path, options), path, options);
+/**
+ * The replacer every slmesh JSON output uses (cost and check reports, optimize's report, the
+ * check cache): JSON has no Infinity, so an unbounded number (a LOD that never shows, the floor
+ * chain's bound) is written as null.
+ */
+export function jsonReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
 }
 
 export function makeCostReport(files: FileReport[], settings: CostReport['settings'], version: string): CostReport {

@@ -8,7 +8,7 @@
  */
 
 import { Scene, Vector3 } from 'three';
-import { LOD_NAMES, lodAtDistance, lodSwitchDistances, type LodName } from '@slmesh/core';
+import { LOD_NAMES, lodAtDistance, lodSwitchDistances, type LodName, LOD_FACTOR_CHOICES } from '@slmesh/core';
 import { chartSizes, CHART_MAX_SIZE, CHART_MIN_SIZE, createSizeChart, type SizeChart } from './chart.js';
 import { el, replaceChildren, setValue } from './dom.js';
 import { count, inputNumber, metres, size3 } from './format.js';
@@ -20,7 +20,8 @@ import { buildScene, HULL_COLOUR, MATERIAL_COLOURS, PHYSICS_MESH_COLOUR, type Ph
 import { createViewer, MAIN_FOV, wantAntialias, type Viewer } from './viewer.js';
 
 /** RenderVolumeLODFactor choices: the official viewer's default and presets, Firestorm's default, the maximum. */
-export const LOD_FACTORS = [1, 1.125, 1.5, 2, 4];
+/** The factors the page offers: core's one list. */
+export const LOD_FACTORS: readonly number[] = LOD_FACTOR_CHOICES;
 const LOD_FACTOR_LABEL: Record<number, string> = { 1: '1 (SL viewer default)', 2: '2 (Firestorm default)', 4: '4 (maximum)' };
 const LOD_LABEL: Record<LodName, string> = { high: 'High', medium: 'Medium', low: 'Low', lowest: 'Lowest' };
 const DEFAULT_DIRECTION = new Vector3(0.6, -1, 0.45).normalize();

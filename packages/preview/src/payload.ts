@@ -5,8 +5,10 @@
  * (the cost report exactly as `slmesh cost --json` prints it for the model at its own size, plus
  * what the page needs to draw and re-price it), and `<script type="application/octet-stream"
  * id="slmesh-geometry">` holds one binary blob, zlib-deflated (RFC 1950) and base64-encoded, that
- * the `BlobRef`s of PreviewData point into. The writer is packages/cli/src/preview/payload.ts;
- * the format is documented in docs/preview.md.
+ * the `BlobRef`s of PreviewData point into. This module owns the format: its types and version,
+ * the geometry encoder (BlobWriter, encodeLod, encodeGeometry) and the decoder. It is exported as
+ * `@slmesh/preview/payload`; `slmesh preview` (packages/cli/src/preview/payload.ts) uses it to
+ * write the page's data. The format is documented in docs/preview.md.
  *
  * Geometry is in Second Life's frame (metres, Z up, every node transform applied), one entry
  * per object of the report (after the uploader's splits), in the report's order. LOD positions
@@ -16,7 +18,7 @@
  * decomposition needs no change here.
  */
 
-import type { Box3, Diagnostic, LinksetCost, LodName } from '@slmesh/core';
+import { lodBox, type Box3, type DeflateFn, type Diagnostic, type Face, type LinksetCost, type LodName, type MeshLod } from '@slmesh/core';
 
 export const PREVIEW_FORMAT = 'slmesh-preview/1';
 
@@ -224,4 +226,99 @@ export async function decodePreview(json: string, geometryBase64: string): Promi
   if (data.format !== PREVIEW_FORMAT) throw new Error(`unknown preview format ${String(data.format)}`);
   const blob = await inflate(base64ToBytes(geometryBase64));
   return { data, objects: decodeGeometry(data, blob) };
+}
+
+// ─── Encoder ─────────────────────────────────────────────────────────────────────────────────
+
+/** Appends typed arrays to one buffer, each 4-byte aligned, and hands out references. */
+export class BlobWriter {
+  private chunks: Uint8Array[] = [];
+  private size = 0;
+
+  add(array: Float32Array | Uint32Array | Uint16Array | Int8Array, type: BlobRef['type']): BlobRef {
+    const offset = this.size;
+    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+    this.chunks.push(bytes.slice());
+    this.size += bytes.length;
+    const pad = (4 - (this.size % 4)) % 4;
+    if (pad) {
+      this.chunks.push(new Uint8Array(pad));
+      this.size += pad;
+    }
+    return { offset, length: array.length, type };
+  }
+
+  bytes(): Uint8Array {
+    const out = new Uint8Array(this.size);
+    let o = 0;
+    for (const c of this.chunks) {
+      out.set(c, o);
+      o += c.length;
+    }
+    return out;
+  }
+}
+
+/** u16 per coordinate over `box` (rounded; a flat axis quantises to 0). The inverse of dequantise. */
+export function quantise(positions: Float32Array, box: Box3): Uint16Array {
+  const out = new Uint16Array(positions.length);
+  for (let axis = 0; axis < 3; axis++) {
+    const min = box.min[axis];
+    const extent = box.max[axis] - min;
+    const k = extent > 0 ? 65535 / extent : 0;
+    for (let i = axis; i < positions.length; i += 3) {
+      const q = Math.round((positions[i] - min) * k);
+      out[i] = q < 0 ? 0 : q > 65535 ? 65535 : Number.isFinite(q) ? q : 0;
+    }
+  }
+  return out;
+}
+
+function quantiseNormals(normals: Float32Array): Int8Array {
+  const out = new Int8Array(normals.length);
+  for (let i = 0; i < normals.length; i++) {
+    const n = normals[i];
+    out[i] = Number.isFinite(n) ? Math.max(-127, Math.min(127, Math.round(n * 127))) : 0;
+  }
+  return out;
+}
+
+/** A box JSON can carry: an empty LOD has an empty (infinite) box, written as a zero box. */
+export function plainBox(box: Box3): Box3 {
+  const finite = box.min.every(Number.isFinite) && box.max.every(Number.isFinite);
+  return finite ? { min: [...box.min], max: [...box.max] } : { min: [0, 0, 0], max: [0, 0, 0] };
+}
+
+/** One face: u16 positions over the LOD's box, u16 (or u32) indices, i8 normals when it has them. */
+export function encodeFace(w: BlobWriter, face: Face, box: Box3): PreviewFace {
+  const vertices = Math.floor(face.positions.length / 3);
+  const triangles = Math.floor(face.indices.length / 3);
+  const indices = face.indices.subarray(0, triangles * 3);
+  const out: PreviewFace = {
+    material: face.material,
+    vertices,
+    triangles,
+    positions: w.add(quantise(face.positions, box), 'u16'),
+    indices: vertices <= 65536 ? w.add(Uint16Array.from(indices), 'u16') : w.add(Uint32Array.from(indices), 'u32'),
+  };
+  if (face.normals && face.normals.length === face.positions.length) out.normals = w.add(quantiseNormals(face.normals), 'i8');
+  return out;
+}
+
+/** One LOD, quantised over its own box. */
+export function encodeLod(w: BlobWriter, lod: MeshLod): PreviewLod {
+  const box = plainBox(lodBox(lod));
+  return { box, faces: lod.faces.map((f) => encodeFace(w, f, box)) };
+}
+
+/** Bytes to base64 (btoa, in chunks). */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The geometry element's text: zlib (RFC 1950, `deflate` injected) then base64, what decodePreview reads. */
+export function encodeGeometry(geometry: Uint8Array, deflate: DeflateFn): string {
+  return bytesToBase64(deflate(geometry, 6));
 }

@@ -4,7 +4,7 @@
  */
 
 import type { Face, SlModel } from '@slmesh/core';
-import { makeCostReport, reportModel } from '@slmesh/gltf-plugin';
+import { makeCostReport, reportModel } from '@slmesh/gltf-plugin/node';
 import { makePreviewPayload } from '../../cli/src/preview/payload.js';
 import { decodeGeometry, type DecodedPreview, type PreviewData } from '../src/payload.js';
 

@@ -7,7 +7,7 @@
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { convexHull, lodPositions, lodTriangles, type SlModel } from '@slmesh/core';
-import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin';
+import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { encodeGeometry, makePreviewPayload, quantise } from '../../cli/src/preview/payload.js';
 import { base64ToBytes, decodeGeometry, decodePreview, dequantise, inflate, PREVIEW_FORMAT, type PreviewData } from '../src/payload.js';
 

@@ -8,7 +8,7 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin';
+import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { makePreviewPayload } from '../../cli/src/preview/payload.js';
 import { decodeGeometry, type DecodedPreview, type PreviewData } from '../src/payload.js';
 import { logSizes, priceAtSize, scaleFactorsForLongestSide } from '../src/price.js';

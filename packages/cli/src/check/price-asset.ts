@@ -10,7 +10,7 @@
  */
 
 import { isSlmeshError, type LinksetCost } from '@slmesh/core';
-import { readModelFile, reportModel, type FileReport } from '@slmesh/gltf-plugin';
+import { jsonReplacer, readModelFile, reportModel, type FileReport } from '@slmesh/gltf-plugin/node';
 import type { Pricing } from './budget.js';
 
 export interface PriceTask {
@@ -31,10 +31,7 @@ export interface PricedAsset {
 /** `json` is a PricedAsset as JSON text: what a worker sends and the cache stores. */
 export type PriceResult = { json: string } | { error: { code: string; message: string; internal: boolean } };
 
-/** JSON has no Infinity: the cost report writes null (as `slmesh cost --json` does). */
-export function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
-}
+export { jsonReplacer };
 
 /** The asset as the JSON text a worker sends and the cache stores. */
 export function serializeAsset(asset: PricedAsset): string {

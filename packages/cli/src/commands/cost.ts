@@ -6,9 +6,9 @@
 
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { SlmeshError, type Vec3 } from '@slmesh/core';
-import { makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin';
-import { formatReport } from '../format-table.js';
+import { SlmeshError, type Vec3, LOD_FACTOR_DEFAULT } from '@slmesh/core';
+import { jsonReplacer, makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin/node';
+import { formatReport, noWorkflowCommands } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
@@ -25,6 +25,14 @@ export interface CostCommandOptions {
   scripts?: string;
   siblings?: boolean;
   maxTriangles?: string;
+  importer?: string;
+}
+
+/** `--importer current|baked`: which glTF importer to read files as (spec 4b). */
+export function parseImporter(value: string | undefined): 'current' | 'baked' {
+  const v = value ?? 'current';
+  if (v !== 'current' && v !== 'baked') throw new SlmeshError('USAGE', `--importer is current or baked, got "${value}"`);
+  return v;
 }
 
 export function parseSize(options: CostCommandOptions): SizeRequest {
@@ -40,18 +48,20 @@ export function parseSize(options: CostCommandOptions): SizeRequest {
 
 export async function runCost(files: string[], options: CostCommandOptions, out: (s: string) => void): Promise<number> {
   const size = parseSize(options);
-  const lodFactor = options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : 2;
+  const lodFactor = options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT;
   const rule = (options.linkRule ?? 'current') as 'current' | 'legacy';
   if (rule !== 'current' && rule !== 'legacy') throw new SlmeshError('USAGE', `--link-rule is current or legacy, got "${options.linkRule}"`);
   const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
   const maxTriangles = options.maxTriangles !== undefined ? positive(options.maxTriangles, '--max-triangles') : undefined;
   const scripts = options.scripts !== undefined ? Math.floor(Number(options.scripts)) : 0;
+  const importer = parseImporter(options.importer);
   if (!(scripts >= 0)) throw new SlmeshError('USAGE', `--scripts must be a whole number, got "${options.scripts}"`);
 
   // 1. Price every file (any unreadable file stops the command before output).
   const reports: FileReport[] = [];
   const assets: { path: string; data: Uint8Array }[] = [];
   const used = new Set<string>();
+  const nextSuffix = new Map<string, number>();
   for (const file of files) {
     const { report, assets: fileAssets } = await reportFile(file, {
       size,
@@ -59,14 +69,21 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
       animesh: !!options.animesh,
       scripts,
       siblings: options.siblings !== false,
+      importer,
       ...(maxTriangles !== undefined ? { maxTriangles } : {}),
       linkability: { rule, ...(maxSpan !== undefined ? { maxSpan } : {}) },
       keepAssets: !!options.emitAsset,
     });
     reports.push(report);
     for (const [name, data] of fileAssets ?? []) {
-      let fname = safeFileName(name);
-      for (let k = 2; used.has(fname); k++) fname = `${safeFileName(name)}-${k}`;
+      // The next free suffix is remembered per name: n equal names take linear time.
+      const base = safeFileName(name);
+      let fname = base;
+      let k = nextSuffix.get(base) ?? 2;
+      if (used.has(fname)) {
+        for (fname = `${base}-${k}`; used.has(fname); ) fname = `${base}-${++k}`;
+        nextSuffix.set(base, k + 1);
+      }
       used.add(fname);
       assets.push({ path: join(options.emitAsset!, `${fname}.llmesh`), data });
     }
@@ -75,13 +92,8 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
 
   // 2. Write the assets (all or none), then print.
   if (options.emitAsset) await writeAllOrNothing(assets);
-  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : formatReport(report));
+  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : noWorkflowCommands(formatReport(report)));
   return 0;
-}
-
-/** JSON has no Infinity: a LOD that never shows has a switch distance of null. */
-function jsonReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isFinite(value) ? null : value;
 }
 
 export function registerCost(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {
@@ -92,7 +104,7 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--json', 'print the JSON report (docs/cost-report.schema.json)')
     .option('--scale <x,y,z>', 'price the linkset at this size in metres')
     .option('--size <metres>', 'price the linkset with this longest side in metres')
-    .option('--lod-factor <F>', 'RenderVolumeLODFactor for the LOD switch distances', '2')
+    .option('--lod-factor <F>', 'RenderVolumeLODFactor for the LOD switch distances', String(LOD_FACTOR_DEFAULT))
     .option('--emit-asset <dir>', 'write each object\'s encoded Second Life mesh asset to <dir>/<name>.llmesh')
     .option('--animesh', 'price as an animated object (triangle-based download weight)')
     .option('--link-rule <rule>', 'linkability rule: current (since Dec 2010) or legacy', 'current')
@@ -100,6 +112,7 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--scripts <n>', 'scripts in the linkset, for server weight', '0')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .option('--max-triangles <n>', 'refuse files with more triangles than this (default 5000000)')
+    .option('--importer <mode>', 'read files as the current glTF importer (node rotation and scale kept on the prim) or the older baked one (node transforms baked into the vertices)', 'current')
     .action(async (files: string[], options: CostCommandOptions) => {
       await run(() => runCost(files, options, (s) => process.stdout.write(s)));
     });

@@ -13,7 +13,7 @@
 
 import { basename, extname } from 'node:path';
 import type { Command } from 'commander';
-import { isSlmeshError, SlmeshError } from '@slmesh/core';
+import { isSlmeshError, SlmeshError, LOD_FACTOR_DEFAULT } from '@slmesh/core';
 import { buildPreviewPage } from '../preview/page.js';
 import { PREVIEW_EVENTS_PATH, startPreviewServer, type PreviewServer } from '../preview/server.js';
 import { watchModel, type ModelWatcher } from '../preview/watch.js';
@@ -42,7 +42,7 @@ export function defaultPreviewPath(model: string): string {
 }
 
 function parseOptions(options: PreviewCommandOptions) {
-  const lodFactor = options.lodFactor !== undefined ? Number(options.lodFactor) : 2;
+  const lodFactor = options.lodFactor !== undefined ? Number(options.lodFactor) : LOD_FACTOR_DEFAULT;
   if (!Number.isFinite(lodFactor) || lodFactor <= 0) throw new SlmeshError('USAGE', `--lod-factor must be a positive number, got "${options.lodFactor}"`);
   let port = 0;
   if (options.port !== undefined) {
@@ -128,7 +128,7 @@ export function registerPreview(program: Command, run: (fn: () => Promise<number
     .option('--serve', 'serve the page on http://127.0.0.1 and print its URL')
     .option('--port <n>', 'port for --serve (default: a free one)')
     .option('--watch', 're-run when the model or its sibling files change (with --serve the page reloads itself)')
-    .option('--lod-factor <F>', 'RenderVolumeLODFactor the page starts with', '2')
+    .option('--lod-factor <F>', 'RenderVolumeLODFactor the page starts with', String(LOD_FACTOR_DEFAULT))
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .action(async (model: string, options: PreviewCommandOptions) => {
       await run(() => runPreview(model, options, { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }));

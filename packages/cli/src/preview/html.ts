@@ -12,7 +12,8 @@
 
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 
 export interface PreviewApp {
   /** The page script (packages/preview/dist/app.js). */
@@ -21,8 +22,11 @@ export interface PreviewApp {
   css: string;
 }
 
-/** Where `pnpm build` puts the page: packages/preview/dist, found from this module (src or dist alike). */
-export const PREVIEW_APP_DIR = fileURLToPath(new URL('../../../preview/dist/', import.meta.url));
+/**
+ * The built page: the `dist/` folder of the @slmesh/preview package, a dependency of this one
+ * (a workspace link in a clone, an installed package elsewhere).
+ */
+export const PREVIEW_APP_DIR = `${dirname(createRequire(import.meta.url).resolve('@slmesh/preview/package.json'))}/dist/`;
 
 let cached: PreviewApp | undefined;
 

@@ -6,13 +6,14 @@
 
 import { createHash } from 'node:crypto';
 import type { Diagnostic, SlModel } from '@slmesh/core';
-import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin';
+import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { VERSION } from '../version.js';
 import { loadPreviewApp, previewHtml, type PreviewApp } from './html.js';
 import { encodeGeometry, makePreviewPayload } from './payload.js';
+import { LOD_FACTOR_DEFAULT } from '@slmesh/core';
 
 export interface PreviewPageOptions {
-  /** RenderVolumeLODFactor the page starts with (the page offers 1, 1.125, 1.5, 2, 4). Default 2. */
+  /** RenderVolumeLODFactor the page starts with (the page offers LOD_FACTOR_CHOICES). Default LOD_FACTOR_DEFAULT (2). */
   lodFactor?: number;
   /** Read sibling `_LOD2`/`_LOD1`/`_LOD0`/`_PHYS` files. Default true. */
   siblings?: boolean;
@@ -42,7 +43,7 @@ export async function buildPreviewPage(path: string, options: PreviewPageOptions
  * convex decomposition): the page shows whatever LODs and physics shapes its objects carry.
  */
 export async function previewPageOf(read: { model: SlModel; diagnostics: Diagnostic[]; files?: string[] }, path: string, options: PreviewPageOptions = {}): Promise<PreviewPage> {
-  const lodFactor = options.lodFactor ?? 2;
+  const lodFactor = options.lodFactor ?? LOD_FACTOR_DEFAULT;
   const app = options.app ?? (await loadPreviewApp());
 
   // 1. Price as `slmesh cost --json` does (own size, current link rule, no scripts).

@@ -1,7 +1,8 @@
 /**
  * The data the preview page embeds: the cost report plus a compact binary of every object's
- * geometry in Second Life's frame (Z up, metres). The reader, and the format's description, is
- * packages/preview/src/payload.ts (docs/preview.md).
+ * geometry in Second Life's frame (Z up, metres). The format (types, version, the geometry
+ * encoder and the decoder) is owned by the preview package, `@slmesh/preview/payload`
+ * (packages/preview/src/payload.ts, docs/preview.md); this module fills it from a model.
  *
  * One entry per object of the report, in its order: the objects the uploader would send (faces
  * over 65,525 vertices and objects over 8 faces split as the importer splits them), so face
@@ -15,141 +16,37 @@
 import { deflateSync } from 'node:zlib';
 import {
   computeUploadNormalization,
+  denormalizePoints,
   convexHull,
   decodeConvexBlock,
   emptyBox,
   inflateMeshBlock,
-  lodBox,
   lodPositions,
   lodTriangleCount,
   lodTriangles,
-  objectBox,
+  bakePlacement,
+  type Vec3,
+  placePositions,
+  primPosition,
+  primScale,
+  worldBox,
   prepareForUpload,
   readLlsdBinary,
   readMeshHeader,
   unionBox,
-  type Box3,
-  type Face,
   type LodName,
-  type MeshLod,
   type SlModel,
   type SlObject,
 } from '@slmesh/core';
-import { nodeInflate, type CostReport, type FileReport } from '@slmesh/gltf-plugin';
+import { nodeInflate, type CostReport, type FileReport } from '@slmesh/gltf-plugin/node';
+import { BlobWriter, encodeGeometry as encodeGeometryWith, encodeLod, plainBox, PREVIEW_FORMAT, type PreviewData, type PreviewObject } from '@slmesh/preview/payload';
 
-export const PREVIEW_FORMAT = 'slmesh-preview/1';
+// The format (types, version, encoder, decoder) is the preview package's: one owner.
+export { PREVIEW_FORMAT, quantise, type BlobRef, type PreviewFace as PreviewFaceOut, type PreviewObject as PreviewObjectOut } from '@slmesh/preview/payload';
 
-export interface BlobRef {
-  offset: number;
-  length: number;
-  type: 'f32' | 'u32' | 'u16' | 'i8';
-}
-
-export interface PreviewFaceOut {
-  material: string;
-  vertices: number;
-  triangles: number;
-  positions: BlobRef;
-  normals?: BlobRef;
-  indices: BlobRef;
-}
-
-export interface PreviewObjectOut {
-  box: Box3;
-  lods: Partial<Record<LodName, { box: Box3; faces: PreviewFaceOut[] }>>;
-  hull: BlobRef;
-  decomposition?: BlobRef[];
-  physicsMesh?: { positions: BlobRef; indices: BlobRef };
-}
-
-export interface PreviewDataOut {
-  format: typeof PREVIEW_FORMAT;
+/** PreviewData with the full cost report type (the page reads a subset of it). */
+export interface PreviewDataOut extends Omit<PreviewData, 'report'> {
   report: CostReport;
-  lodFactor: number;
-  linksetBox: Box3;
-  objects: PreviewObjectOut[];
-  geometryBytes: number;
-  live?: { version: number; events: string };
-  createdAt: string;
-}
-
-/** Appends typed arrays to one buffer, each 4-byte aligned, and hands out references. */
-class BlobWriter {
-  private chunks: Uint8Array[] = [];
-  private size = 0;
-
-  add(array: Float32Array | Uint32Array | Uint16Array | Int8Array, type: BlobRef['type']): BlobRef {
-    const offset = this.size;
-    const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-    this.chunks.push(bytes.slice());
-    this.size += bytes.length;
-    const pad = (4 - (this.size % 4)) % 4;
-    if (pad) {
-      this.chunks.push(new Uint8Array(pad));
-      this.size += pad;
-    }
-    return { offset, length: array.length, type };
-  }
-
-  bytes(): Uint8Array {
-    const out = new Uint8Array(this.size);
-    let o = 0;
-    for (const c of this.chunks) {
-      out.set(c, o);
-      o += c.length;
-    }
-    return out;
-  }
-}
-
-/** u16 per coordinate over `box` (rounded; a flat axis quantises to 0). */
-export function quantise(positions: Float32Array, box: Box3): Uint16Array {
-  const out = new Uint16Array(positions.length);
-  for (let axis = 0; axis < 3; axis++) {
-    const min = box.min[axis];
-    const extent = box.max[axis] - min;
-    const k = extent > 0 ? 65535 / extent : 0;
-    for (let i = axis; i < positions.length; i += 3) {
-      const q = Math.round((positions[i] - min) * k);
-      out[i] = q < 0 ? 0 : q > 65535 ? 65535 : Number.isFinite(q) ? q : 0;
-    }
-  }
-  return out;
-}
-
-function quantiseNormals(normals: Float32Array): Int8Array {
-  const out = new Int8Array(normals.length);
-  for (let i = 0; i < normals.length; i++) {
-    const n = normals[i];
-    out[i] = Number.isFinite(n) ? Math.max(-127, Math.min(127, Math.round(n * 127))) : 0;
-  }
-  return out;
-}
-
-function plainBox(box: Box3): Box3 {
-  // An empty LOD has an empty (infinite) box, which JSON cannot carry: use a zero box.
-  const finite = box.min.every(Number.isFinite) && box.max.every(Number.isFinite);
-  return finite ? { min: [...box.min], max: [...box.max] } : { min: [0, 0, 0], max: [0, 0, 0] };
-}
-
-function writeFace(w: BlobWriter, face: Face, box: Box3): PreviewFaceOut {
-  const vertices = Math.floor(face.positions.length / 3);
-  const triangles = Math.floor(face.indices.length / 3);
-  const indices = face.indices.subarray(0, triangles * 3);
-  const out: PreviewFaceOut = {
-    material: face.material,
-    vertices,
-    triangles,
-    positions: w.add(quantise(face.positions, box), 'u16'),
-    indices: vertices <= 65536 ? w.add(Uint16Array.from(indices), 'u16') : w.add(Uint32Array.from(indices), 'u32'),
-  };
-  if (face.normals && face.normals.length === face.positions.length) out.normals = w.add(quantiseNormals(face.normals), 'i8');
-  return out;
-}
-
-function writeLod(w: BlobWriter, lod: MeshLod): { box: Box3; faces: PreviewFaceOut[] } {
-  const box = plainBox(lodBox(lod));
-  return { box, faces: lod.faces.map((f) => writeFace(w, f, box)) };
 }
 
 /**
@@ -165,11 +62,8 @@ function pricedHull(object: SlObject, source: string, asset: Uint8Array | undefi
         const block = readLlsdBinary(inflateMeshBlock(asset, header, 'physics_convex', nodeInflate)).value;
         const unit = decodeConvexBlock(block).boundingVerts;
         if (unit && unit.length >= 12) {
-          // world = unit * size + centre, the inverse of the uploader's normalisation.
-          const n = computeUploadNormalization(object.lods.high);
-          const world = new Float32Array(unit.length);
-          for (let i = 0; i < unit.length; i++) world[i] = unit[i] * n.inverseScale[i % 3] + n.center[i % 3];
-          return world;
+          // Back to the world frame: the inverse of the uploader's normalisation.
+          return denormalizePoints(unit, computeUploadNormalization(object.lods.high));
         }
       }
     } catch {
@@ -202,24 +96,28 @@ export function makePreviewPayload(
 
   // 1. The linkset's box over every part, as the report computes it.
   let linksetBox = emptyBox();
-  for (const p of parts) linksetBox = unionBox(linksetBox, objectBox(p.object));
+  for (const p of parts) linksetBox = unionBox(linksetBox, worldBox(p.object));
 
   // 2. Match parts to report objects in order (the report skips blocked objects).
-  const objects: PreviewObjectOut[] = [];
+  const objects: PreviewObject[] = [];
   let k = 0;
   for (const ro of file.objects) {
     while (k < parts.length && !(parts[k].object.name === ro.name && parts[k].submodelId === ro.submodelId)) k++;
     if (k >= parts.length) throw new Error(`preview: report object ${ro.name} has no geometry`);
-    const object = parts[k++].object;
-    const lods: PreviewObjectOut['lods'] = {};
+    // Geometry is drawn in the world frame (the prim's rotation applied); `box` has the prim's
+    // scale around its world position, which is what the page re-prices with.
+    const prim = parts[k++].object;
+    const object = bakePlacement(prim);
+    const size = primScale(prim), at = primPosition(prim);
+    const lods: PreviewObject['lods'] = {};
     for (const name of ['high', 'medium', 'low', 'lowest'] as const) {
       const lod = object.lods[name];
-      if (lod && ro.lods[name].present) lods[name] = writeLod(w, lod);
+      if (lod && ro.lods[name].present) lods[name] = encodeLod(w, lod);
     }
-    const out: PreviewObjectOut = {
-      box: plainBox(objectBox(object)),
+    const out: PreviewObject = {
+      box: plainBox({ min: [0, 1, 2].map((i) => at[i] - size[i] / 2) as Vec3, max: [0, 1, 2].map((i) => at[i] + size[i] / 2) as Vec3 }),
       lods,
-      hull: w.add(Float32Array.from(pricedHull(object, ro.physics.convexHull.source, assetOf(ro.name))), 'f32'),
+      hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
     };
     if (object.decomposition && object.decomposition.length > 0) out.decomposition = object.decomposition.map((h) => w.add(Float32Array.from(h), 'f32'));
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {
@@ -244,5 +142,5 @@ export function makePreviewPayload(
 
 /** zlib (RFC 1950) deflate and base64: what the page's DecompressionStream('deflate') reads. */
 export function encodeGeometry(geometry: Uint8Array): string {
-  return Buffer.from(deflateSync(geometry, { level: 6 })).toString('base64');
+  return encodeGeometryWith(geometry, (data, level) => deflateSync(data, { level }));
 }

@@ -1,0 +1,65 @@
+/**
+ * A memoising wrapper around an injected deflate: the same bytes at the same level are compressed
+ * once. Pricing a model many times (the LOD planner's budget search, a before/after report) encodes
+ * the unchanged high LOD block again and again; its zlib level-9 compression is the expensive part.
+ *
+ * Guarantees: returns exactly what `deflate` returned for byte-identical input (hits are confirmed
+ * byte by byte, never by hash alone); keeps at most `maxEntries` results (least recently used out).
+ */
+
+import type { DeflateFn } from '../types.js';
+
+interface Entry {
+  level: number;
+  input: Uint8Array;
+  output: Uint8Array;
+}
+
+function hashBytes(data: Uint8Array): number {
+  // FNV-1a over 32-bit words (plus the tail), then a final mix.
+  let h = 0x811c9dc5 ^ data.length;
+  const words = Math.floor(data.length / 4);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let i = 0; i < words; i++) h = Math.imul(h ^ view.getUint32(i * 4, true), 0x01000193);
+  for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
+  h ^= h >>> 15;
+  return h >>> 0;
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+export function memoizeDeflate(deflate: DeflateFn, maxEntries = 256): DeflateFn {
+  const buckets = new Map<number, Entry[]>();
+  // Every cached entry, least recently used first (a Map iterates in insertion order, and a hit
+  // re-inserts its entry at the end), with its bucket key.
+  const recency = new Map<Entry, number>();
+  return (data, level) => {
+    // 1. A hit: confirmed byte by byte, then marked most recently used.
+    const key = hashBytes(data);
+    const bucket = buckets.get(key);
+    const hit = bucket?.find((e) => e.level === level && sameBytes(e.input, data));
+    if (hit) {
+      recency.delete(hit);
+      recency.set(hit, key);
+      return hit.output;
+    }
+    // 2. A miss: compress, remember as most recently used.
+    const entry: Entry = { level, input: data.slice(), output: deflate(data, level) };
+    if (bucket) bucket.push(entry);
+    else buckets.set(key, [entry]);
+    recency.set(entry, key);
+    // 3. Over the limit: drop the least recently used.
+    while (recency.size > maxEntries) {
+      const [old, oldKey] = recency.entries().next().value as [Entry, number];
+      recency.delete(old);
+      const b = buckets.get(oldKey)!;
+      b.splice(b.indexOf(old), 1);
+      if (b.length === 0) buckets.delete(oldKey);
+    }
+    return entry.output;
+  };
+}

@@ -1,0 +1,508 @@
+/**
+ * The Second Life mesh asset encoder: the bytes the viewer uploads for one mesh object.
+ *
+ * Follows the viewer (indra/llprimitive/llmodel.cpp): LLModel::normalizeVolumeFaces for the
+ * unit-box normalisation, LLModel::writeModel for the LOD blocks, LLModel::Decomposition::asLLSD
+ * for the physics_convex block, LLModel::writeModelToStream for the header and block layout, and
+ * zip_llsd (indra/llcommon/llsdserialize.cpp) for the zlib wrapping of each block.
+ *
+ * Guarantees:
+ * - every number the viewer computes in F32 is computed here in float32 (Math.fround at each
+ *   step), so quantised positions, texture coordinates and domains match the viewer's bit for bit
+ *   (normals only to within the viewer's approximate _mm_rsqrt_ps normalisation, see below);
+ * - the header is binary LLSD as LLSDSerialize::toBinary writes it, with each block's offset
+ *   (from the end of the header) and compressed size, blocks in the order skin, physics_convex,
+ *   lowest_lod, low_lod, medium_lod, high_lod, physics_mesh;
+ * - all LODs, the physics mesh, the hull and the decomposition share the high LOD's normalisation
+ *   frame, returned as `normalization` (world = unit * size + center).
+ *
+ * Not bit-exact by nature: the compressed block sizes depend on the deflate implementation (the
+ * viewer links zlib-ng); normals go through the viewer's LLVector4a::normalize3, an SSE
+ * reciprocal-square-root estimate refined once, which is replaced here by the exact float32
+ * reciprocal square root, so a normal component can differ by one quantisation step.
+ */
+
+import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES, MAX_HULLS, MESH_BLOCK_ORDER, MESH_ZLIB_LEVEL, MIN_FACE_VERTICES, QUANT_MAX } from '../constants.js';
+import type { MeshBlockName } from '../constants.js';
+import { SlmeshError } from '../errors.js';
+import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
+import type { LlsdMap, LlsdValue } from './llsd-binary.js';
+import type { Vec3 } from '../geometry/object-geometry.js';
+import type { DeflateFn, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
+
+export interface MeshAssetInput {
+  /** The LODs, world frame, metres. high is required; absent lower LODs are not written. */
+  lods: SlObject['lods'];
+  /** Triangle-mesh physics shape; not written when a decomposition is given (as the viewer). */
+  physicsMesh?: MeshLod;
+  /** Single convex hull (BoundingVerts), at most 256 points. */
+  hull?: Hull;
+  /** Convex decomposition (HullList + Positions), at most 256 hulls of at most 256 points. */
+  decomposition?: Hull[];
+  /**
+   * Submodel id of an object split off a model with more than 8 faces. As in writeModel it is
+   * written to the header only when there is neither hull nor decomposition; then an empty
+   * physics_convex block is written and the physics mesh dropped.
+   */
+  submodelId?: number;
+}
+
+export interface MeshAssetOptions {
+  /** zlib (RFC 1950) compression, injected. */
+  deflate: DeflateFn;
+  /** zlib level. Default MESH_ZLIB_LEVEL (9, Z_BEST_COMPRESSION). */
+  level?: number;
+}
+
+export interface MeshBlockRange {
+  /** Offset from the end of the header. */
+  offset: number;
+  /** Compressed length. */
+  size: number;
+}
+
+export interface EncodedMeshAsset {
+  /** Header + blocks: the .llmesh file. */
+  bytes: Uint8Array;
+  /** Bytes of the binary-LLSD header. */
+  headerLength: number;
+  /** Present blocks and where they are; size = compressed length. */
+  blocks: Partial<Record<MeshBlockName, MeshBlockRange>>;
+  /** World -> unit box: unit = (world - center) / size; `size` is the NormalizedScale written. */
+  normalization: { center: Vec3; size: Vec3 };
+}
+
+/** The normalisation of LLModel::normalizeVolumeFaces, every value a float32. */
+export interface UploadNormalization {
+  /** -(min + max) / 2 of the high LOD's box: added to every point. */
+  translation: Vec3;
+  /** 1 / size per axis (size < F_APPROXIMATELY_ZERO treated as 1): points are multiplied by it. */
+  scale: Vec3;
+  /** 1 / scale per axis: normals are multiplied by it before renormalising; written as NormalizedScale. */
+  inverseScale: Vec3;
+  /** Centre of the high LOD's box (= -translation). */
+  center: Vec3;
+}
+
+/** LOD names and their block names, in header order (lowest first). */
+const LOD_BLOCKS: readonly [LodName, MeshBlockName][] = [
+  ['lowest', 'lowest_lod'],
+  ['low', 'low_lod'],
+  ['medium', 'medium_lod'],
+  ['high', 'high_lod'],
+];
+
+const f = Math.fround;
+
+// -------------------------------------------------------------------------------------------
+// 1. Normalisation (LLModel::normalizeVolumeFaces)
+// -------------------------------------------------------------------------------------------
+
+function checkFinite(points: Float32Array, what: string): void {
+  for (let i = 0; i < points.length; i++) {
+    if (!Number.isFinite(points[i])) {
+      throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what} has a non-finite coordinate at index ${i}`);
+    }
+  }
+}
+
+/** The normalisation the viewer derives from the high LOD's bounding box over all its faces. */
+export function computeUploadNormalization(high: MeshLod): UploadNormalization {
+  const min: Vec3 = [Infinity, Infinity, Infinity];
+  const max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (const [fi, face] of high.faces.entries()) {
+    const p = face.positions;
+    checkFinite(p, `high LOD face ${fi}`);
+    for (let i = 0; i + 2 < p.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        const v = p[i + k];
+        if (v < min[k]) min[k] = v;
+        if (v > max[k]) max[k] = v;
+      }
+    }
+  }
+  const translation: Vec3 = [0, 0, 0];
+  const scale: Vec3 = [1, 1, 1];
+  const inverseScale: Vec3 = [1, 1, 1];
+  for (let k = 0; k < 3; k++) {
+    if (min[k] > max[k]) min[k] = max[k] = 0; // no vertices at all
+    translation[k] = f(f(min[k] + max[k]) * -0.5);
+    let size = f(max[k] - min[k]);
+    if (Math.abs(size) < F_APPROXIMATELY_ZERO) size = 1;
+    scale[k] = f(1 / size);
+    inverseScale[k] = f(1 / scale[k]);
+  }
+  const center: Vec3 = [0 - translation[0], 0 - translation[1], 0 - translation[2]];
+  return { translation, scale, inverseScale, center };
+}
+
+/** Points (flat xyz) into the unit frame: p' = (p + translation) * scale, in float32. */
+export function normalizePoints(points: Float32Array, n: UploadNormalization): Float32Array {
+  const out = new Float32Array(points.length);
+  const [tx, ty, tz] = n.translation;
+  const [sx, sy, sz] = n.scale;
+  for (let i = 0; i + 2 < points.length; i += 3) {
+    out[i] = f(points[i] + tx) * sx;
+    out[i + 1] = f(points[i + 1] + ty) * sy;
+    out[i + 2] = f(points[i + 2] + tz) * sz;
+  }
+  return out;
+}
+
+/**
+ * Points (flat xyz) back from the unit frame to the object's frame: p = p' * inverseScale - translation,
+ * in float32. The inverse of normalizePoints up to float32 rounding (e.g. a decoded BoundingVerts
+ * or hull, after dequantisation, back in metres).
+ */
+export function denormalizePoints(points: Float32Array, n: UploadNormalization): Float32Array {
+  const out = new Float32Array(points.length);
+  const [tx, ty, tz] = n.translation;
+  const [ix, iy, iz] = n.inverseScale;
+  for (let i = 0; i + 2 < points.length; i += 3) {
+    out[i] = f(points[i] * ix) - tx;
+    out[i + 1] = f(points[i + 1] * iy) - ty;
+    out[i + 2] = f(points[i + 2] * iz) - tz;
+  }
+  return out;
+}
+
+/** Normals (flat xyz) into the unit frame: n' = normalize(n * inverseScale); (near-)zero normals kept. */
+export function normalizeNormals(normals: Float32Array, n: UploadNormalization): Float32Array {
+  const out = new Float32Array(normals.length);
+  const [ix, iy, iz] = n.inverseScale;
+  for (let i = 0; i + 2 < normals.length; i += 3) {
+    const x0 = normals[i];
+    const y0 = normals[i + 1];
+    const z0 = normals[i + 2];
+    // LLVector4a::equals3(zero): every component within F_APPROXIMATELY_ZERO of 0.
+    if (Math.abs(x0) < F_APPROXIMATELY_ZERO && Math.abs(y0) < F_APPROXIMATELY_ZERO && Math.abs(z0) < F_APPROXIMATELY_ZERO) {
+      out[i] = x0;
+      out[i + 1] = y0;
+      out[i + 2] = z0;
+      continue;
+    }
+    const x = f(x0 * ix);
+    const y = f(y0 * iy);
+    const z = f(z0 * iz);
+    const lenSq = f(f(f(x * x) + f(y * y)) + f(z * z));
+    const r = f(1 / f(Math.sqrt(lenSq)));
+    out[i] = x * r;
+    out[i + 1] = y * r;
+    out[i + 2] = z * r;
+  }
+  return out;
+}
+
+function normalizeLod(lod: MeshLod, n: UploadNormalization, what: string): MeshLod {
+  return {
+    faces: lod.faces.map((face, i) => {
+      checkFinite(face.positions, `${what} face ${i}`);
+      return {
+        ...face,
+        positions: normalizePoints(face.positions, n),
+        normals: face.normals ? normalizeNormals(face.normals, n) : undefined,
+      };
+    }),
+  };
+}
+
+/** The asset input moved into the unit frame of its high LOD, with that frame. */
+export function normalizeForUpload(input: MeshAssetInput): { input: MeshAssetInput; normalization: UploadNormalization } {
+  const n = computeUploadNormalization(input.lods.high);
+  const lods: SlObject['lods'] = { high: normalizeLod(input.lods.high, n, 'high LOD') };
+  if (input.lods.medium) lods.medium = normalizeLod(input.lods.medium, n, 'medium LOD');
+  if (input.lods.low) lods.low = normalizeLod(input.lods.low, n, 'low LOD');
+  if (input.lods.lowest) lods.lowest = normalizeLod(input.lods.lowest, n, 'lowest LOD');
+  const out: MeshAssetInput = { lods };
+  if (input.physicsMesh) out.physicsMesh = normalizeLod(input.physicsMesh, n, 'physics mesh');
+  if (input.hull) {
+    checkFinite(input.hull, 'hull');
+    out.hull = normalizePoints(input.hull, n);
+  }
+  if (input.decomposition) {
+    out.decomposition = input.decomposition.map((h, i) => {
+      checkFinite(h, `decomposition hull ${i}`);
+      return normalizePoints(h, n);
+    });
+  }
+  if (input.submodelId !== undefined) out.submodelId = input.submodelId;
+  return { input: out, normalization: n };
+}
+
+// -------------------------------------------------------------------------------------------
+// 2. Quantisation
+// -------------------------------------------------------------------------------------------
+
+/**
+ * C++ `(U16)x` of a float as x86 compilers emit it: truncate to int32 (cvttss2si; NaN and
+ * out-of-range give 0x80000000), keep the low 16 bits.
+ */
+function toU16(x: number): number {
+  if (!(x > -2147483649 && x < 2147483648)) return 0; // NaN, +-Infinity, beyond int32
+  return Math.trunc(x) & 0xffff;
+}
+
+/** `(U16)(((v - min) / range) * 65535)` in float32. A zero range gives 0 (0/0 = NaN). */
+export function quantizeU16(v: number, min: number, range: number): number {
+  return toU16(f(f(f(v - min) / range) * QUANT_MAX));
+}
+
+/** `(U16)((n + 1) * 0.5 * 65535)` in float32. */
+export function quantizeNormalU16(n: number): number {
+  return toU16(f(f(f(n + 1) * 0.5) * QUANT_MAX));
+}
+
+function writeU16(out: Uint8Array, at: number, v: number): void {
+  out[at] = v & 0xff;
+  out[at + 1] = v >>> 8;
+}
+
+/** Flat points (xyz) as u16x3 little-endian against the box min/range. */
+function quantizePoints(points: Float32Array, min: Vec3, range: Vec3): Uint8Array {
+  const out = new Uint8Array((points.length / 3) * 6);
+  for (let i = 0; i < points.length; i++) {
+    const k = i % 3;
+    writeU16(out, 2 * i, quantizeU16(points[i], min[k], range[k]));
+  }
+  return out;
+}
+
+function boundsOf(arrays: readonly Float32Array[], dims: 2 | 3): { min: number[]; max: number[] } | undefined {
+  let min: number[] | undefined;
+  let max: number[] | undefined;
+  for (const a of arrays) {
+    for (let i = 0; i + dims - 1 < a.length; i += dims) {
+      if (!min || !max) {
+        min = Array.from(a.subarray(i, i + dims));
+        max = min.slice();
+      }
+      for (let k = 0; k < dims; k++) {
+        const v = a[i + k];
+        if (v < min[k]) min[k] = v;
+        if (v > max[k]) max[k] = v;
+      }
+    }
+  }
+  return min && max ? { min, max } : undefined;
+}
+
+// -------------------------------------------------------------------------------------------
+// 3. LOD blocks (LLModel::writeModel)
+// -------------------------------------------------------------------------------------------
+
+function checkFace(face: Face, what: string): number {
+  const { positions, normals, uvs, indices } = face;
+  if (positions.length % 3 !== 0) {
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: positions length ${positions.length} is not a multiple of 3`);
+  }
+  const count = positions.length / 3;
+  if (count > QUANT_MAX) {
+    throw new SlmeshError('INPUT_LIMIT', `mesh asset: ${what} has ${count} vertices; at most ${QUANT_MAX} per face (u16 indices; split the face first)`);
+  }
+  if (normals && normals.length !== positions.length) {
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: ${normals.length / 3} normals for ${count} vertices`);
+  }
+  if (uvs && uvs.length !== count * 2) {
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: ${uvs.length / 2} texture coordinates for ${count} vertices`);
+  }
+  if (count >= 3) {
+    if (indices.length % 3 !== 0) {
+      throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: ${indices.length} indices is not whole triangles`);
+    }
+    for (let i = 0; i < indices.length; i++) {
+      if (indices[i] >= count) {
+        throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: index ${indices[i]} out of range (${count} vertices)`);
+      }
+    }
+  }
+  return count;
+}
+
+/**
+ * One LOD block: an array with one map per face, from a LOD already in the unit frame.
+ * `normalizedScale` is written as each face's NormalizedScale.
+ */
+export function encodeLodBlock(lod: MeshLod, normalizedScale: Vec3, what = 'LOD'): LlsdValue[] {
+  const faces = lod.faces;
+  faces.forEach((face, i) => checkFace(face, `${what} face ${i}`));
+  // One position domain for the whole LOD, over every face's vertices.
+  const bounds = boundsOf(
+    faces.map((fc) => fc.positions),
+    3,
+  );
+  const min = (bounds?.min ?? [0, 0, 0]) as Vec3;
+  const max = (bounds?.max ?? [0, 0, 0]) as Vec3;
+  const range: Vec3 = [f(max[0] - min[0]), f(max[1] - min[1]), f(max[2] - min[2])];
+
+  return faces.map((face): LlsdValue => {
+    const count = face.positions.length / 3;
+    if (count < MIN_FACE_VERTICES) return { NoGeometry: true };
+    const map: LlsdMap = {
+      PositionDomain: { Min: [...min], Max: [...max] },
+      NormalizedScale: [...normalizedScale],
+      Position: quantizePoints(face.positions, min, range),
+    };
+    if (face.normals) {
+      const normals = new Uint8Array(count * 6);
+      for (let i = 0; i < count * 3; i++) writeU16(normals, 2 * i, quantizeNormalU16(face.normals[i]));
+      map.Normal = normals;
+    }
+    if (face.uvs) {
+      const tb = boundsOf([face.uvs], 2);
+      const tmin = tb?.min ?? [0, 0];
+      const tmax = tb?.max ?? [0, 0];
+      const trange = [f(tmax[0] - tmin[0]), f(tmax[1] - tmin[1])];
+      const tc = new Uint8Array(count * 4);
+      for (let i = 0; i < count * 2; i++) {
+        const k = i & 1;
+        writeU16(tc, 2 * i, quantizeU16(face.uvs[i], tmin[k], trange[k]));
+      }
+      map.TexCoord0Domain = { Min: tmin, Max: tmax };
+      map.TexCoord0 = tc;
+    }
+    const tri = new Uint8Array(face.indices.length * 2);
+    for (let i = 0; i < face.indices.length; i++) writeU16(tri, 2 * i, face.indices[i]);
+    map.TriangleList = tri;
+    return map;
+  });
+}
+
+// -------------------------------------------------------------------------------------------
+// 4. physics_convex block (LLModel::Decomposition::asLLSD)
+// -------------------------------------------------------------------------------------------
+
+function checkHull(points: Float32Array, what: string, allowEmpty: boolean): void {
+  if (points.length % 3 !== 0) {
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: length ${points.length} is not a multiple of 3`);
+  }
+  if (!allowEmpty && points.length === 0) {
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what} has no points`);
+  }
+  if (points.length / 3 > MAX_HULL_VERTICES) {
+    throw new SlmeshError('INPUT_LIMIT', `mesh asset: ${what} has ${points.length / 3} points; at most ${MAX_HULL_VERTICES}`);
+  }
+}
+
+/**
+ * The physics_convex block from a hull and decomposition already in the unit frame, or
+ * undefined (LLSD undefined) when both are empty, as Decomposition::asLLSD.
+ */
+export function encodeConvexBlock(hull: Hull | undefined, decomposition: readonly Hull[] | undefined): LlsdValue {
+  const hulls = decomposition ?? [];
+  const base = hull ?? new Float32Array(0);
+  if (hulls.length > MAX_HULLS) {
+    throw new SlmeshError('INPUT_LIMIT', `mesh asset: decomposition has ${hulls.length} hulls; at most ${MAX_HULLS}`);
+  }
+  hulls.forEach((h, i) => checkHull(h, `decomposition hull ${i}`, false));
+  checkHull(base, 'hull', true);
+  if (hulls.length === 0 && base.length === 0) return undefined;
+
+  // Min/Max over the decomposition's points, then the single hull's.
+  const bounds = boundsOf([...hulls, base], 3);
+  const min = (bounds?.min ?? [0, 0, 0]) as Vec3;
+  const max = (bounds?.max ?? [0, 0, 0]) as Vec3;
+  const range: Vec3 = [f(max[0] - min[0]), f(max[1] - min[1]), f(max[2] - min[2])];
+  const out: LlsdMap = { Min: [...min], Max: [...max] };
+  if (hulls.length > 0) {
+    // One u8 vertex count per hull: 256 is written as 0 (U8 truncation).
+    out.HullList = Uint8Array.from(hulls, (h) => (h.length / 3) & 0xff);
+    const total = hulls.reduce((s, h) => s + h.length, 0);
+    const positions = new Uint8Array(total * 2);
+    let at = 0;
+    for (const h of hulls) {
+      positions.set(quantizePoints(h, min, range), at);
+      at += h.length * 2;
+    }
+    out.Positions = positions;
+  }
+  if (base.length > 0) out.BoundingVerts = quantizePoints(base, min, range);
+  return out;
+}
+
+// -------------------------------------------------------------------------------------------
+// 5. The asset (LLModel::writeModel, writeModelToStream, zip_llsd)
+// -------------------------------------------------------------------------------------------
+
+/** The uncompressed LLSD of every block writeModel would write, plus the header extras. */
+export interface MeshAssetLlsd {
+  blocks: Partial<Record<MeshBlockName, LlsdValue>>;
+  /** Written to the header when set (see MeshAssetInput.submodelId). */
+  submodelId?: number;
+  normalization: UploadNormalization;
+}
+
+/** Step 1-4: normalise and build the block LLSD, before compression. */
+export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
+  // 1. Normalise everything into the high LOD's unit frame.
+  const { input: unit, normalization } = normalizeForUpload(input);
+  const blocks: Partial<Record<MeshBlockName, LlsdValue>> = {};
+  let submodelId: number | undefined;
+  let physicsMesh = unit.physicsMesh;
+
+  // 2. physics_convex; a decomposition replaces the physics mesh.
+  if (unit.submodelId !== undefined && (!Number.isInteger(unit.submodelId) || unit.submodelId < -0x80000000 || unit.submodelId > 0x7fffffff)) {
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: submodel id ${unit.submodelId} is not a 32-bit integer`);
+  }
+  const hasHull = (unit.hull?.length ?? 0) > 0;
+  const hasDecomposition = (unit.decomposition?.length ?? 0) > 0;
+  if (hasHull || hasDecomposition) {
+    blocks.physics_convex = encodeConvexBlock(unit.hull, unit.decomposition);
+    if (hasDecomposition) physicsMesh = undefined;
+  } else if (unit.submodelId) {
+    submodelId = unit.submodelId;
+    blocks.physics_convex = undefined; // an empty Decomposition: LLSD undefined, still zipped and written
+    physicsMesh = undefined;
+  }
+
+  // 3. The LODs present, and the physics mesh; a LOD without faces is not written.
+  const normalizedScale = normalization.inverseScale;
+  for (const [lodName, blockName] of LOD_BLOCKS) {
+    const lod = unit.lods[lodName];
+    if (lod && lod.faces.length > 0) blocks[blockName] = encodeLodBlock(lod, normalizedScale, `${lodName} LOD`);
+  }
+  if (physicsMesh && physicsMesh.faces.length > 0) {
+    blocks.physics_mesh = encodeLodBlock(physicsMesh, normalizedScale, 'physics mesh');
+  }
+  const result: MeshAssetLlsd = { blocks, normalization };
+  if (submodelId !== undefined) result.submodelId = submodelId;
+  return result;
+}
+
+/** Encodes one mesh object as the viewer's uploader does (LLModel::writeModel, WRITE_BINARY). */
+export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): EncodedMeshAsset {
+  const level = options.level ?? MESH_ZLIB_LEVEL;
+  const built = buildMeshAssetLlsd(input);
+
+  // 4. zip_llsd each block, in file order, and lay out the header.
+  const header: LlsdMap = {};
+  const ranges: Partial<Record<MeshBlockName, MeshBlockRange>> = {};
+  const zipped: Uint8Array[] = [];
+  let offset = 0;
+  for (const name of MESH_BLOCK_ORDER) {
+    if (!Object.prototype.hasOwnProperty.call(built.blocks, name)) continue;
+    const data = options.deflate(writeLlsdBinary(built.blocks[name]), level);
+    if (data.length === 0) continue; // zip_llsd failure: the viewer leaves the block out
+    header[name] = { offset: llsdInt(offset), size: llsdInt(data.length) };
+    ranges[name] = { offset, size: data.length };
+    zipped.push(data);
+    offset += data.length;
+  }
+  if (built.submodelId !== undefined) header.submodel_id = llsdInt(built.submodelId);
+
+  // 5. Header, then the blocks.
+  const headerBytes = writeLlsdBinary(header);
+  const bytes = new Uint8Array(headerBytes.length + offset);
+  bytes.set(headerBytes, 0);
+  let at = headerBytes.length;
+  for (const data of zipped) {
+    bytes.set(data, at);
+    at += data.length;
+  }
+  const n = built.normalization;
+  return {
+    bytes,
+    headerLength: headerBytes.length,
+    blocks: ranges,
+    normalization: { center: [...n.center], size: [...n.inverseScale] },
+  };
+}

@@ -1,0 +1,688 @@
+/**
+ * LOD generation over a whole Second Life object with meshoptimizer: simplifies every face
+ * (material) of the object at once and splits the result back into the same faces.
+ *
+ * Border handling (why faces stay stitched): the faces are simplified together, in one index
+ * buffer, with one vertex set per face. Where two faces meet, their vertices share exactly the
+ * same position (positions are snapped to one canonical value per `weldTolerance` cell), so
+ * meshoptimizer sees the material boundary as an attribute seam, not as an open border: it may
+ * collapse edges along the seam (both sides together) but never pulls the two sides apart, and
+ * locks seam vertices where more than two faces meet. So material boundaries stay closed without
+ * locking them, and small parts can vanish whole (`Prune`). A triangle never mixes faces (an edge
+ * collapse keeps a vertex within its face's vertex set), so the result splits back by vertex range.
+ *
+ * Steps: (1) snap positions to canonical values, (2) weld identical vertices within each face
+ * (position, normal, uv), (3) simplify the combined mesh with meshoptimizer's attribute metric
+ * (`simplifyWithUpdate`, or `simplifyWithAttributes` when vertices stay put), normals and UVs
+ * weighted, absolute error, Prune, (4) split the triangles back into faces and compact each
+ * face's vertices. A face left without triangles becomes an empty face, which the encoder
+ * writes as a NoGeometry placeholder, so every LOD has exactly as many faces as high.
+ *
+ * Fallback cascade, like the viewer's genMeshOptimizerLODs (spec section 5): when the
+ * attribute-aware result keeps more than `maxRatioDrift` (1.8, the viewer's allowed_ratio_drift)
+ * times the triangles wanted, retry with normals ignored (welded by position and uv), then with
+ * UVs ignored too (welded by position), then `simplifySloppy`, and keep the first that gets there
+ * (else the smallest). In error mode, "wanted" is what position-only simplification reaches at the
+ * same error: attributes may cost some triangles, not a multiple. A fallback mode simplifies the
+ * merged vertices (compacted: an unused duplicate would lock its point); afterwards each triangle
+ * corner takes the original vertex whose normal is closest to its triangle's, so hard edges
+ * come back.
+ *
+ * The meshoptimizer module is injected (`simplifier`): core never imports it and runs in browsers.
+ * Kept vertices move to where they best fit the surface they replace (`simplifyWithUpdate`,
+ * `updatePositions`, default on): LODs shrink less and their error is lower than with vertices
+ * left in place; wedges of one point move together, so seams stay closed.
+ *
+ * Follows meshoptimizer's documentation (js/README.md, Simplifier) for welding, seams and flags.
+ */
+
+import { SlmeshError } from '../errors.js';
+import { emptyFace } from '../geometry/object-geometry.js';
+import type { Face, MeshLod } from '../types.js';
+
+/** meshoptimizer's simplifier flags. */
+export type SimplifierFlag = 'LockBorder' | 'Sparse' | 'ErrorAbsolute' | 'Prune' | 'Regularize' | 'Permissive' | 'RegularizeLight' | 'PreserveFolds' | 'ErrorClamped';
+
+/**
+ * The part of meshoptimizer's `MeshoptSimplifier` slmesh uses (meshoptimizer >= 0.21; pass
+ * `MeshoptSimplifier` after `await MeshoptSimplifier.ready`).
+ */
+export interface MeshSimplifier {
+  simplify(indices: Uint32Array, positions: Float32Array, stride: number, targetIndexCount: number, targetError: number, flags?: SimplifierFlag[]): [Uint32Array, number];
+  simplifyWithAttributes(
+    indices: Uint32Array,
+    positions: Float32Array,
+    stride: number,
+    attributes: Float32Array,
+    attributeStride: number,
+    attributeWeights: number[],
+    vertexLock: Uint8Array | null,
+    targetIndexCount: number,
+    targetError: number,
+    flags?: SimplifierFlag[],
+  ): [Uint32Array, number];
+  simplifyWithUpdate(
+    indices: Uint32Array,
+    positions: Float32Array,
+    stride: number,
+    attributes: Float32Array,
+    attributeStride: number,
+    attributeWeights: number[],
+    vertexLock: Uint8Array | null,
+    targetIndexCount: number,
+    targetError: number,
+    flags?: SimplifierFlag[],
+  ): [number, number];
+  simplifySloppy(indices: Uint32Array, positions: Float32Array, stride: number, vertexLock: Uint8Array | null, targetIndexCount: number, targetError: number): [Uint32Array, number];
+}
+
+/** How much of the vertex data the simplifier must respect, most to least. */
+export type SimplifyMode = 'attributes' | 'no-normals' | 'no-uvs' | 'sloppy';
+export const SIMPLIFY_MODES: readonly SimplifyMode[] = ['attributes', 'no-normals', 'no-uvs', 'sloppy'];
+
+/** Attributes per welded vertex: nx, ny, nz, u, v. */
+const ATTR_STRIDE = 5;
+
+/** An object's faces welded into one mesh, ready to simplify (many times). */
+export interface LodSource {
+  /** Material of each face, in the object's face order. */
+  materials: string[];
+  /** Welded vertex positions, flat xyz (canonical: equal points are bit-identical). */
+  positions: Float32Array;
+  /** Per welded vertex nx, ny, nz, u, v (zeros where a face has none). */
+  attributes: Float32Array;
+  /** Triangles over the welded vertices, all faces. */
+  indices: Uint32Array;
+  /** Face f owns welded vertices [faceStart[f], faceStart[f + 1]). */
+  faceStart: Uint32Array;
+  hasNormals: boolean[];
+  hasUvs: boolean[];
+  triangles: number;
+  /** Largest side of the bounding box (meshoptimizer's scale for relative errors). */
+  maxSide: number;
+  /** Compacted buffers for the fallback modes, built on first use. */
+  fallback: Partial<Record<'no-normals' | 'no-uvs', FallbackBuffers>>;
+}
+
+export interface LodSourceOptions {
+  /** Points closer than this fraction of the object's largest side are one point (seams close). Default 1e-6. */
+  weldTolerance?: number;
+}
+
+export const LOD_SOURCE_DEFAULTS: Required<LodSourceOptions> = { weldTolerance: 1e-6 };
+
+// -------------------------------------------------------------------------------------------
+// Welding
+// -------------------------------------------------------------------------------------------
+
+function fmix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
+}
+
+/**
+ * Groups equal keys (`w` 32-bit words each): returns for each key the index of the first key
+ * equal to it.
+ */
+function firstOfEqualKeys(words: Uint32Array, w: number, n: number): Uint32Array {
+  let cap = 16;
+  while (cap < n * 2) cap <<= 1;
+  const table = new Int32Array(cap).fill(-1);
+  const first = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    let h = 0x9747b28c;
+    const o = i * w;
+    for (let k = 0; k < w; k++) h = Math.imul(h ^ words[o + k], 0x01000193);
+    let slot = fmix(h) & (cap - 1);
+    for (;;) {
+      const j = table[slot];
+      if (j < 0) {
+        table[slot] = i;
+        first[i] = i;
+        break;
+      }
+      let same = true;
+      const q = j * w;
+      for (let k = 0; k < w; k++) {
+        if (words[o + k] !== words[q + k]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) {
+        first[i] = first[j];
+        break;
+      }
+      slot = (slot + 1) & (cap - 1);
+    }
+  }
+  return first;
+}
+
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+/** Bits of a float32 with -0 folded into +0. */
+function bits(x: number): number {
+  f32[0] = x + 0;
+  return u32[0];
+}
+
+/** Welds an object's faces into a LodSource (see the file comment, steps 1 and 2). */
+export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): LodSource {
+  const tolerance = options.weldTolerance ?? LOD_SOURCE_DEFAULTS.weldTolerance;
+  const faces = lod.faces;
+  let total = 0;
+  let min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  for (const face of faces) {
+    const p = face.positions;
+    total += p.length / 3;
+    for (let i = 0; i + 2 < p.length; i += 3) {
+      for (let k = 0; k < 3; k++) {
+        const x = p[i + k];
+        if (!Number.isFinite(x)) throw new SlmeshError('INPUT_INVALID', `LOD generation: face ${face.material} has a non-finite vertex coordinate`);
+        if (x < min[k]) min[k] = x;
+        if (x > max[k]) max[k] = x;
+      }
+    }
+  }
+  if (total === 0) min = max = [0, 0, 0];
+  const maxSide = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
+  const cell = tolerance > 0 && maxSide > 0 ? tolerance * maxSide : 0;
+
+  // 1. Canonical positions: one per tolerance cell (exact bits when the tolerance is 0).
+  const posWords = new Uint32Array(total * 6);
+  const keyView = new Float64Array(posWords.buffer);
+  const all = new Float32Array(total * 3);
+  {
+    let v = 0;
+    for (const face of faces) {
+      all.set(face.positions.subarray(0, face.positions.length - (face.positions.length % 3)), v * 3);
+      v += Math.floor(face.positions.length / 3);
+    }
+    for (let i = 0; i < total; i++) {
+      for (let k = 0; k < 3; k++) keyView[i * 3 + k] = cell > 0 ? Math.round(all[i * 3 + k] / cell) + 0 : all[i * 3 + k] + 0;
+    }
+  }
+  const posFirst = firstOfEqualKeys(posWords, 6, total);
+
+  // 2. Weld each face's identical vertices (canonical position, normal, uv).
+  const positions: number[] = [];
+  const attributes: number[] = [];
+  const indices: number[] = [];
+  const faceStart = new Uint32Array(faces.length + 1);
+  const hasNormals = faces.map((f) => !!f.normals && f.normals.length === f.positions.length);
+  const hasUvs = faces.map((f) => !!f.uvs && f.uvs.length === (f.positions.length / 3) * 2);
+  let base = 0;
+  let welded = 0;
+  faces.forEach((face, fi) => {
+    faceStart[fi] = welded;
+    const n = Math.floor(face.positions.length / 3);
+    const words = new Uint32Array(n * 6);
+    for (let i = 0; i < n; i++) {
+      words[i * 6] = posFirst[base + i];
+      if (hasNormals[fi]) {
+        words[i * 6 + 1] = bits(face.normals![i * 3]);
+        words[i * 6 + 2] = bits(face.normals![i * 3 + 1]);
+        words[i * 6 + 3] = bits(face.normals![i * 3 + 2]);
+      }
+      if (hasUvs[fi]) {
+        words[i * 6 + 4] = bits(face.uvs![i * 2]);
+        words[i * 6 + 5] = bits(face.uvs![i * 2 + 1]);
+      }
+    }
+    const first = firstOfEqualKeys(words, 6, n);
+    // Only vertices that a kept triangle uses become welded vertices (an unused duplicate at a
+    // used position would look like an extra seam to the simplifier and lock that position).
+    const local = new Int32Array(n).fill(-1);
+    const start = faceStart[fi];
+    const idx = face.indices;
+    const use = (i: number) => {
+      const r = first[i];
+      if (local[r] < 0) {
+        local[r] = welded++ - start;
+        const c = posFirst[base + r];
+        positions.push(all[c * 3], all[c * 3 + 1], all[c * 3 + 2]);
+        if (hasNormals[fi]) attributes.push(face.normals![r * 3], face.normals![r * 3 + 1], face.normals![r * 3 + 2]);
+        else attributes.push(0, 0, 0);
+        if (hasUvs[fi]) attributes.push(face.uvs![r * 2], face.uvs![r * 2 + 1]);
+        else attributes.push(0, 0);
+      }
+      return start + local[r];
+    };
+    for (let t = 0; t + 2 < idx.length; t += 3) {
+      const a = idx[t], b = idx[t + 1], c = idx[t + 2];
+      if (a >= n || b >= n || c >= n) throw new SlmeshError('INPUT_INVALID', `LOD generation: face ${face.material} has index ${Math.max(a, b, c)} but only ${n} vertices`);
+      // Triangles with a repeated vertex are dropped. Ones with distinct vertices at one point
+      // (a UV-seamed pole) are kept: meshoptimizer removes them itself, and removing them first
+      // leaves many unconnected wedges at that point, which slows it down a lot.
+      if (first[a] === first[b] || first[b] === first[c] || first[a] === first[c]) continue;
+      indices.push(use(a), use(b), use(c));
+    }
+    base += n;
+  });
+  faceStart[faces.length] = welded;
+  return {
+    materials: faces.map((f) => f.material),
+    positions: Float32Array.from(positions),
+    attributes: Float32Array.from(attributes),
+    indices: Uint32Array.from(indices),
+    faceStart,
+    hasNormals,
+    hasUvs,
+    triangles: indices.length / 3,
+    maxSide,
+    fallback: {},
+  };
+}
+
+/**
+ * Maps every welded vertex to the first vertex with the same position (and the same uv when
+ * `uvs`), within its face or, with `acrossFaces`, over the whole object (as the viewer's shadow
+ * index buffers do). The fallback modes simplify through these remaps.
+ */
+export function weldRemap(source: LodSource, uvs: boolean, acrossFaces = false): Uint32Array {
+  const n = source.positions.length / 3;
+  const remap = new Uint32Array(n);
+  const ranges: [number, number][] = [];
+  if (acrossFaces) ranges.push([0, n]);
+  else for (let f = 0; f + 1 < source.faceStart.length; f++) ranges.push([source.faceStart[f], source.faceStart[f + 1]]);
+  for (const [s, e] of ranges) {
+    const words = new Uint32Array((e - s) * 5);
+    for (let i = s; i < e; i++) {
+      const o = (i - s) * 5;
+      words[o] = bits(source.positions[i * 3]);
+      words[o + 1] = bits(source.positions[i * 3 + 1]);
+      words[o + 2] = bits(source.positions[i * 3 + 2]);
+      if (uvs) {
+        words[o + 3] = bits(source.attributes[i * ATTR_STRIDE + 3]);
+        words[o + 4] = bits(source.attributes[i * ATTR_STRIDE + 4]);
+      }
+    }
+    const first = firstOfEqualKeys(words, 5, e - s);
+    for (let i = s; i < e; i++) remap[i] = s + first[i - s];
+  }
+  return remap;
+}
+
+/**
+ * A fallback mode's mesh: the welded vertices merged by `weldRemap` and compacted (no unused
+ * duplicates), plus, for each merged vertex, the source vertices it stands for (its wedges).
+ */
+export interface FallbackBuffers {
+  positions: Float32Array;
+  attributes: Float32Array;
+  indices: Uint32Array;
+  /** Wedges of compact vertex k: wedges[wedgeStart[k] .. wedgeStart[k + 1]), source vertex ids. */
+  wedgeStart: Uint32Array;
+  wedges: Uint32Array;
+}
+
+function fallbackBuffers(source: LodSource, mode: 'no-normals' | 'no-uvs'): FallbackBuffers {
+  const cached = source.fallback[mode];
+  if (cached) return cached;
+  const remap = weldRemap(source, mode === 'no-normals');
+  const n = remap.length;
+  const compact = new Int32Array(n).fill(-1);
+  let m = 0;
+  for (let v = 0; v < n; v++) if (remap[v] === v) compact[v] = m++;
+  const positions = new Float32Array(m * 3);
+  const attributes = new Float32Array(m * ATTR_STRIDE);
+  const wedgeStart = new Uint32Array(m + 1);
+  for (let v = 0; v < n; v++) {
+    const k = compact[remap[v]];
+    wedgeStart[k + 1]++;
+    if (remap[v] === v) {
+      positions.set(source.positions.subarray(v * 3, v * 3 + 3), k * 3);
+      attributes.set(source.attributes.subarray(v * ATTR_STRIDE, v * ATTR_STRIDE + ATTR_STRIDE), k * ATTR_STRIDE);
+    }
+  }
+  for (let k = 0; k < m; k++) wedgeStart[k + 1] += wedgeStart[k];
+  const fill = wedgeStart.slice(0, m);
+  const wedges = new Uint32Array(n);
+  for (let v = 0; v < n; v++) wedges[fill[compact[remap[v]]]++] = v;
+  const indices = new Uint32Array(source.indices.length);
+  for (let i = 0; i < indices.length; i++) indices[i] = compact[remap[source.indices[i]]];
+  const out = { positions, attributes, indices, wedgeStart, wedges };
+  source.fallback[mode] = out;
+  return out;
+}
+
+/**
+ * Back from a fallback mode's merged vertices to source vertices: each corner takes the wedge
+ * whose normal is closest to its triangle's normal, so hard edges and flat shading come back.
+ */
+function restoreWedges(source: LodSource, fb: FallbackBuffers, out: Uint32Array, p: Float32Array): Uint32Array {
+  const res = new Uint32Array(out.length);
+  const a = source.attributes;
+  for (let t = 0; t + 2 < out.length; t += 3) {
+    const i0 = out[t] * 3, i1 = out[t + 1] * 3, i2 = out[t + 2] * 3;
+    const ux = p[i1] - p[i0], uy = p[i1 + 1] - p[i0 + 1], uz = p[i1 + 2] - p[i0 + 2];
+    const vx = p[i2] - p[i0], vy = p[i2 + 1] - p[i0 + 1], vz = p[i2 + 2] - p[i0 + 2];
+    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    for (let c = 0; c < 3; c++) {
+      const k = out[t + c];
+      const s = fb.wedgeStart[k], e = fb.wedgeStart[k + 1];
+      let best = fb.wedges[s], bestDot = -Infinity;
+      if (e - s > 1) {
+        for (let w = s; w < e; w++) {
+          const v = fb.wedges[w] * ATTR_STRIDE;
+          const d = a[v] * nx + a[v + 1] * ny + a[v + 2] * nz;
+          if (d > bestDot) {
+            bestDot = d;
+            best = fb.wedges[w];
+          }
+        }
+      }
+      res[t + c] = best;
+    }
+  }
+  return res;
+}
+
+// -------------------------------------------------------------------------------------------
+// Simplification
+// -------------------------------------------------------------------------------------------
+
+export interface SimplifyLodOptions {
+  /** meshoptimizer's MeshoptSimplifier (ready). Required. */
+  simplifier: MeshSimplifier;
+  /** Weight of normals in the attribute metric. Default 0.5. */
+  normalWeight?: number;
+  /** Weight of UVs in the attribute metric. Default 0.5. */
+  uvWeight?: number;
+  /** Let meshoptimizer remove small disconnected parts whole (Prune). Default true. */
+  prune?: boolean;
+  /** Move kept vertices to where they best fit the removed surface (simplifyWithUpdate): less shrinking, lower error. Default true. */
+  updatePositions?: boolean;
+}
+
+export const SIMPLIFY_LOD_DEFAULTS = { normalWeight: 0.5, uvWeight: 0.5, prune: true, updatePositions: true };
+
+export interface SimplifiedLod {
+  /** The LOD: as many faces as the source, empty where a face vanished. */
+  lod: MeshLod;
+  triangles: number;
+  vertices: number;
+  /** meshoptimizer's own error estimate, metres (the planner measures the real one). */
+  simplifierError: number;
+  mode: SimplifyMode;
+}
+
+/**
+ * One simplification of `source` in `mode`: down to `targetTriangles` (0: as far as the error
+ * allows) without exceeding `targetError` metres (meshoptimizer's estimate).
+ */
+export function simplifyLodSource(source: LodSource, mode: SimplifyMode, targetTriangles: number, targetError: number, options: SimplifyLodOptions): SimplifiedLod {
+  const s = options.simplifier;
+  if (!s) throw new SlmeshError('USAGE', 'LOD generation: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)');
+  const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
+  const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
+  const prune = options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune;
+  const targetIndexCount = Math.max(0, Math.floor(targetTriangles)) * 3;
+  const error = Math.max(0, targetError);
+  if (source.triangles === 0) return splitIntoFaces(source, new Uint32Array(0), 0, mode);
+
+  // Fallback modes run on merged, compacted vertices and come back through restoreWedges.
+  const fb = mode === 'attributes' ? undefined : fallbackBuffers(source, mode === 'no-normals' ? 'no-normals' : 'no-uvs');
+  const indices = fb ? fb.indices : source.indices;
+  const positions = fb ? fb.positions : source.positions;
+  const attributes = fb ? fb.attributes : source.attributes;
+  const flags: SimplifierFlag[] = prune ? ['ErrorAbsolute', 'Prune'] : ['ErrorAbsolute'];
+  const anyNormals = source.hasNormals.some(Boolean) && normalWeight > 0;
+  const anyUvs = source.hasUvs.some(Boolean) && uvWeight > 0;
+  const update = options.updatePositions ?? SIMPLIFY_LOD_DEFAULTS.updatePositions;
+  let out: Uint32Array;
+  let err: number;
+  let pos = positions;
+  let att = attributes;
+  let weights: number[];
+  if (mode === 'no-uvs' || (!anyNormals && !anyUvs) || (mode === 'no-normals' && !anyUvs)) weights = [];
+  else {
+    const wn = mode === 'attributes' && anyNormals ? normalWeight : 0;
+    const wu = anyUvs ? uvWeight : 0;
+    weights = [wn, wn, wn, wu, wu];
+  }
+  if (mode === 'sloppy') {
+    // simplifySloppy takes and returns errors relative to the largest side.
+    const scale = source.maxSide > 0 ? source.maxSide : 1;
+    [out, err] = s.simplifySloppy(indices, positions, 3, null, targetIndexCount, error / scale);
+    err *= scale;
+  } else if (update) {
+    // simplifyWithUpdate rewrites indices, positions and attributes in place: work on copies.
+    const idx = indices.slice();
+    pos = positions.slice();
+    att = weights.length ? attributes.slice() : new Float32Array(0);
+    let n: number;
+    [n, err] = s.simplifyWithUpdate(idx, pos, 3, att, weights.length ? ATTR_STRIDE : 0, weights, null, targetIndexCount, error, flags);
+    out = idx.subarray(0, n);
+    if (!weights.length) att = attributes;
+  } else if (!weights.length) {
+    [out, err] = s.simplify(indices, positions, 3, targetIndexCount, error, flags);
+  } else {
+    [out, err] = s.simplifyWithAttributes(indices, positions, 3, attributes, ATTR_STRIDE, weights, null, targetIndexCount, error, flags);
+  }
+  let result = source;
+  if (fb) {
+    out = restoreWedges(source, fb, out, pos);
+    if (pos !== positions || att !== attributes) result = moveWedges(source, fb, out, pos, mode === 'no-normals' ? att : undefined);
+  } else if (pos !== positions || att !== attributes) {
+    result = { ...source, positions: pos, attributes: renormalized(att) };
+  }
+  return splitIntoFaces(result, out, err, mode);
+}
+
+/** Attributes with each normal scaled back to unit length (simplifyWithUpdate interpolates them). */
+function renormalized(att: Float32Array): Float32Array {
+  for (let i = 0; i + 2 < att.length; i += ATTR_STRIDE) {
+    const l = Math.hypot(att[i], att[i + 1], att[i + 2]);
+    if (l > 0) {
+      att[i] /= l;
+      att[i + 1] /= l;
+      att[i + 2] /= l;
+    }
+  }
+  return att;
+}
+
+/**
+ * A copy of the source whose vertices used by `out` sit where the simplifier moved their merged
+ * vertex (and, in 'no-normals' mode, take its updated uv); each keeps its own normal.
+ */
+function moveWedges(source: LodSource, fb: FallbackBuffers, out: Uint32Array, pos: Float32Array, att: Float32Array | undefined): LodSource {
+  const positions = source.positions.slice();
+  const attributes = att ? source.attributes.slice() : source.attributes;
+  const k = new Int32Array(source.positions.length / 3).fill(-1);
+  for (let c = 0; c < fb.wedgeStart.length - 1; c++) for (let w = fb.wedgeStart[c]; w < fb.wedgeStart[c + 1]; w++) k[fb.wedges[w]] = c;
+  for (let i = 0; i < out.length; i++) {
+    const v = out[i], c = k[v];
+    positions[v * 3] = pos[c * 3];
+    positions[v * 3 + 1] = pos[c * 3 + 1];
+    positions[v * 3 + 2] = pos[c * 3 + 2];
+    if (att) {
+      attributes[v * ATTR_STRIDE + 3] = att[c * ATTR_STRIDE + 3];
+      attributes[v * ATTR_STRIDE + 4] = att[c * ATTR_STRIDE + 4];
+    }
+  }
+  return { ...source, positions, attributes };
+}
+
+
+/**
+ * Step 4: splits triangles over the source's welded vertices back into its faces (a triangle goes
+ * to the face of its first vertex) and compacts each face's vertices.
+ */
+export function splitIntoFaces(source: LodSource, indices: Uint32Array, error: number, mode: SimplifyMode): SimplifiedLod {
+  const nf = source.materials.length;
+  const faceOf = (v: number) => {
+    // faceStart is sorted: binary search for the face owning welded vertex v.
+    let lo = 0, hi = nf - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (source.faceStart[mid] <= v) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const perFace: number[][] = Array.from({ length: nf }, () => []);
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    if (a === b || b === c || a === c) continue;
+    perFace[faceOf(a)].push(a, b, c);
+  }
+  const faces: Face[] = [];
+  let triangles = 0, vertices = 0;
+  for (let f = 0; f < nf; f++) {
+    const tri = perFace[f];
+    if (tri.length === 0) {
+      faces.push(emptyFace(source.materials[f]));
+      continue;
+    }
+    const map = new Map<number, number>();
+    const idx = new Uint32Array(tri.length);
+    for (let i = 0; i < tri.length; i++) {
+      let j = map.get(tri[i]);
+      if (j === undefined) {
+        j = map.size;
+        map.set(tri[i], j);
+      }
+      idx[i] = j;
+    }
+    const n = map.size;
+    const positions = new Float32Array(n * 3);
+    const normals = source.hasNormals[f] ? new Float32Array(n * 3) : undefined;
+    const uvs = source.hasUvs[f] ? new Float32Array(n * 2) : undefined;
+    for (const [v, j] of map) {
+      positions[j * 3] = source.positions[v * 3];
+      positions[j * 3 + 1] = source.positions[v * 3 + 1];
+      positions[j * 3 + 2] = source.positions[v * 3 + 2];
+      if (normals) {
+        normals[j * 3] = source.attributes[v * ATTR_STRIDE];
+        normals[j * 3 + 1] = source.attributes[v * ATTR_STRIDE + 1];
+        normals[j * 3 + 2] = source.attributes[v * ATTR_STRIDE + 2];
+      }
+      if (uvs) {
+        uvs[j * 2] = source.attributes[v * ATTR_STRIDE + 3];
+        uvs[j * 2 + 1] = source.attributes[v * ATTR_STRIDE + 4];
+      }
+    }
+    const face: Face = { material: source.materials[f], positions, indices: idx };
+    if (normals) face.normals = normals;
+    if (uvs) face.uvs = uvs;
+    faces.push(face);
+    triangles += tri.length / 3;
+    vertices += n;
+  }
+  return { lod: { faces }, triangles, vertices, simplifierError: error, mode };
+}
+
+export interface CascadeOptions extends SimplifyLodOptions {
+  /** Accept a mode's result when it keeps at most this many times the triangles wanted. Default 1.8 (the viewer's allowed_ratio_drift). */
+  maxRatioDrift?: number;
+  /** Modes to try, in order. Default SIMPLIFY_MODES. */
+  modes?: readonly SimplifyMode[];
+}
+
+export const CASCADE_DEFAULTS = { ...SIMPLIFY_LOD_DEFAULTS, maxRatioDrift: 1.8 };
+
+/**
+ * Simplifies to `targetTriangles` (error limit `targetError` metres) with the viewer's fallback
+ * cascade: the first mode whose result has at least one triangle and at most maxRatioDrift times
+ * the target; else the smallest non-empty result; else the last result.
+ */
+export function simplifyToTriangles(source: LodSource, targetTriangles: number, targetError: number, options: CascadeOptions): SimplifiedLod {
+  const drift = options.maxRatioDrift ?? CASCADE_DEFAULTS.maxRatioDrift;
+  const modes = options.modes ?? SIMPLIFY_MODES;
+  let best: SimplifiedLod | undefined;
+  let last: SimplifiedLod | undefined;
+  for (const mode of modes) {
+    const r = simplifyLodSource(source, mode, targetTriangles, targetError, options);
+    last = r;
+    if (r.triangles > 0 && r.triangles <= drift * Math.max(1, targetTriangles)) return r;
+    if (r.triangles > 0 && (!best || r.triangles < best.triangles)) best = r;
+  }
+  return best ?? last!;
+}
+
+/**
+ * Simplifies as far as `targetError` metres (meshoptimizer's estimate) allows, with the cascade:
+ * the attribute-aware result unless it keeps more than maxRatioDrift times the triangles that
+ * position-only simplification reaches at the same error; then normals are dropped, then UVs;
+ * then, when position-only simplification keeps more than maxRatioDrift times what sloppy
+ * simplification does, the sloppy result (its error is only an estimate: callers measure it).
+ */
+export function simplifyToError(source: LodSource, targetError: number, options: CascadeOptions): SimplifiedLod {
+  const drift = options.maxRatioDrift ?? CASCADE_DEFAULTS.maxRatioDrift;
+  const sloppy = (options.modes ?? SIMPLIFY_MODES).includes('sloppy');
+  const modes = (options.modes ?? SIMPLIFY_MODES).filter((m) => m !== 'sloppy');
+  if (modes.length === 0) throw new SlmeshError('USAGE', 'LOD generation: error mode needs at least one of attributes, no-normals, no-uvs');
+  const first = simplifyLodSource(source, modes[0], 0, targetError, options);
+  if (modes.length === 1 || first.triangles <= 1) return first;
+  // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
+  if (source.triangles > 100_000 && first.triangles < 0.1 * source.triangles) return first;
+  const reference = simplifyLodSource(source, modes[modes.length - 1], 0, targetError, options);
+  if (first.triangles <= drift * Math.max(1, reference.triangles)) return first;
+  for (const mode of modes.slice(1, -1)) {
+    const r = simplifyLodSource(source, mode, 0, targetError, options);
+    if (r.triangles <= drift * Math.max(1, reference.triangles)) return r;
+  }
+  // Last, as the viewer does: sloppy, when even position-only simplification is stuck (small
+  // closed parts it cannot collapse, like a bevelled box). Its error is an estimate; callers measure.
+  if (sloppy && source.triangles <= 100_000) {
+    const r = simplifyLodSource(source, 'sloppy', 0, targetError, options);
+    if (r.triangles > 0 && reference.triangles > drift * r.triangles) return r;
+  }
+  return reference;
+}
+
+/**
+ * The lean variant of a LOD for far LODs: within each face, the vertices at one point become one
+ * vertex (normal = the normalised sum of theirs, uv = the first one's). Same triangles, same
+ * geometry, fewer vertices and so fewer bytes; hard edges shade smooth and UV seams blur, which
+ * does not show at the distances where low and lowest are seen.
+ */
+export function weldByPosition(lod: MeshLod): MeshLod {
+  return {
+    faces: lod.faces.map((face) => {
+      const n = Math.floor(face.positions.length / 3);
+      if (n === 0 || face.indices.length < 3) return face;
+      const words = new Uint32Array(n * 3);
+      for (let i = 0; i < n * 3; i++) words[i] = bits(face.positions[i]);
+      const first = firstOfEqualKeys(words, 3, n);
+      const id = new Int32Array(n).fill(-1);
+      let m = 0;
+      for (let i = 0; i < n; i++) if (first[i] === i) id[i] = m++;
+      if (m === n) return face;
+      const positions = new Float32Array(m * 3);
+      const normals = face.normals ? new Float32Array(m * 3) : undefined;
+      const uvs = face.uvs ? new Float32Array(m * 2) : undefined;
+      for (let i = 0; i < n; i++) {
+        const j = id[first[i]];
+        if (first[i] === i) {
+          positions.set(face.positions.subarray(i * 3, i * 3 + 3), j * 3);
+          if (uvs) uvs.set(face.uvs!.subarray(i * 2, i * 2 + 2), j * 2);
+        }
+        if (normals) for (let k = 0; k < 3; k++) normals[j * 3 + k] += face.normals![i * 3 + k];
+      }
+      if (normals) {
+        for (let j = 0; j < m; j++) {
+          const l = Math.hypot(normals[j * 3], normals[j * 3 + 1], normals[j * 3 + 2]);
+          if (l > 0) for (let k = 0; k < 3; k++) normals[j * 3 + k] /= l;
+          else normals[j * 3 + 2] = 1;
+        }
+      }
+      const indices: number[] = [];
+      for (let t = 0; t + 2 < face.indices.length; t += 3) {
+        const a = id[first[face.indices[t]]], b = id[first[face.indices[t + 1]]], c = id[first[face.indices[t + 2]]];
+        if (a !== b && b !== c && a !== c) indices.push(a, b, c);
+      }
+      const out: Face = { material: face.material, positions, indices: Uint32Array.from(indices) };
+      if (normals) out.normals = normals;
+      if (uvs) out.uvs = uvs;
+      return out;
+    }),
+  };
+}

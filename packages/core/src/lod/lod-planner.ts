@@ -1,0 +1,748 @@
+/**
+ * The LOD planner: chooses each LOD of an object from what a viewer sees, not from a triangle
+ * ratio.
+ *
+ * For an object of radius r (0.5 * |scale|, at the size it is planned for) and a
+ * RenderVolumeLODFactor F, LOD i (medium, low, lowest) starts to show at switch distance D_i
+ * (lod-distances.ts). Its screen-space error is its geometric error there in pixels
+ * (screen-space-error.ts: 1080 px tall viewport, 60 degree vertical field of view). The planner
+ * makes each LOD as small as it can while
+ *
+ *   1. its measured geometric error, the sampled two-sided Hausdorff distance to high
+ *      (hausdorff.ts, not meshoptimizer's estimate), stays within maxErrorPx pixels at D_i, and
+ *   2. it keeps the silhouette: from every one of 7 directions it covers at least `minCoverage`
+ *      of high's silhouette (silhouette.ts). This floor holds whatever the pixel bound or budget,
+ *      so no LOD ever collapses to nothing to win a budget.
+ *
+ * The high LOD is planned too (unless keepHigh): simplified only as far as its error stays within
+ * maxErrorPx at a near distance, by default the fill distance where the object's bounding sphere
+ * fills the view (screen-space-error.ts fillDistance), and kept when that saves under 5 %.
+ *
+ * Search: for each LOD, simplifier error targets t are tried on a ladder (grown while both tests
+ * pass, shrunk when one fails, then bisected) and each candidate is measured. With a `deflate`,
+ * the passing candidate whose LOD block costs the fewest charged bytes wins (encoded as the
+ * uploader does; among equally cheap ones the most accurate), and low and lowest may take their
+ * lean variant (one vertex per point and face); without one, the fewest triangles. Each LOD is
+ * simplified from high; for a high over 50,000 triangles each lower LOD is made from the one above
+ * (`chain`), which is much faster. In this error mode the fallback cascade keeps the
+ * attribute-aware result unless it has more than `maxRatioDrift` (1.25) times the triangles
+ * position-only simplification needs for the same error.
+ *
+ * Big highs (over proxyTriangles, 60,000): every candidate is measured against a proxy, high
+ * simplified position-only to 0.4 px at the near distance, and the proxy's own error (high's
+ * samples to the proxy, or meshoptimizer's estimate when larger) is added (triangle inequality);
+ * the proxy is also the planned high when within its bound. Time and memory follow the proxy.
+ *
+ * Fallbacks (never a silent copy): a lower LOD whose best result within the bound keeps more than
+ * half the LOD above (leaf cards, many small parts) is also tried by sloppy simplification to a
+ * third of the LOD above and by the cascade at a doubling bound; the cheaper one that keeps the
+ * silhouette floor wins and the plan carries a `lod-fallback` diagnostic (also when nothing
+ * shrinks it and it stays a copy). Triangle budgets (maxTriangles, per LOD) reduce a LOD over its
+ * budget whatever its error (`lod-max-triangles`). Then the chain is made monotone: a LOD with
+ * more triangles or vertices than the one above is replaced by a copy of it. Every LOD has high's
+ * face count (empty faces become NoGeometry placeholders when encoded). Objects of identical
+ * geometry up to a translation are planned once (planModelLods, planModelForBudget).
+ *
+ * Budget mode (planModelForBudget): the smallest pixel bound whose chain keeps the linkset's land
+ * impact within a target, found by bisection on log(pixels); each chain is priced with the real
+ * encoder (costReport: encodeMeshAsset + streamingCost), since download weight depends on
+ * compressed bytes. When even the floor chain does not fit, the result says so (`fits: false`).
+ */
+
+import { REPORT_LOD_FACTOR_DEFAULT, costReport, type CostReportOptions } from '../cost/cost-report.js';
+import { memoizeDeflate } from '../asset/deflate-cache.js';
+import { SlmeshError } from '../errors.js';
+import { maxDistanceToMesh, prepareHausdorffSide, hausdorffBetween, sampleSurface, type HausdorffSide } from './hausdorff.js';
+import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
+import { writeLlsdBinary } from '../asset/llsd-binary.js';
+import { computeUploadNormalization, encodeLodBlock, normalizeNormals, normalizePoints, type UploadNormalization } from '../asset/mesh-asset.js';
+import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
+import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../geometry/object-geometry.js';
+import { LOWER_LODS, errorForPixels, fillDistance, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
+import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
+import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
+import { assignDefaults } from '../options.js';
+
+export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
+  /** meshoptimizer's MeshoptSimplifier, ready. Required. */
+  simplifier: MeshSimplifier;
+  /** RenderVolumeLODFactor the chain is planned for. Default 2 (Firestorm's default). */
+  lodFactor?: number;
+  /** Screen-space error bound, pixels, at each LOD's switch distance. Default 1. */
+  maxErrorPx?: number;
+  /** Reference screen. Default 1080 px tall, 60 degrees vertical field of view. */
+  screen?: Partial<ScreenSpaceSettings>;
+  /** Uniform factor from the model's size to the size it is planned for. Default 1. */
+  sizeFactor?: number;
+  /** Silhouette floor: from every view, each LOD covers at least this fraction of high's silhouette (within 1/64 of the object's size). Default 0.9. */
+  minCoverage?: number;
+  /** Grid cells per side of each silhouette view. Default 64. */
+  silhouetteResolution?: number;
+  /** Area samples per surface for the Hausdorff distance (fewer for small meshes: 32 per high triangle, at least 256). Default 4096. */
+  samples?: number;
+  /** Most vertices per surface used as Hausdorff samples. Default 16384. */
+  maxVertexSamples?: number;
+  /** Candidates tried per LOD (at most 5 for sources over 20k triangles, 3 over 100k). Default 8. */
+  maxProbes?: number;
+  /**
+   * zlib deflate. With it, candidates are compared by the bytes download weight charges for them
+   * (their LOD block encoded as the uploader does, less the 384-byte allowance): the cheapest
+   * passing candidate wins, and among equally cheap ones the most accurate. Without it, the one
+   * with the fewest triangles. Default: none.
+   */
+  deflate?: DeflateFn;
+  /** Let low and lowest use the lean variant (one vertex per point and face; weldByPosition) when it costs fewer bytes. Default true. */
+  leanFarLods?: boolean;
+  /** Simplify each lower LOD from the LOD above instead of from high: 'auto' does so when high has more than 50,000 triangles (fast), else each LOD comes from high (more accurate). Default 'auto'. */
+  chain?: boolean | 'auto';
+  /** Leave the high LOD as it is. Default false: high is simplified as far as stays within maxErrorPx at `highDistance`. */
+  keepHigh?: boolean;
+  /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance, where the object's bounding sphere fills the view's height (screen-space-error.ts fillDistance). */
+  highDistance?: number;
+  /** Most triangles per LOD (creator's budgets); a LOD over its budget is simplified to it whatever the error (`lod-max-triangles`). Default: none. */
+  maxTriangles?: Partial<Record<LodName, number>>;
+  /** A lower LOD that cannot shrink to half the LOD above within the bound is made with a relaxed bound or sloppy simplification (`lod-fallback`). Default true. */
+  fallback?: boolean;
+  /** A high over this many triangles is measured against through a simplified proxy (its own error added). Default 60,000. */
+  proxyTriangles?: number;
+  /** Called after each object is planned (planModelLods): objects done, objects in all. Default: none. */
+  onObjectPlanned?: (done: number, total: number) => void;
+}
+
+export const LOD_PLAN_DEFAULTS = {
+  lodFactor: REPORT_LOD_FACTOR_DEFAULT,
+  maxErrorPx: 1,
+  sizeFactor: 1,
+  minCoverage: 0.9,
+  silhouetteResolution: 64,
+  samples: 4096,
+  maxVertexSamples: 16384,
+  maxProbes: 8,
+  chain: 'auto' as boolean | 'auto',
+  maxRatioDrift: 1.25,
+  leanFarLods: true,
+  keepHigh: false,
+  fallback: true,
+  proxyTriangles: 60_000,
+};
+
+/** What the planner decided for one lower LOD. */
+export interface LodLevelPlan {
+  name: LowerLodName;
+  triangles: number;
+  vertices: number;
+  /** Measured two-sided Hausdorff distance to high, metres at the planned size. */
+  error: number;
+  /** `error` in pixels at `switchDistance`. */
+  screenErrorPx: number;
+  /** The error allowed by the pixel bound, metres at the planned size (Infinity when the LOD never shows). */
+  maxError: number;
+  /** Camera distance, metres, from which this LOD shows. */
+  switchDistance: number;
+  /** Smallest silhouette coverage of high over the views, 0..1. */
+  coverage: number;
+  /** How it was made: a simplification mode, or a copy of the LOD above. */
+  mode: SimplifyMode | 'copy';
+  /** meshoptimizer's target error for the accepted candidate, metres at the model's size. */
+  simplifierTarget: number;
+  /** Set when the LOD could not be made within the bound (see the plan's diagnostics). */
+  fallback?: LodFallback;
+}
+
+/**
+ * Why a LOD is not the plain result of the pixel bound: 'relaxed-bound' (it could not shrink to
+ * half the LOD above within the bound; made with a larger error or sloppy simplification),
+ * 'no-shrink' (nothing shrinks it without losing the silhouette: a copy of the LOD above),
+ * 'max-triangles' (reduced to the creator's triangle budget).
+ */
+export type LodFallback = 'relaxed-bound' | 'no-shrink' | 'max-triangles';
+
+/** What the planner decided for the high LOD. */
+export interface HighLodPlan {
+  triangles: number;
+  vertices: number;
+  /** Measured two-sided Hausdorff distance to the input's high LOD, metres at the planned size (0 when kept). */
+  error: number;
+  /** `error` in pixels at `nearDistance`. */
+  screenErrorPx: number;
+  /** The error allowed by the pixel bound at `nearDistance`, metres at the planned size. */
+  maxError: number;
+  /** Camera distance, metres, at which high is judged (the fill distance unless set). */
+  nearDistance: number;
+  /** Smallest silhouette coverage of the input's high over the views, 0..1. */
+  coverage: number;
+  /** How it was made: a simplification mode, 'proxy' (a big high's position-only proxy, seams kept), or 'kept' (the input's high as it is). */
+  mode: SimplifyMode | 'proxy' | 'kept';
+  fallback?: LodFallback;
+}
+
+export interface ObjectLodPlan {
+  name: string;
+  /** 0.5 * |scale| at the planned size. */
+  radius: number;
+  lodFactor: number;
+  maxErrorPx: number;
+  /** The input's high LOD triangles. */
+  highTriangles: number;
+  /** The high LOD written (simplified unless keepHigh, or kept). */
+  high: HighLodPlan;
+  levels: LodLevelPlan[];
+  /** Largest screenErrorPx over the lower levels. */
+  worstScreenErrorPx: number;
+  /** Fallbacks and budgets applied (`lod-fallback`, `lod-max-triangles`), for the report. */
+  diagnostics: Diagnostic[];
+}
+
+interface Candidate {
+  result: SimplifiedLod;
+  error: number;
+  coverage: number;
+  target: number;
+  /** What the candidate costs: charged bytes with a deflate, else triangles. */
+  cost: number;
+}
+
+/** Bytes download weight charges for a LOD block: max(bytes - MeshMetaDataDiscount, MeshMinimumByteSize). */
+function chargedBytes(bytes: number): number {
+  return Math.max(bytes - STREAMING_COST_DEFAULTS.metadataDiscount, STREAMING_COST_DEFAULTS.minimumByteSize);
+}
+
+/** Compressed size of a LOD's block as the uploader writes it, in the high LOD's unit frame. */
+export function lodBlockBytes(lod: MeshLod, normalization: UploadNormalization, deflate: DeflateFn): number {
+  const unit: MeshLod = {
+    faces: lod.faces.map((f) => ({ ...f, positions: normalizePoints(f.positions, normalization), normals: f.normals ? normalizeNormals(f.normals, normalization) : undefined })),
+  };
+  return deflate(writeLlsdBinary(encodeLodBlock(unit, normalization.inverseScale)), MESH_ZLIB_LEVEL).length;
+}
+
+const TINY = 1e-12;
+/** Sources above this many triangles get the fast search (see search()). */
+const BIG_SOURCE_TRIANGLES = 50_000;
+/** First candidate's error target at most this fraction of the object's largest side. */
+const LOOSE_START = 0.03;
+/** A big high's proxy is simplified position-only to this many pixels at the near distance (meshoptimizer's estimate). */
+const PROXY_ERROR_PX = 0.4;
+/** A planned high that keeps more than this fraction of the triangles is not worth it: high is kept as it is. */
+const HIGH_KEEP_FRACTION = 0.95;
+/** A lower LOD is "stuck" when the best result within the bound keeps more than this fraction of the LOD above. */
+const FALLBACK_KEEP_FRACTION = 0.5;
+/** LODs above this few triangles are never worth a fallback (they cost next to nothing). */
+const FALLBACK_MIN_TRIANGLES = 128;
+/** The fallback's sloppy candidate keeps 1/3 of the LOD above, the viewer's auto-LOD ratio (spec section 5). */
+const FALLBACK_DECIMATION = 3;
+/** Error targets tried by the fallback: the bound times 2, 4, ... 2^FALLBACK_STEPS. */
+const FALLBACK_STEPS = 8;
+
+/** What the planner measures candidates against: high itself, or for a big high a simplified proxy of it. */
+interface MeasureReference {
+  side: HausdorffSide;
+  silhouette: SilhouetteReference;
+  /** Measured Hausdorff distance from the reference to high, model metres (0 when the reference is high). */
+  error: number;
+  /** The proxy as a simplification source (big highs only). */
+  source?: LodSource;
+  /** The proxy itself (big highs only). */
+  lod?: MeshLod;
+  vertices?: number;
+  triangles: number;
+}
+
+/** One link of the chain being built. */
+interface ChainLink {
+  lod: MeshLod;
+  triangles: number;
+  vertices: number;
+  error: number;
+  coverage: number;
+  source: LodSource | undefined;
+  target: number;
+}
+
+/**
+ * Everything about one object the planner reuses across plans (the budget search plans the same
+ * object many times): its welded high LOD, the reference candidates are measured against (high's
+ * Hausdorff samples and BVH and its silhouettes, or a proxy's for a big high).
+ */
+export class ObjectLodPlanner {
+  readonly object: SlObject;
+  private readonly options: LodPlanOptions & typeof LOD_PLAN_DEFAULTS;
+  private readonly highSource: LodSource;
+  private readonly reference: MeasureReference;
+  private readonly modelRadius: number;
+  private readonly maxSide: number;
+  private readonly normalization: UploadNormalization;
+
+  constructor(object: SlObject, options: LodPlanOptions) {
+    if (!options?.simplifier) throw new SlmeshError('USAGE', 'LOD planner: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)');
+    this.object = object;
+    this.options = assignDefaults(LOD_PLAN_DEFAULTS, options);
+    const o = this.options;
+    if (!(o.sizeFactor > 0) || !Number.isFinite(o.sizeFactor)) throw new SlmeshError('USAGE', `LOD planner: size factor must be a positive number (got ${o.sizeFactor})`);
+    if (!(o.minCoverage >= 0 && o.minCoverage <= 1)) throw new SlmeshError('USAGE', `LOD planner: silhouette coverage floor must be between 0 and 1 (got ${o.minCoverage})`);
+    if (o.highDistance !== undefined && !(o.highDistance > 0)) throw new SlmeshError('USAGE', `LOD planner: high LOD distance must be a positive number of metres (got ${o.highDistance})`);
+    for (const [name, n] of Object.entries(o.maxTriangles ?? {})) {
+      if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new SlmeshError('USAGE', `LOD planner: the ${name} triangle budget must be a whole number > 0 (got ${n})`);
+    }
+    const high = object.lods.high;
+    this.highSource = prepareLodSource(high, o);
+    this.maxSide = this.highSource.maxSide;
+    const mesh = lodTriangles(high);
+    this.modelRadius = radiusOfScale(boxSize(objectBox(object)));
+    this.normalization = computeUploadNormalization(high);
+    // 1. The reference. A big high is measured once against a position-only proxy of it (seams
+    //    kept, vertices in place) and every candidate is measured against the proxy, its error
+    //    added (the triangle inequality): memory and time then follow the proxy, not the input.
+    if (this.highSource.triangles > o.proxyTriangles) {
+      const radius = this.modelRadius * o.sizeFactor;
+      const near = o.highDistance ?? fillDistance(radius, o.screen);
+      const proxyError = errorForPixels(PROXY_ERROR_PX, near, o.screen) / o.sizeFactor;
+      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, proxyError, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
+      if (proxy.triangles > 0 && proxy.triangles < this.highSource.triangles) {
+        const proxyMesh = lodTriangles(proxy.lod);
+        const side = prepareHausdorffSide(proxyMesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples });
+        // The proxy's error: high's samples measured to the proxy; the other direction (the proxy's
+        // surface to high's) is meshoptimizer's estimate, since the proxy's vertices are high's own
+        // and a BVH over the whole of high would cost more than the rest of the plan.
+        const error = Math.max(maxDistanceToMesh(sampleSurface(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }), side.bvh), proxy.simplifierError);
+        this.reference = { side, silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }), error, source: prepareLodSource(proxy.lod, o), lod: proxy.lod, vertices: proxy.vertices, triangles: proxy.triangles };
+        return;
+      }
+    }
+    this.reference = {
+      side: prepareHausdorffSide(mesh, { samples: this.sampleCount(mesh.indices.length / 3), maxVertexSamples: o.maxVertexSamples }),
+      silhouette: silhouetteReference(mesh, { resolution: o.silhouetteResolution }),
+      error: 0,
+      triangles: this.highSource.triangles,
+    };
+  }
+
+  /** Area samples per surface: `samples`, fewer for small meshes (32 per high triangle, at least 256). */
+  private sampleCount(highTriangles: number): number {
+    return Math.min(this.options.samples, Math.max(256, 32 * highTriangles));
+  }
+
+  /** Measured error (metres at the model's size: against the reference, plus the reference's own) and silhouette coverage of a candidate LOD. */
+  measure(lod: MeshLod): { error: number; coverage: number } {
+    const mesh = lodTriangles(lod);
+    if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
+    const ref = this.reference;
+    const coverage = silhouetteCoverage(ref.silhouette, mesh).coverage;
+    const side = prepareHausdorffSide(mesh, { samples: this.sampleCount(ref.triangles), maxVertexSamples: this.options.maxVertexSamples });
+    return { error: hausdorffBetween(ref.side, side).distance + ref.error, coverage };
+  }
+
+  /** The chain for a pixel bound: the object with its planned high and generated medium, low and lowest LODs, and the plan. */
+  plan(maxErrorPx = this.options.maxErrorPx): { object: SlObject; plan: ObjectLodPlan } {
+    const o = this.options;
+    const k = o.sizeFactor;
+    const radius = this.modelRadius * k;
+    const bounds = lodErrorBounds(radius, o.lodFactor, maxErrorPx, o.screen);
+    const high = this.object.lods.high;
+    const highTriangles = lodTriangleCount(high);
+    const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
+    const diagnostics: Diagnostic[] = [];
+    const name = this.object.name;
+    const pxAt = (error: number, distance: number) => (Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0);
+    const note = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
+
+    // 1. High: simplified only as far as stays within the pixel bound at the near distance (the
+    //    fill distance unless highDistance is given), unless keepHigh. A big high starts from the proxy.
+    const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
+    const highBound = Math.min(errorForPixels(maxErrorPx, nearDistance, o.screen) / k, this.maxSide);
+    const start = this.reference.source ?? this.highSource;
+    let top: ChainLink = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.reference.source ? undefined : this.highSource, target: 0 };
+    let highMode: SimplifyMode | 'proxy' | 'kept' = 'kept';
+    let highFallback: LodFallback | undefined;
+    if (!o.keepHigh && this.reference.lod && this.reference.error <= highBound) {
+      // A big high: its proxy is within the bound already (position-only, seams kept); searching
+      // further would cost a pass over the whole input per candidate.
+      // Its coverage is 1: it is the silhouette reference (high's own, within its sub-pixel error).
+      const ref = this.reference;
+      top = { lod: ref.lod!, triangles: ref.triangles, vertices: ref.vertices!, error: ref.error, coverage: 1, source: ref.source, target: 0 };
+      highMode = 'proxy';
+    } else if (!o.keepHigh) {
+      const found = this.search(this.highSource, highBound, 0, false, fast);
+      if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
+        top = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
+        highMode = found.result.mode;
+      }
+    }
+    const highMax = o.maxTriangles?.high;
+    if (highMax !== undefined && top.triangles > highMax) {
+      const forced = this.forceTriangles(o.keepHigh ? this.highSource : start, highMax);
+      top = { ...forced, source: undefined };
+      highMode = forced.mode;
+      highFallback = 'max-triangles';
+      note('info', 'lod-max-triangles', `high: reduced to the triangle budget ${highMax} (${forced.triangles} triangles, ${pxAt(forced.error, nearDistance).toFixed(2)} px at ${nearDistance.toFixed(1)} m)`);
+    }
+    const highPlan: HighLodPlan = {
+      triangles: top.triangles,
+      vertices: top.vertices,
+      error: top.error * k,
+      screenErrorPx: pxAt(top.error, nearDistance),
+      maxError: highBound * k,
+      nearDistance,
+      coverage: top.coverage,
+      mode: highMode,
+      ...(highFallback ? { fallback: highFallback } : {}),
+    };
+
+    // 2. The lower LODs, each from high (or, for a big high, from the LOD above).
+    let above = top;
+    const levels: LodLevelPlan[] = [];
+    const lods: Partial<Record<LowerLodName, MeshLod>> = {};
+    for (const lodName of LOWER_LODS) {
+      // 2a. The bound in model metres; an error beyond the object's own size means nothing.
+      const bound = Math.min(bounds.maxError[lodName] / k, this.maxSide);
+      const chain = o.chain === 'auto' ? fast : o.chain;
+      const source = chain ? (above.source ??= above.lod === high && this.reference.source ? this.reference.source : prepareLodSource(above.lod, o)) : this.highSource;
+      const spent = chain ? (above.lod === high ? this.reference.error : above.error) : 0;
+      const lean = lodName !== 'medium' && o.leanFarLods;
+      // 2b. Search within the bound.
+      let found = this.search(source, bound, spent, lean, fast && lodName === 'medium');
+      let fallback: LodFallback | undefined;
+      const distance = bounds.distances[lodName];
+      // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
+      const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
+      if (stuck && o.fallback && above.triangles > FALLBACK_MIN_TRIANGLES && Number.isFinite(distance)) {
+        const relaxed = this.relaxedSearch(source, bound, Math.floor(FALLBACK_KEEP_FRACTION * above.triangles), lean);
+        if (relaxed && (!found || relaxed.cost < found.cost)) {
+          found = relaxed;
+          fallback = 'relaxed-bound';
+          note('warning', 'lod-fallback', `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`);
+        } else if (!found || found.result.triangles >= above.triangles) {
+          note('warning', 'lod-fallback', `${lodName}: no simplification shrinks it without losing the silhouette (coverage floor ${o.minCoverage}); it is a copy of the LOD above`);
+          fallback = 'no-shrink';
+        }
+      }
+      // 2d. A triangle budget the creator set overrides the bound.
+      const max = o.maxTriangles?.[lodName];
+      if (max !== undefined && Math.min(found?.result.triangles ?? Infinity, above.triangles) > max) {
+        const forced = this.forceTriangles(source, max);
+        found = this.priced({ lod: forced.lod, triangles: forced.triangles, vertices: forced.vertices, simplifierError: 0, mode: forced.mode }, forced.error, forced.coverage, forced.target, lean);
+        fallback = 'max-triangles';
+        note('info', 'lod-max-triangles', `${lodName}: reduced to the triangle budget ${max} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`);
+      }
+      // 2e. Monotone: never more triangles or vertices than the LOD above.
+      let level: LodLevelPlan;
+      if (!found || found.result.triangles > above.triangles || found.result.vertices > above.vertices || found.result.triangles === 0) {
+        lods[lodName] = above.lod;
+        level = this.level(lodName, distance, bounds.maxError[lodName], above.triangles, above.vertices, above.error, above.coverage, 'copy', above.target);
+      } else {
+        lods[lodName] = found.result.lod;
+        level = this.level(lodName, distance, bounds.maxError[lodName], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
+        above = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
+      }
+      if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {
+        // A copy of a LOD above that was itself made by a fallback: over this bound too.
+        fallback = 'no-shrink';
+        note('warning', 'lod-fallback', `${lodName}: a copy of the LOD above (itself a fallback), ${level.screenErrorPx.toFixed(2)} px at ${distance.toFixed(1)} m`);
+      }
+      if (fallback) level.fallback = fallback;
+      levels.push(level);
+    }
+    const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
+    return {
+      object: { ...this.object, lods: { high: top.lod, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
+      plan: { name, radius, lodFactor: o.lodFactor, maxErrorPx, highTriangles, high: highPlan, levels, worstScreenErrorPx: worst, diagnostics },
+    };
+  }
+
+  /**
+   * The fallback for a stuck LOD: sloppy simplification to a third of the LOD above (the viewer's
+   * own ratio; it merges what the cascade cannot collapse: leaf cards, disconnected parts), and
+   * the cascade at error targets from twice the bound upward (doubling) until it gets to at most
+   * `maxTriangles`. The cheapest candidate that keeps the silhouette floor wins; undefined when
+   * none does.
+   */
+  private relaxedSearch(source: LodSource, bound: number, maxTriangles: number, lean: boolean): Candidate | undefined {
+    const o = this.options;
+    const big = source.triangles > BIG_SOURCE_TRIANGLES;
+    const opts = big ? { ...o, updatePositions: false } : o;
+    let best: Candidate | undefined;
+    const consider = (result: SimplifiedLod, t: number): boolean => {
+      if (result.triangles === 0 || result.triangles > maxTriangles) return false;
+      const { error, coverage } = this.measure(result.lod);
+      if (coverage < o.minCoverage) return true;
+      const c = this.priced(result, error, coverage, t, lean);
+      if (!best || c.cost < best.cost) best = c;
+      return true;
+    };
+    // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
+    consider(simplifyLodSource(source, 'sloppy', Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION)), this.maxSide, opts), this.maxSide);
+    for (let step = 1; step <= FALLBACK_STEPS; step++) {
+      const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
+      if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
+    }
+    return best;
+  }
+
+  /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */
+  private forceTriangles(source: LodSource, max: number): ChainLink & { mode: SimplifyMode } {
+    const o = this.options;
+    let r = simplifyToTriangles(source, max, this.maxSide, { ...o, maxRatioDrift: 1 });
+    for (let target = max, i = 0; (r.triangles > max || r.triangles === 0) && i < 12; i++, target = Math.floor(target * 0.7)) {
+      r = simplifyLodSource(source, 'sloppy', Math.max(1, target), this.maxSide, o);
+    }
+    const { error, coverage } = this.measure(r.lod);
+    return { lod: r.lod, triangles: r.triangles, vertices: r.vertices, error, coverage, source: undefined, target: 0, mode: r.mode };
+  }
+
+  private level(name: LowerLodName, distance: number, maxError: number, triangles: number, vertices: number, error: number, coverage: number, mode: SimplifyMode | 'copy', target: number): LodLevelPlan {
+    const k = this.options.sizeFactor;
+    const e = error * k;
+    return {
+      name,
+      triangles,
+      vertices,
+      error: e,
+      screenErrorPx: Number.isFinite(distance) ? screenSpaceError(e, distance, this.options.screen) : 0,
+      maxError,
+      switchDistance: distance,
+      coverage,
+      mode,
+      simplifierTarget: target,
+    };
+  }
+
+  /** A passing result as a candidate: its cost, and its lean variant instead when that is cheaper. */
+  private priced(result: SimplifiedLod, error: number, coverage: number, target: number, lean: boolean): Candidate {
+    const deflate = this.options.deflate;
+    if (!deflate) return { result, error, coverage, target, cost: result.triangles };
+    let cost = chargedBytes(lodBlockBytes(result.lod, this.normalization, deflate));
+    if (lean && cost > STREAMING_COST_DEFAULTS.minimumByteSize) {
+      const leanLod = weldByPosition(result.lod);
+      const leanCost = chargedBytes(lodBlockBytes(leanLod, this.normalization, deflate));
+      if (leanCost < cost) {
+        let vertices = 0;
+        for (const f of leanLod.faces) vertices += f.positions.length / 3;
+        result = { ...result, lod: leanLod, vertices };
+        cost = leanCost;
+      }
+    }
+    return { result, error, coverage, target, cost };
+  }
+
+  /**
+   * The cheapest candidate from `source` whose measured error is within `bound` and whose
+   * silhouette coverage passes the floor; undefined when no candidate passes. Candidates use
+   * simplifier targets t = base * sqrt(2)^e on an integer ladder e: galloping up from e = 0 while
+   * candidates pass (down while they fail), then bisecting between the last pass and first fail.
+   */
+  private search(source: LodSource, bound: number, spent: number, lean: boolean, fast: boolean): Candidate | undefined {
+    // For a heavy high every candidate costs a measurement against it: start at half the bound,
+    // where the first candidate usually passes, and keep the first pass. A big source also leaves
+    // vertices in place (moving them costs twice the time; later LODs, made from this one, do).
+    const big = source.triangles > BIG_SOURCE_TRIANGLES;
+    const o = big ? { ...this.options, updatePositions: false } : this.options;
+    let probes = fast ? Math.min(3, o.maxProbes) : source.triangles > 20_000 ? Math.min(5, o.maxProbes) : o.maxProbes;
+    // Where the pixel bound is loose, the silhouette floor binds, usually at a few percent of the size.
+    const base = (fast ? 0.5 : 1) * Math.max(Math.min(Math.max(bound - spent, 0.5 * bound), LOOSE_START * this.maxSide), TINY);
+    const tried = new Map<number, Candidate | null>();
+    let best: Candidate | undefined;
+    const passes = (e: number): boolean => {
+      const seen = tried.get(e);
+      if (seen !== undefined) return seen !== null;
+      probes--;
+      const t = base * Math.SQRT2 ** e;
+      const result = simplifyToError(source, t, o);
+      let error = Infinity, coverage = 0;
+      if (result.triangles > 0) ({ error, coverage } = this.measure(result.lod));
+      const ok = error <= bound && coverage >= o.minCoverage;
+      const c = ok ? this.priced(result, error, coverage, t, lean) : null;
+      tried.set(e, c);
+      if (c && (!best || c.cost < best.cost || (c.cost === best.cost && (o.deflate ? c.error < best.error : c.result.triangles < best.result.triangles)))) best = c;
+      return ok;
+    };
+    const maxUp = Math.ceil(2 * Math.log2(Math.max(this.maxSide, TINY) / base)) + 1;
+    let lo: number, hi: number;
+    if (passes(0)) {
+      if (fast) return best;
+      // Gallop up: 1, 3, 7 ... steps while passing.
+      lo = 0;
+      hi = Infinity;
+      for (let step = 1; probes > 0 && lo < maxUp; step *= 2) {
+        const e = Math.min(lo + step, maxUp);
+        if (passes(e)) lo = e;
+        else {
+          hi = e;
+          break;
+        }
+      }
+      if (!Number.isFinite(hi)) return best;
+    } else {
+      hi = 0;
+      lo = -Infinity;
+      for (let step = 2; probes > 0 && step <= 64; step *= 2) {
+        if (passes(hi - step)) {
+          lo = hi - step;
+          break;
+        }
+        hi -= step;
+      }
+      if (!Number.isFinite(lo)) return best;
+    }
+    // Bisect (in log t, finer than the ladder) between a passing lo and a failing hi.
+    while (probes > 0 && hi - lo > 0.3) {
+      const mid = (lo + hi) / 2;
+      if (passes(mid)) lo = mid;
+      else hi = mid;
+    }
+    return best;
+  }
+}
+
+/** Plans one object's LOD chain (see the file comment). */
+export function planObjectLods(object: SlObject, options: LodPlanOptions): { object: SlObject; plan: ObjectLodPlan } {
+  return new ObjectLodPlanner(object, options).plan();
+}
+
+/**
+ * Objects with the same high LOD up to a translation (linked duplicates, a very common build)
+ * share one plan: the key is the high LOD relative to its box's minimum corner.
+ */
+export function geometryKey(object: SlObject): { key: string; origin: [number, number, number] } {
+  const box = objectBox(object);
+  const origin: [number, number, number] = [box.min[0], box.min[1], box.min[2]];
+  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  const mix = (x: number) => {
+    h1 = Math.imul(h1 ^ x, 0x01000193);
+    h2 = Math.imul(h2 ^ x, 0x5bd1e995) ^ (h2 >>> 13);
+  };
+  const f = new Float32Array(1), u = new Uint32Array(f.buffer);
+  const bitsOf = (x: number) => {
+    f[0] = x + 0;
+    return u[0];
+  };
+  const parts: string[] = [];
+  for (const face of object.lods.high.faces) {
+    parts.push(`${face.material}:${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`);
+    for (let i = 0; i < face.positions.length; i++) mix(bitsOf(Math.fround(face.positions[i] - origin[i % 3])));
+    if (face.normals) for (let i = 0; i < face.normals.length; i++) mix(bitsOf(face.normals[i]));
+    if (face.uvs) for (let i = 0; i < face.uvs.length; i++) mix(bitsOf(face.uvs[i]));
+    for (let i = 0; i < face.indices.length; i++) mix(face.indices[i]);
+  }
+  return { key: `${parts.join('|')}#${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`, origin };
+}
+
+function translatedLod(lod: MeshLod, d: [number, number, number]): MeshLod {
+  return {
+    faces: lod.faces.map((f) => {
+      const positions = new Float32Array(f.positions.length);
+      for (let i = 0; i < positions.length; i++) positions[i] = f.positions[i] + d[i % 3];
+      return { ...f, positions };
+    }),
+  };
+}
+
+/** A planned object moved onto another object of the same geometry. */
+function planFor(target: SlObject, targetOrigin: [number, number, number], planned: SlObject, plannedOrigin: [number, number, number], plan: ObjectLodPlan): { object: SlObject; plan: ObjectLodPlan } {
+  const d: [number, number, number] = [targetOrigin[0] - plannedOrigin[0], targetOrigin[1] - plannedOrigin[1], targetOrigin[2] - plannedOrigin[2]];
+  const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d);
+  const lods = { high, medium: translatedLod(planned.lods.medium!, d), low: translatedLod(planned.lods.low!, d), lowest: translatedLod(planned.lods.lowest!, d) };
+  const rename = (m: string) => (m.startsWith(`${plan.name}: `) ? `${target.name}: ${m.slice(plan.name.length + 2)}` : m);
+  const diagnostics = plan.diagnostics.map((x) => ({ ...x, object: target.name, message: rename(x.message) }));
+  return { object: { ...target, lods }, plan: { ...plan, name: target.name, diagnostics } };
+}
+
+/** Plans every object of a model with the same pixel bound (objects of identical geometry are planned once). */
+export function planModelLods(model: SlModel, options: LodPlanOptions): { model: SlModel; plans: ObjectLodPlan[] } {
+  const done = new Map<string, { object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }>();
+  const results = model.objects.map((obj, i) => {
+    const { key, origin } = geometryKey(obj);
+    const seen = done.get(key);
+    const r = seen ? planFor(obj, origin, seen.object, seen.origin, seen.plan) : planObjectLods(obj, options);
+    if (!seen) done.set(key, { ...r, origin });
+    options.onObjectPlanned?.(i + 1, model.objects.length);
+    return r;
+  });
+  return { model: { ...model, objects: results.map((r) => r.object) }, plans: results.map((r) => r.plan) };
+}
+
+export interface LodBudgetOptions extends LodPlanOptions {
+  /** Land impact the linkset must not exceed (the exact value, not rounded). */
+  targetLandImpact: number;
+  /** zlib deflate: the price depends on the compressed LOD sizes. */
+  deflate: DeflateFn;
+  /** Further cost settings (streaming, physics, linkability, scripts, animesh). */
+  cost?: Omit<CostReportOptions, 'deflate' | 'scaleFactors' | 'lodFactor' | 'keepAssets'>;
+  /** Smallest pixel bound tried. Default 1/32. */
+  minErrorPx?: number;
+  /** Bisection steps on log(pixels). Default 6. */
+  iterations?: number;
+  /** Per-axis factors pricing the linkset at another size. Default [sizeFactor, sizeFactor, sizeFactor]. */
+  scaleFactors?: [number, number, number];
+}
+
+export const LOD_BUDGET_DEFAULTS = { minErrorPx: 1 / 32, iterations: 6 };
+
+/** A pixel bound so large that only the silhouette floor limits the LODs. */
+const FLOOR_ERROR_PX = 1e9;
+
+export interface LodBudgetResult {
+  model: SlModel;
+  plans: ObjectLodPlan[];
+  /** True when the chain keeps the land impact within the target. */
+  fits: boolean;
+  /** The pixel bound of the returned chain (Infinity for the floor chain). */
+  maxErrorPx: number;
+  /** The linkset's exact land impact with the returned chain. */
+  landImpact: number;
+  /** Land impact with only the silhouette floor limiting the LODs: the least the LODs can reach. */
+  floorLandImpact: number;
+}
+
+/**
+ * Budget mode: the lowest-error chain (smallest pixel bound) whose linkset land impact is at most
+ * `targetLandImpact`, at the planned size. When even the floor chain is over, returns the floor
+ * chain with `fits: false`: the LODs are never emptied to meet a budget.
+ */
+export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
+  const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
+  if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact)) throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
+  const deflate = memoizeDeflate(o.deflate);
+  const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;
+  // One planner per distinct geometry (linked duplicates share theirs).
+  const keys = model.objects.map((obj) => geometryKey(obj));
+  const planners = new Map<string, { planner: ObjectLodPlanner; origin: [number, number, number] }>();
+  model.objects.forEach((obj, i) => {
+    if (!planners.has(keys[i].key)) planners.set(keys[i].key, { planner: new ObjectLodPlanner(obj, o), origin: keys[i].origin });
+  });
+  const evaluate = (px: number) => {
+    const byKey = new Map([...planners].map(([key, p]) => [key, { ...p.planner.plan(px), origin: p.origin }]));
+    const results = model.objects.map((obj, i) => {
+      const r = byKey.get(keys[i].key)!;
+      return r.object.name === obj.name && r.origin === keys[i].origin ? r : planFor(obj, keys[i].origin, r.object, r.origin, r.plan);
+    });
+    const planned: SlModel = { ...model, objects: results.map((r) => r.object) };
+    const cost = costReport(planned, { ...o.cost, deflate, scaleFactors: o.scaleFactors ?? [k, k, k], lodFactor: o.lodFactor ?? LOD_PLAN_DEFAULTS.lodFactor });
+    return { model: planned, plans: results.map((r) => r.plan), landImpact: cost.linkset.landImpact, px };
+  };
+  // 1. The floor chain: if even it is over, say so.
+  const floor = evaluate(FLOOR_ERROR_PX);
+  const floorResult = (fits: boolean): LodBudgetResult => ({ model: floor.model, plans: floor.plans, fits, maxErrorPx: Infinity, landImpact: floor.landImpact, floorLandImpact: floor.landImpact });
+  if (floor.landImpact > o.targetLandImpact) return floorResult(false);
+  // 2. The finest bound tried; if it fits, nothing better is needed.
+  const fine = evaluate(o.minErrorPx);
+  if (fine.landImpact <= o.targetLandImpact) return { ...fine, fits: true, maxErrorPx: fine.px, floorLandImpact: floor.landImpact };
+  // 3. Bisection on log2(pixels) between a failing bound and a fitting one.
+  let lo = Math.log2(o.minErrorPx);
+  let hi = Math.log2(1024);
+  let best = evaluate(2 ** hi);
+  if (best.landImpact > o.targetLandImpact) {
+    best = floor;
+    hi = Math.log2(FLOOR_ERROR_PX);
+  }
+  for (let i = 0; i < o.iterations; i++) {
+    const mid = (lo + hi) / 2;
+    const r = evaluate(2 ** mid);
+    if (r.landImpact <= o.targetLandImpact) {
+      best = r;
+      hi = mid;
+    } else {
+      lo = mid;
+    }
+  }
+  if (best === floor) return floorResult(true);
+  return { model: best.model, plans: best.plans, fits: true, maxErrorPx: best.px, landImpact: best.landImpact, floorLandImpact: floor.landImpact };
+}

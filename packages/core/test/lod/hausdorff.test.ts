@@ -1,0 +1,181 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { hausdorffDistance, lodHausdorffDistance, maxDistanceToMesh, pointTriangleDistanceSquared, sampleSurface, TriangleBvh } from '../../src/lod/hausdorff.js';
+import { materialBox, uvSphere } from './lod-fixtures.js';
+import type { IndexedMesh } from '../../src/geometry/indexed-mesh.js';
+
+const coord = fc.double({ min: -5, max: 5, noNaN: true });
+const point = fc.tuple(coord, coord, coord);
+
+/** Nearest point on a triangle by dense barycentric sampling (an upper bound of the true distance). */
+function bruteTriangle(t: number[], p: number[], steps = 60): number {
+  let best = Infinity;
+  for (let i = 0; i <= steps; i++) {
+    for (let j = 0; i + j <= steps; j++) {
+      const u = i / steps, v = j / steps, w = 1 - u - v;
+      const q = [0, 1, 2].map((k) => w * t[k] + u * t[3 + k] + v * t[6 + k]);
+      best = Math.min(best, Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]));
+    }
+  }
+  return best;
+}
+
+function translated(mesh: IndexedMesh<Float32Array>, d: [number, number, number]): IndexedMesh<Float32Array> {
+  const p = mesh.positions.slice();
+  for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) p[i + k] += d[k];
+  return { positions: p, indices: mesh.indices };
+}
+
+const sphere = uvSphere(24);
+const sphereMesh: IndexedMesh<Float32Array> = { positions: sphere.positions, indices: sphere.indices };
+
+describe('pointTriangleDistanceSquared', () => {
+  it('a point on the long edge of a sliver is at distance 0 (fast-check counterexample)', () => {
+    const t = [-4.936932070623626, 0, 0, 1.457522379547674, 0.000006395567274483935, 0, 4.999999962643244, 0, 0];
+    expect(pointTriangleDistanceSquared(t, 0, 0, 0, 0)).toBeLessThan(1e-18);
+  });
+
+  it('matches dense sampling of the triangle (never farther, within the sampling step)', () => {
+    fc.assert(
+      fc.property(point, point, point, point, (a, b, c, p) => {
+        const t = [...a, ...b, ...c];
+        const exact = Math.sqrt(pointTriangleDistanceSquared(t, 0, p[0], p[1], p[2]));
+        const brute = bruteTriangle(t, p);
+        const edge = Math.max(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]), Math.hypot(a[0] - c[0], a[1] - c[1], a[2] - c[2]), Math.hypot(b[0] - c[0], b[1] - c[1], b[2] - c[2]));
+        expect(exact).toBeLessThanOrEqual(brute + 1e-9);
+        expect(brute - exact).toBeLessThanOrEqual(edge / 60 + 1e-9);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('is 0 on the triangle and the plane distance above its inside', () => {
+    const t = [0, 0, 0, 2, 0, 0, 0, 2, 0];
+    expect(pointTriangleDistanceSquared(t, 0, 0.5, 0.5, 0)).toBe(0);
+    expect(Math.sqrt(pointTriangleDistanceSquared(t, 0, 0.5, 0.5, 3))).toBeCloseTo(3, 12);
+    // Beyond a corner: distance to the corner.
+    expect(Math.sqrt(pointTriangleDistanceSquared(t, 0, -1, -1, 0))).toBeCloseTo(Math.SQRT2, 12);
+  });
+});
+
+describe('TriangleBvh', () => {
+  it('finds the same nearest distance as checking every triangle', () => {
+    const box = materialBox(2, 1, 0.5, 3);
+    const mesh: IndexedMesh<Float32Array> = { positions: new Float32Array([...box.faces.flatMap((f) => [...f.positions])]), indices: new Uint32Array(0) };
+    const idx: number[] = [];
+    let base = 0;
+    for (const f of box.faces) {
+      for (const i of f.indices) idx.push(i + base);
+      base += f.positions.length / 3;
+    }
+    mesh.indices = Uint32Array.from(idx);
+    const bvh = TriangleBvh.build(mesh);
+    fc.assert(
+      fc.property(point, (p) => {
+        let brute = Infinity;
+        const tri = new Float64Array(9);
+        for (let t = 0; t < mesh.indices.length; t += 3) {
+          for (let k = 0; k < 3; k++) for (let d = 0; d < 3; d++) tri[k * 3 + d] = mesh.positions[mesh.indices[t + k] * 3 + d];
+          brute = Math.min(brute, pointTriangleDistanceSquared(tri, 0, p[0], p[1], p[2]));
+        }
+        expect(bvh.closestDistanceSquared(p[0], p[1], p[2])).toBeCloseTo(brute, 6);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('answers Infinity for an empty mesh', () => {
+    expect(TriangleBvh.build({ positions: new Float32Array(0), indices: new Uint32Array(0) }).closestDistanceSquared(0, 0, 0)).toBe(Infinity);
+  });
+});
+
+describe('sampleSurface', () => {
+  it('is deterministic and puts every sample on the surface', () => {
+    const a = sampleSurface(sphereMesh, { samples: 500 });
+    const b = sampleSurface(sphereMesh, { samples: 500 });
+    expect(a).toEqual(b);
+    const used = new Set(sphere.indices).size;
+    expect(a.length / 3).toBe(used + 500);
+    expect(maxDistanceToMesh(a, TriangleBvh.build(sphereMesh))).toBeLessThan(1e-6);
+  });
+
+  it('strides the vertices down to maxVertexSamples', () => {
+    const s = sampleSurface(sphereMesh, { samples: 0, maxVertexSamples: 100 });
+    expect(s.length / 3).toBeLessThanOrEqual(100);
+    expect(s.length / 3).toBeGreaterThan(50);
+  });
+});
+
+describe('hausdorffDistance', () => {
+  it('is 0 for identical meshes (up to float32 samples) and Infinity when only one is empty', () => {
+    expect(hausdorffDistance(sphereMesh, sphereMesh).distance).toBeLessThan(1e-6);
+    const empty = { positions: new Float32Array(0), indices: new Uint32Array(0) };
+    expect(hausdorffDistance(sphereMesh, empty).distance).toBe(Infinity);
+    expect(hausdorffDistance(empty, empty).distance).toBe(0);
+  });
+
+  it('measures a translation of a box by its length', () => {
+    const box = materialBox(1, 1, 1, 2);
+    const moved = { faces: box.faces.map((f) => ({ ...f, positions: translated({ positions: f.positions, indices: f.indices }, [0.1, 0, 0]).positions })) };
+    const h = lodHausdorffDistance(box, moved);
+    expect(h.distance).toBeCloseTo(0.1, 5);
+    expect(h.aToB).toBeCloseTo(0.1, 5);
+    expect(h.bToA).toBeCloseTo(0.1, 5);
+  });
+
+  it('measures concentric spheres by the gap between them', () => {
+    const outer = uvSphere(24, 1.1);
+    const h = hausdorffDistance(sphereMesh, { positions: outer.positions, indices: outer.indices }).distance;
+    // Vertices are exactly 0.1 apart; facet centres of the inner sphere are a little farther.
+    expect(h).toBeGreaterThanOrEqual(0.1 - 1e-6);
+    expect(h).toBeLessThan(0.12);
+  });
+
+  it('is symmetric and catches a part that is missing on one side only', () => {
+    const a = uvSphere(16, 1);
+    const b = uvSphere(16, 0.3, 'Small', [3, 0, 0]);
+    const both = { faces: [a, b] };
+    const h1 = lodHausdorffDistance({ faces: [a] }, both);
+    const h2 = lodHausdorffDistance(both, { faces: [a] });
+    expect(h1.distance).toBeCloseTo(h2.distance, 9);
+    // The far side of the small sphere is 3.3 from the origin, 2.3 from the unit sphere.
+    expect(h1.distance).toBeGreaterThan(2.25);
+    expect(h1.distance).toBeLessThan(2.31);
+    // Only B has the small sphere: A's samples are all on B, so one direction is (about) 0.
+    expect(h1.aToB).toBeLessThan(1e-6);
+  });
+
+  it('never exceeds the largest vertex displacement for a mesh whose vertices move (same triangles)', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 0.2, noNaN: true }), fc.integer({ min: 0, max: 1000 }), (amount, seed) => {
+        const p = sphereMesh.positions.slice();
+        let s = seed;
+        let most = 0;
+        for (let i = 0; i < p.length; i += 3) {
+          s = (s * 1103515245 + 12345) & 0x7fffffff;
+          const d = ((s / 0x7fffffff) * 2 - 1) * amount;
+          p[i + 2] += d;
+          most = Math.max(most, Math.abs(Math.fround(p[i + 2]) - sphereMesh.positions[i + 2]));
+        }
+        const h = hausdorffDistance(sphereMesh, { positions: p, indices: sphereMesh.indices }, { samples: 256 }).distance;
+        expect(h).toBeLessThanOrEqual(most + 1e-6);
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
+describe('pointTriangleDistanceSquared on degenerate triangles', () => {
+  it('is finite and exact for a triangle collapsed to a segment or a point', () => {
+    expect(Math.sqrt(pointTriangleDistanceSquared([0, 0, 0, 0, 0, 0, 2, 0, 0], 0, 1, 1, 0))).toBeCloseTo(1, 12);
+    expect(Math.sqrt(pointTriangleDistanceSquared([1, 1, 1, 1, 1, 1, 1, 1, 1], 0, 1, 1, 4))).toBeCloseTo(3, 12);
+    fc.assert(
+      fc.property(point, point, point, (a, b, p) => {
+        const d = pointTriangleDistanceSquared([...a, ...a, ...b], 0, p[0], p[1], p[2]);
+        expect(Number.isFinite(d)).toBe(true);
+        expect(Math.sqrt(d)).toBeLessThanOrEqual(Math.hypot(p[0] - a[0], p[1] - a[1], p[2] - a[2]) + 1e-9);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});

@@ -1,0 +1,180 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { isSlmeshError } from '../../src/errors.js';
+import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, SIMPLIFY_MODES, weldByPosition, type MeshSimplifier } from '../../src/lod/lod-generator.js';
+import { lodTriangleCount, lodVertexCount } from '../../src/geometry/object-geometry.js';
+import type { MeshLod } from '../../src/types.js';
+import { facetedSphere, materialBox, MeshoptSimplifier, openEdges, uvSphere } from './lod-fixtures.js';
+
+let simplifier: MeshSimplifier;
+beforeAll(async () => {
+  await MeshoptSimplifier.ready;
+  simplifier = MeshoptSimplifier;
+});
+
+const sphere: MeshLod = { faces: [uvSphere(48)] };
+/** A closed box, flat shaded, 3 materials meeting along its edges, each side 6 x 6 quads. */
+const box = materialBox(1, 0.6, 0.4, 6);
+
+function checkLod(lod: MeshLod, high: MeshLod) {
+  expect(lod.faces).toHaveLength(high.faces.length);
+  lod.faces.forEach((f, i) => {
+    expect(f.material).toBe(high.faces[i].material);
+    const n = f.positions.length / 3;
+    for (const x of f.indices) expect(x).toBeLessThan(n);
+    for (const x of f.positions) expect(Number.isFinite(x)).toBe(true);
+    if (f.normals) expect(f.normals.length).toBe(f.positions.length);
+    if (f.uvs) expect(f.uvs.length).toBe((f.positions.length / 3) * 2);
+  });
+}
+
+describe('prepareLodSource', () => {
+  it('welds identical vertices within each face and keeps seams (different uv) apart', () => {
+    const s = prepareLodSource(sphere);
+    expect(s.materials).toEqual(['Sphere']);
+    // The fixture has no duplicates except none: every vertex differs in position or uv.
+    expect(s.positions.length / 3).toBe(new Set(sphere.faces[0].indices).size);
+    expect(s.triangles).toBe(sphere.faces[0].indices.length / 3);
+  });
+
+  it('makes points shared by two faces bit-identical, so material borders are seams', () => {
+    const moved = materialBox(1, 1, 1, 1);
+    // Nudge one face's copy of a corner by less than the weld tolerance.
+    moved.faces[1].positions[0] += 1e-8;
+    const s = prepareLodSource(moved);
+    const points = new Set<string>();
+    for (let i = 0; i < s.positions.length; i += 3) points.add(`${s.positions[i]},${s.positions[i + 1]},${s.positions[i + 2]}`);
+    expect(points.size).toBe(8);
+  });
+
+  it('drops triangles with a repeated vertex', () => {
+    const f = uvSphere(8);
+    const idx = Uint32Array.from([...f.indices, 0, 0, 1]);
+    expect(prepareLodSource({ faces: [{ ...f, indices: idx }] }).triangles).toBe(f.indices.length / 3);
+  });
+
+  it('refuses non-finite vertices and bad indices', () => {
+    const f = uvSphere(8);
+    const bad = f.positions.slice();
+    bad[4] = NaN;
+    for (const lod of [{ faces: [{ ...f, positions: bad }] }, { faces: [{ ...f, indices: Uint32Array.from([0, 1, 99999]) }] }]) {
+      try {
+        prepareLodSource(lod);
+        expect.unreachable();
+      } catch (e) {
+        expect(isSlmeshError(e) && e.code).toBe('INPUT_INVALID');
+      }
+    }
+  });
+});
+
+describe('simplifyLodSource', () => {
+  it('keeps the face count, the materials and valid indices in every mode, and never adds triangles', () => {
+    const s = prepareLodSource(box);
+    fc.assert(
+      fc.property(fc.constantFrom(...SIMPLIFY_MODES), fc.double({ min: 0, max: 0.5, noNaN: true }), fc.boolean(), (mode, t, update) => {
+        const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
+        checkLod(r.lod, box);
+        expect(r.triangles).toBe(lodTriangleCount(r.lod));
+        expect(r.vertices).toBe(lodVertexCount(r.lod));
+        expect(r.triangles).toBeLessThanOrEqual(s.triangles);
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('keeps the three materials of a closed box stitched: no crack opens between faces', () => {
+    const s = prepareLodSource(box);
+    expect(openEdges(box)).toBe(0); // each side has its own vertices, but by position the box is closed
+    fc.assert(
+      fc.property(fc.constantFrom<'attributes' | 'no-normals' | 'no-uvs'>('attributes', 'no-normals', 'no-uvs'), fc.double({ min: 0.001, max: 0.2, noNaN: true }), fc.boolean(), (mode, t, update) => {
+        const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
+        if (r.triangles === 0) return;
+        expect(openEdges(r.lod)).toBe(0);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
+  it('turns a small separate part into an empty face instead of dropping the face', () => {
+    const big = uvSphere(32, 1, 'Big');
+    const small = uvSphere(8, 0.01, 'Bead', [3, 0, 0]);
+    const lod: MeshLod = { faces: [big, small] };
+    const r = simplifyLodSource(prepareLodSource(lod), 'attributes', 0, 0.05, { simplifier });
+    expect(r.lod.faces.map((f) => f.material)).toEqual(['Big', 'Bead']);
+    expect(r.lod.faces[1].indices.length).toBe(0);
+    expect(r.lod.faces[1].positions.length).toBe(0);
+    expect(r.lod.faces[0].indices.length).toBeGreaterThan(0);
+  });
+
+  it('needs a simplifier', () => {
+    try {
+      simplifyLodSource(prepareLodSource(sphere), 'attributes', 0, 0.1, {} as never);
+      expect.unreachable();
+    } catch (e) {
+      expect(isSlmeshError(e) && e.code).toBe('USAGE');
+    }
+  });
+});
+
+describe('fallback cascade', () => {
+  it('error mode: a faceted sphere, which attribute-aware simplification cannot touch, is simplified through the fallbacks', () => {
+    const faceted: MeshLod = { faces: [facetedSphere(24)] };
+    const s = prepareLodSource(faceted);
+    const attr = simplifyLodSource(s, 'attributes', 0, 0.05, { simplifier });
+    expect(attr.triangles).toBe(s.triangles); // every vertex is on a hard edge
+    const r = simplifyToError(s, 0.05, { simplifier });
+    expect(r.mode).not.toBe('attributes');
+    expect(r.triangles).toBeLessThan(s.triangles / 2);
+    expect(openEdges(r.lod)).toBe(0);
+    // Faceted shading comes back: each corner takes the wedge whose normal is closest to its triangle's.
+    const f = r.lod.faces[0];
+    let sum = 0;
+    for (let t = 0; t < f.indices.length; t += 3) {
+      const p = [0, 1, 2].map((k) => [0, 1, 2].map((d) => f.positions[f.indices[t + k] * 3 + d]));
+      const u = p[1].map((x, d) => x - p[0][d]), v = p[2].map((x, d) => x - p[0][d]);
+      const n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
+      const l = Math.hypot(n[0], n[1], n[2]);
+      for (let k = 0; k < 3; k++) sum += [0, 1, 2].reduce((a, d) => a + (n[d] / l) * f.normals![f.indices[t + k] * 3 + d], 0);
+    }
+    expect(sum / f.indices.length).toBeGreaterThan(0.95);
+  });
+
+  it('error mode on a box with flat sides: attribute-aware simplification already works', () => {
+    const r = simplifyToError(prepareLodSource(box), 0.05, { simplifier });
+    expect(r.triangles).toBeLessThanOrEqual(36);
+    expect(openEdges(r.lod)).toBe(0);
+  });
+
+  it('error mode keeps attributes on a smooth mesh', () => {
+    const r = simplifyToError(prepareLodSource(sphere), 0.01, { simplifier });
+    expect(r.mode).toBe('attributes');
+    expect(r.triangles).toBeLessThan(sphere.faces[0].indices.length / 3);
+  });
+
+  it('count mode reaches the target within the viewer\'s 1.8 drift when some mode can', () => {
+    const s = prepareLodSource(box);
+    const faceted = prepareLodSource({ faces: [facetedSphere(24)] });
+    const r = simplifyToTriangles(faceted, 100, 1, { simplifier, maxRatioDrift: 1.8 });
+    expect(r.triangles).toBeGreaterThan(0);
+    expect(r.triangles).toBeLessThanOrEqual(180);
+    expect(r.mode).not.toBe('attributes');
+    void s;
+  });
+});
+
+describe('weldByPosition', () => {
+  it('keeps the triangles and the geometry with one vertex per point and face', () => {
+    const r = simplifyToError(prepareLodSource(box), 0.05, { simplifier });
+    const lean = weldByPosition(r.lod);
+    expect(lodTriangleCount(lean)).toBe(r.triangles);
+    expect(lodVertexCount(lean)).toBeLessThanOrEqual(r.vertices);
+    checkLod(lean, box);
+    for (const f of lean.faces) {
+      const pts = new Set<string>();
+      for (let i = 0; i < f.positions.length; i += 3) pts.add(`${f.positions[i]},${f.positions[i + 1]},${f.positions[i + 2]}`);
+      expect(pts.size).toBe(f.positions.length / 3);
+      for (let i = 0; i < f.normals!.length; i += 3) expect(Math.hypot(f.normals![i], f.normals![i + 1], f.normals![i + 2])).toBeCloseTo(1, 5);
+    }
+  });
+});

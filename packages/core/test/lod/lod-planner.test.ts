@@ -1,0 +1,166 @@
+import { deflateSync } from 'node:zlib';
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { costReport } from '../../src/cost/cost-report.js';
+import { isSlmeshError } from '../../src/errors.js';
+import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
+import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
+import { lodBlockBytes, ObjectLodPlanner, planModelForBudget, planModelLods, planObjectLods, type LodPlanOptions, type ObjectLodPlan } from '../../src/lod/lod-planner.js';
+import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
+import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../../src/geometry/object-geometry.js';
+import { lodErrorBounds } from '../../src/lod/screen-space-error.js';
+import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
+import type { DeflateFn, SlObject } from '../../src/types.js';
+import { facetedSphere, materialBox, MeshoptSimplifier, object, openEdges, uvSphere, vhacdMesh } from './lod-fixtures.js';
+
+const deflate: DeflateFn = (d, level) => new Uint8Array(deflateSync(d, { level }));
+let simplifier: MeshSimplifier;
+beforeAll(async () => {
+  await MeshoptSimplifier.ready;
+  simplifier = MeshoptSimplifier;
+});
+
+const LOWER = ['medium', 'low', 'lowest'] as const;
+
+/** Checks a planned object the way a reviewer would, independently of the planner's own numbers. */
+function checkChain(high: SlObject, planned: SlObject, opts: { maxErrorPx: number; lodFactor: number; sizeFactor: number; minCoverage: number }, plan?: ObjectLodPlan) {
+  const faces = high.lods.high.faces.length;
+  const sil = silhouetteReference(lodTriangles(high.lods.high));
+  const radius = radiusOfScale(boxSize(objectBox(high))) * opts.sizeFactor;
+  const bounds = lodErrorBounds(radius, opts.lodFactor, opts.maxErrorPx);
+  let above = planned.lods.high;
+  for (const n of LOWER) {
+    const lod = planned.lods[n]!;
+    // Same face count as high, same materials, never empty.
+    expect(lod.faces).toHaveLength(faces);
+    expect(lod.faces.map((f) => f.material)).toEqual(high.lods.high.faces.map((f) => f.material));
+    expect(lodTriangleCount(lod)).toBeGreaterThan(0);
+    // Never larger than the LOD above.
+    expect(lodTriangleCount(lod)).toBeLessThanOrEqual(lodTriangleCount(above));
+    expect(lodVertexCount(lod)).toBeLessThanOrEqual(lodVertexCount(above));
+    // Within the pixel bound at its switch distance (or within the object's size when unbounded),
+    // unless the plan says the LOD is a fallback (and carries a diagnostic saying so).
+    const err = lodHausdorffDistance(high.lods.high, lod).distance * opts.sizeFactor;
+    const level = plan?.levels.find((l) => l.name === n);
+    if (level?.fallback) expect(plan!.diagnostics.some((d) => d.code === 'lod-fallback' && d.message.includes(n))).toBe(true);
+    else expect(err).toBeLessThanOrEqual(Math.min(bounds.maxError[n], 2 * radius) * (1 + 1e-9));
+    // Keeps the silhouette.
+    expect(silhouetteCoverage(sil, lodTriangles(lod)).coverage).toBeGreaterThanOrEqual(opts.minCoverage);
+    above = lod;
+  }
+}
+
+const sphere = object('Ball', [uvSphere(64)]);
+const box3 = object('BevelBox', materialBox(1, 1, 1, 4).faces);
+
+describe('planObjectLods', () => {
+  it('plans a smooth sphere: fewer triangles each LOD, within 1 px at each switch distance, silhouette kept', () => {
+    const { object: planned, plan } = planObjectLods(sphere, { simplifier });
+    checkChain(sphere, planned, { maxErrorPx: 1, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 });
+    expect(plan.levels.map((l) => l.name)).toEqual(['medium', 'low', 'lowest']);
+    expect(plan.levels[2].triangles).toBeLessThan(plan.levels[0].triangles);
+    expect(plan.levels[0].triangles).toBeLessThan(plan.highTriangles);
+    expect(plan.worstScreenErrorPx).toBeLessThanOrEqual(1);
+    for (const l of plan.levels) {
+      expect(l.screenErrorPx).toBeLessThanOrEqual(1);
+      expect(l.coverage).toBeGreaterThanOrEqual(0.9);
+      expect(l.switchDistance).toBeGreaterThan(0);
+    }
+  });
+
+  it('holds for any pixel bound, LOD factor and size (property)', () => {
+    const shapes = [object('S', [uvSphere(24)]), box3, object('F', [facetedSphere(16)])];
+    fc.assert(
+      fc.property(fc.constantFrom(0, 1, 2), fc.double({ min: 0.25, max: 16, noNaN: true }), fc.constantFrom(1, 2, 4), fc.double({ min: 0.05, max: 20, noNaN: true }), (which, px, F, k) => {
+        const high = shapes[which];
+        const opts: LodPlanOptions = { simplifier, maxErrorPx: px, lodFactor: F, sizeFactor: k, maxProbes: 4 };
+        const { object: planned, plan } = planObjectLods(high, opts);
+        checkChain(high, planned, { maxErrorPx: px, lodFactor: F, sizeFactor: k, minCoverage: 0.9 }, plan);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
+  it('keeps faces of different materials stitched', () => {
+    const { object: planned } = planObjectLods(box3, { simplifier, maxErrorPx: 8 });
+    for (const n of LOWER) expect(openEdges(planned.lods[n]!)).toBe(0);
+  });
+
+  it('never drops a LOD to nothing, whatever the pixel bound: the silhouette floor holds', () => {
+    const high = object('Bunny', [vhacdMesh('bunny.obj')]);
+    const { object: planned, plan } = planObjectLods(high, { simplifier, maxErrorPx: 1e6, minCoverage: 0.9 });
+    checkChain(high, planned, { maxErrorPx: 1e6, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 });
+    expect(plan.levels[2].triangles).toBeGreaterThan(8);
+    // A stricter floor keeps more.
+    const strict = planObjectLods(high, { simplifier, maxErrorPx: 1e6, minCoverage: 0.97 }).plan;
+    expect(strict.levels[2].triangles).toBeGreaterThanOrEqual(plan.levels[2].triangles);
+  });
+
+  it('with a deflate, prices candidates by the bytes the encoder writes for them', () => {
+    const high = sphere.lods.high;
+    const n = computeUploadNormalization(high);
+    const enc = encodeMeshAsset({ lods: { high } }, { deflate });
+    expect(lodBlockBytes(high, n, deflate)).toBe(enc.blocks.high_lod!.size);
+    const withBytes = planObjectLods(sphere, { simplifier, deflate });
+    checkChain(sphere, withBytes.object, { maxErrorPx: 1, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 });
+  });
+
+  it('uses the LOD above as the source for a high over 50,000 triangles, still measured against high', () => {
+    const big = object('Big', [uvSphere(230)]); // 52,440 triangles
+    const planner = new ObjectLodPlanner(big, { simplifier, sizeFactor: 3 });
+    const { object: planned, plan } = planner.plan();
+    expect(plan.highTriangles).toBeGreaterThan(50_000);
+    for (const l of plan.levels) expect(l.screenErrorPx).toBeLessThanOrEqual(1);
+    expect(plan.levels[0].triangles).toBeLessThan(plan.highTriangles / 4);
+    expect(lodTriangleCount(planned.lods.lowest!)).toBeLessThanOrEqual(lodTriangleCount(planned.lods.low!));
+  });
+
+  it('needs a simplifier and sane settings', () => {
+    for (const bad of [{}, { simplifier: MeshoptSimplifier, sizeFactor: 0 }, { simplifier: MeshoptSimplifier, minCoverage: 2 }]) {
+      try {
+        planObjectLods(sphere, bad as LodPlanOptions);
+        expect.unreachable();
+      } catch (e) {
+        expect(isSlmeshError(e) && e.code).toBe('USAGE');
+      }
+    }
+  });
+});
+
+describe('planModelLods', () => {
+  it('plans every object with the same bound', () => {
+    const { model, plans } = planModelLods({ objects: [sphere, box3] }, { simplifier });
+    expect(model.objects.map((o) => o.name)).toEqual(['Ball', 'BevelBox']);
+    expect(plans).toHaveLength(2);
+    for (const o of model.objects) expect(o.lods.lowest).toBeDefined();
+  });
+});
+
+describe('planModelForBudget', () => {
+  const model = { objects: [object('Bunny', [vhacdMesh('bunny.obj')])] };
+
+  it('finds a chain within a reachable land impact, priced with the real encoder', () => {
+    const floor = planModelForBudget(model, { simplifier, deflate, targetLandImpact: 1e6, iterations: 3, maxProbes: 4 });
+    expect(floor.fits).toBe(true);
+    const target = 2 * floor.floorLandImpact + 0.5;
+    const r = planModelForBudget(model, { simplifier, deflate, targetLandImpact: target, iterations: 3, maxProbes: 4 });
+    expect(r.fits).toBe(true);
+    const priced = costReport(r.model, { deflate }).linkset.landImpact;
+    expect(priced).toBeCloseTo(r.landImpact, 9);
+    expect(priced).toBeLessThanOrEqual(target);
+    expect(r.maxErrorPx).toBeGreaterThan(0);
+  });
+
+  it('says when even the silhouette floor is over the target, and keeps the floor chain', () => {
+    const r = planModelForBudget(model, { simplifier, deflate, targetLandImpact: 0.01, iterations: 3, maxProbes: 4 });
+    expect(r.fits).toBe(false);
+    expect(r.maxErrorPx).toBe(Infinity);
+    expect(r.landImpact).toBe(r.floorLandImpact);
+    expect(r.landImpact).toBeGreaterThan(0.01);
+    for (const n of LOWER) expect(lodTriangleCount(r.model.objects[0].lods[n]!)).toBeGreaterThan(0);
+  });
+
+  it('rejects a non-positive target', () => {
+    expect(() => planModelForBudget(model, { simplifier, deflate, targetLandImpact: 0 })).toThrow(/target land impact/);
+  });
+});

@@ -1,0 +1,134 @@
+import { deflateSync, inflateSync } from 'node:zlib';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { exactConvexHull } from '../../src/physics/convex-hull.js';
+import { decompose } from '../../src/physics/decompose.js';
+import { encodeMeshAsset } from '../../src/asset/mesh-asset.js';
+import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
+import { MeshInsideTest } from '../../src/geometry/mesh-inside.js';
+import { box, boxes, hullPlanes, insideHull, room, sphere, torus, type TestMesh } from './physics-fixtures.js';
+
+/** Coarse voxels keep the tests fast; the fit logic is the same. */
+const FAST = { maxCells: 150_000 };
+
+function insideAny(hulls: Float32Array[], p: number[]): boolean {
+  return hulls.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]));
+}
+
+/** Share of sample points of the solid that some hull covers. */
+function coverage(m: TestMesh, hulls: Float32Array[], n = 2000): number {
+  const t = new MeshInsideTest(m.positions, m.indices);
+  const planes = hulls.map((h) => hullPlanes(h));
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < m.positions.length; i += 3) for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], m.positions[i + k])), (hi[k] = Math.max(hi[k], m.positions[i + k]));
+  let s = 3, solid = 0, covered = 0;
+  const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+  for (let i = 0; i < n; i++) {
+    const p = [0, 1, 2].map((k) => lo[k] + rnd() * (hi[k] - lo[k]));
+    if (!t.contains(p[0], p[1], p[2])) continue;
+    solid++;
+    if (planes.some((pl) => insideHull(pl, p[0], p[1], p[2], 1e-3))) covered++;
+  }
+  return covered / Math.max(1, solid);
+}
+
+describe('decompose', () => {
+  it('convex input gives exactly one hull: a sphere and a box', () => {
+    expect(decompose(sphere(1, 24, 12).positions, sphere(1, 24, 12).indices, FAST).hulls.length).toBe(1);
+    const b = box([0, 0, 0], [2, 1, 0.5]);
+    const r = decompose(b.positions, b.indices, FAST);
+    expect(r.hulls.length).toBe(1);
+    expect(exactConvexHull(Float64Array.from(r.hulls[0]))!.volume).toBeCloseTo(1, 4);
+  });
+
+  it('keeps the doorway of a walled room open and covers its walls', () => {
+    const m = room();
+    const r = decompose(m.positions, m.indices, FAST);
+    for (const p of m.doorway) expect(insideAny(r.hulls, p)).toBe(false);
+    expect(insideAny(r.hulls, [0, 0, 1.2])).toBe(false); // the room's inside
+    expect(insideAny(r.hulls, [-1.9, 0, 1])).toBe(true); // a wall
+    expect(coverage(m, r.hulls)).toBeGreaterThan(0.97);
+  });
+
+  it('keeps the hole of a torus open', () => {
+    const m = torus(1, 0.25, 32, 12);
+    const r = decompose(m.positions, m.indices, FAST);
+    for (const p of [[0, 0, 0], [0.5, 0, 0], [0, -0.5, 0.1], [-0.35, 0.35, -0.1]]) expect(insideAny(r.hulls, p)).toBe(false);
+    expect(r.hulls.length).toBeGreaterThan(3);
+    expect(coverage(m, r.hulls)).toBeGreaterThan(0.97);
+  });
+
+  it('meets the hull and vertex limits asked for, and they survive the mesh asset round trip', () => {
+    const m = torus(1, 0.25, 32, 12);
+    const r = decompose(m.positions, m.indices, { ...FAST, maxHulls: 3, maxHullVertices: 12 });
+    expect(r.hulls.length).toBeLessThanOrEqual(3);
+    expect(r.limited).toBe(true);
+    for (const h of r.hulls) expect(h.length / 3).toBeLessThanOrEqual(12);
+    // Encode as the uploader would, decode independently, count again.
+    const full = decompose(m.positions, m.indices, FAST);
+    const lod = { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] };
+    const asset = encodeMeshAsset({ lods: { high: lod }, hull: full.hulls[0], decomposition: full.hulls }, { deflate: (d, l) => deflateSync(d, { level: l }) });
+    const decoded = decodeMeshAsset(asset.bytes, { inflate: (d) => inflateSync(d) });
+    const hulls = decoded.physicsConvex!.hulls!;
+    expect(hulls.length).toBe(full.hulls.length);
+    expect(hulls.length).toBeLessThanOrEqual(256);
+    for (let i = 0; i < hulls.length; i++) {
+      expect(hulls[i].length / 3).toBe(full.hulls[i].length / 3);
+      expect(hulls[i].length / 3).toBeLessThanOrEqual(256);
+    }
+  });
+
+  it('is deterministic, reports progress up to 1, and can be aborted', () => {
+    const m = boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]);
+    const seen: number[] = [];
+    const a = decompose(m.positions, m.indices, { ...FAST, onProgress: (f) => seen.push(f) });
+    const b = decompose(m.positions, m.indices, FAST);
+    expect(b.hulls.map((h) => Array.from(h))).toEqual(a.hulls.map((h) => Array.from(h)));
+    expect(seen[0]).toBe(0);
+    expect(seen[seen.length - 1]).toBe(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+    const ac = new AbortController();
+    ac.abort();
+    expect(() => decompose(m.positions, m.indices, { ...FAST, signal: ac.signal })).toThrow();
+    let calls = 0;
+    const late = new AbortController();
+    expect(() => decompose(m.positions, m.indices, { ...FAST, signal: late.signal, onProgress: () => ++calls === 2 && late.abort() })).toThrow();
+  });
+
+  it('an L of two overlapping boxes (self-intersecting) and a box missing a face (not watertight) still fit', () => {
+    const l = boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]);
+    const r = decompose(l.positions, l.indices, FAST);
+    expect(r.hulls.length).toBe(2);
+    expect(insideAny(r.hulls, [1.6, 2, 0.5])).toBe(false); // the corner the L leaves empty
+    expect(coverage(l, r.hulls)).toBeGreaterThan(0.99);
+    const b = box([0, 0, 0], [1, 1, 1]);
+    const open = { positions: b.positions, indices: b.indices.slice(6) };
+    const o = decompose(open.positions, open.indices, FAST);
+    expect(o.hulls.length).toBe(1);
+    expect(o.holesClosed).toBe(1);
+    expect(coverage(open, o.hulls)).toBeGreaterThan(0.99);
+  });
+
+  it('every hull is convex (its points are all vertices of their hull), solid, within 256 (property)', () => {
+    const blob = fc.record({
+      cx: fc.double({ min: -1, max: 1, noNaN: true }),
+      w: fc.double({ min: 0.2, max: 1, noNaN: true }),
+      h: fc.double({ min: 0.2, max: 1, noNaN: true }),
+      d: fc.double({ min: 0.2, max: 1, noNaN: true }),
+    });
+    fc.assert(
+      fc.property(fc.array(blob, { minLength: 1, maxLength: 3 }), (list) => {
+        const m = boxes(list.map((b, i) => [[b.cx, i * 0.5, 0], [b.cx + b.w, i * 0.5 + b.h, b.d]]));
+        const r = decompose(m.positions, m.indices, FAST);
+        expect(r.hulls.length).toBeGreaterThan(0);
+        for (const h of r.hulls) {
+          expect(h.length / 3).toBeLessThanOrEqual(256);
+          const g = exactConvexHull(Float64Array.from(h))!;
+          expect(g.volume).toBeGreaterThan(0);
+          expect(g.points.length).toBe(h.length); // no point inside its own hull
+        }
+      }),
+      { numRuns: 12 },
+    );
+  });
+});

@@ -1,0 +1,38 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { exactConvexHull } from '../../src/physics/convex-hull.js';
+import { quickHull } from '../../src/physics/quickhull.js';
+
+const point = fc.tuple(fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }));
+
+describe('quickHull', () => {
+  it('gives the same volume as quickhull3d and contains every point (property)', () => {
+    fc.assert(
+      fc.property(fc.array(point, { minLength: 4, maxLength: 120 }), (pts) => {
+        const p = Float64Array.from(pts.flat());
+        const a = quickHull(p);
+        const b = exactConvexHull(p);
+        if (!a || !b) return; // degenerate sets: both may refuse
+        expect(a.volume).toBeCloseTo(b.volume, 6);
+        for (let i = 0; i < p.length; i += 3) {
+          for (let f = 0; f < a.planes.length; f += 4) expect(a.planes[f] * p[i] + a.planes[f + 1] * p[i + 1] + a.planes[f + 2] * p[i + 2] - a.planes[f + 3]).toBeLessThanOrEqual(1e-8);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('refuses flat and collinear sets', () => {
+    expect(quickHull(Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.5, 0.5, 0))).toBeUndefined();
+    expect(quickHull(Float64Array.of(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3))).toBeUndefined();
+  });
+
+  it('keeps only the extreme points of a cube with interior and duplicate points', () => {
+    const pts: number[] = [];
+    for (let i = 0; i < 8; i++) pts.push(i & 1 ? 1 : 0, i & 2 ? 1 : 0, i & 4 ? 1 : 0);
+    pts.push(0.5, 0.5, 0.5, 0.2, 0.3, 0.4, 1, 1, 1, 0, 0, 0);
+    const h = quickHull(Float64Array.from(pts))!;
+    expect(h.points.length / 3).toBe(8);
+    expect(h.volume).toBeCloseTo(1, 12);
+  });
+});

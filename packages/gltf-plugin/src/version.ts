@@ -1,0 +1,2 @@
+/** The version of @slmesh/gltf-plugin, written in reports (kept equal to package.json by a test). */
+export const VERSION = '0.1.0';
