@@ -361,6 +361,7 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
             target_li=settings.target_li,
             max_error_px=settings.max_error_px,
             keep_lods=settings.keep_lods,
+            keep_high=settings.keep_high,
         )
         job = pipeline.export_job(base, lambda p: gltf_export(context, objects, p), path, options)
         return job, pipeline.EXPORT_STEPS
