@@ -42,6 +42,11 @@ CREATOR_TEXT: dict[str, str] = {
     "physics-mesh-costly": "Thin or tiny triangles make the physics mesh expensive. Use physics 'hull' or 'decompose', or clean the mesh.",
     "lod-budget-unmet": "The target land impact could not be reached, even with the simplest LODs that keep the shape.",
     "physics-as-hulls": "The _PHYS object is made of closed convex pieces; priced as the hulls Analyze keeps (an estimate).",
+    "physics-opening-kept": "A single hull would close a doorway or hollow an avatar uses, so a shape that keeps it open is used.",
+    "physics-proxy": "Very dense mesh: its physics pieces were fitted to a simplified copy.",
+    "physics-mesh-convexified": "Under 0.5 m on a side: Second Life treats its triangle physics mesh as a single hull.",
+    "lod-fallback": "A LOD could not shrink within the error limit (many small parts or flat detail); a coarser method was used. Check it in the preview.",
+    "lod-max-triangles": "A LOD was over its triangle budget and was cut down to it, whatever the error.",
 }
 
 SEVERITY_ICON = {"error": "ERROR", "warning": "ERROR", "info": "INFO"}
