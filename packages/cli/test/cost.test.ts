@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(__dirname, '../../..');
 const bin = join(root, 'packages/cli/dist/bin.js');
 const asset = (name: string) => join(root, 'test-assets', name);
-const pyReader = join(root, 'packages/core/test/independent/read_llmesh.py');
+const pyReader = join(root, 'packages/core/test/asset/independent/read_llmesh.py');
 
 function slmesh(...args: string[]) {
   const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root });

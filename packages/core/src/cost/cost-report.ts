@@ -27,7 +27,6 @@ import {
 import { convexHull } from '../physics/convex-hull.js';
 import { landImpact } from './land-impact.js';
 import { linkabilityCurrent, linkabilityLegacy } from './linkability.js';
-import { lodSwitchDistances } from './lod-distances.js';
 import { encodeMeshAsset } from '../asset/mesh-asset.js';
 import {
   boxCenter,
@@ -37,16 +36,12 @@ import {
   lodTriangles,
   lodVertexCount,
   objectBox,
-  radiusOfScale,
-  scaleAbout,
-  scaledCopy,
   singleHullSource,
   unionBox,
   type Vec3,
 } from '../geometry/object-geometry.js';
-import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, physicalLinksetPenalty, triangleMeshPhysicsCost } from './physics-cost.js';
+import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, physicalLinksetPenalty } from './physics-cost.js';
 import { serverWeight } from './server-weight.js';
-import { animeshStreamingCost, streamingCost } from './streaming-cost.js';
 import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
 import type { DeflateFn, Diagnostic, LodName, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
