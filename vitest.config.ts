@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 const src = (p: string) => fileURLToPath(new URL(`./packages/${p}/src/index.ts`, import.meta.url));
 
 // Tests import the workspace packages from source, so a test run never depends on a stale build.
-// CLI tests that spawn `slmesh` use the built bin: `pnpm test` builds first.
+// CLI tests that spawn `slmesh` use the built bin: the global setup rebuilds whatever is stale first.
 export default defineConfig({
   resolve: {
     alias: [
@@ -20,5 +20,6 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     setupFiles: ['./vitest.setup.ts'],
+    globalSetup: ['./vitest.global-setup.ts'],
   },
 });

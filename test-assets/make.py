@@ -28,7 +28,6 @@ from mathutils import Vector
 # arguments: everything after "--" ; first one is the output directory
 argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
 OUT = os.path.abspath(argv[0] if argv else os.path.dirname(os.path.abspath(__file__)))
-os.makedirs(os.path.join(OUT, "broken"), exist_ok=True)
 
 
 # --------------------------------------------------------------------------
@@ -436,7 +435,81 @@ def scene_suzanne():
     export("suzanne.glb")
 
 
+def checker_image(name, colours, size=8):
+    """A small generated checker texture (packed into the .blend, embedded by the exporter)."""
+    img = bpy.data.images.new(name, width=size, height=size, alpha=False)
+    px = []
+    for j in range(size):
+        for i in range(size):
+            px.extend(colours[(i + j) % 2])
+    img.pixels = px
+    img.file_format = 'PNG'
+    img.pack()
+    return img
+
+
+def textured_material(name, img):
+    """A Principled BSDF material whose Base Color is an image texture (needs UVs)."""
+    mat = bpy.data.materials.new(name)
+    mat.use_nodes = True
+    nodes = mat.node_tree.nodes
+    bsdf = nodes.get("Principled BSDF")
+    tex = nodes.new("ShaderNodeTexImage")
+    tex.image = img
+    tex.interpolation = 'Closest'
+    mat.node_tree.links.new(tex.outputs["Color"], bsdf.inputs["Base Color"])
+    return mat
+
+
+def build_textured_hierarchy():
+    """Rotated, scaled, parented, multi-material and textured parts (no transform applied).
+
+    Empty `Rig` (location (1, 2, 0), rotated 30 deg about Z)
+      `Table`: 1 m cube scaled (1.2, 0.6, 0.05) as an object scale, top face `Checker`
+               (textured), other faces `Oak` (plain); at (0, 0, 0.75) in Rig's space
+        `Lamp`: cylinder (16 sides, r 0.1, depth 0.4), textured `Shade`, rotated 20 deg
+                about X, at (0.3, 0.1, 8) in Table's (scaled) space
+          `Bulb`: icosphere (r 0.08), textured `Shade`, uniform scale 0.5, at (0, 0, 0.3)
+    """
+    checker = checker_image("CheckerTex", [(0.9, 0.9, 0.9, 1.0), (0.1, 0.1, 0.1, 1.0)])
+    stripes = checker_image("ShadeTex", [(0.9, 0.7, 0.2, 1.0), (0.6, 0.2, 0.1, 1.0)])
+    rig = bpy.data.objects.new("Rig", None)
+    rig.empty_display_type = 'PLAIN_AXES'
+    rig.location = (1.0, 2.0, 0.0)
+    rig.rotation_euler = (0.0, 0.0, math.radians(30.0))
+    bpy.context.scene.collection.objects.link(rig)
+
+    table = add_cube(1.0)
+    finish(table, "Table", [textured_material("Checker", checker), material("Oak", (0.5, 0.3, 0.1, 1.0))])
+    faces_by_normal(table, lambda n: 0 if n.z > 0.5 else 1)
+    table.parent = rig
+    table.location = (0.0, 0.0, 0.75)
+    table.scale = (1.2, 0.6, 0.05)
+
+    bpy.ops.mesh.primitive_cylinder_add(vertices=16, radius=0.1, depth=0.4)
+    lamp = bpy.context.active_object
+    finish(lamp, "Lamp", [textured_material("Shade", stripes)])
+    lamp.parent = table
+    lamp.location = (0.3, 0.1, 8.0)
+    lamp.rotation_euler = (math.radians(20.0), 0.0, 0.0)
+
+    bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=2, radius=0.08)
+    bulb = bpy.context.active_object
+    finish(bulb, "Bulb", [bpy.data.materials["Shade"]], smooth=True)
+    bulb.parent = lamp
+    bulb.location = (0.0, 0.0, 0.3)
+    bulb.scale = (0.5, 0.5, 0.5)
+    return [rig, table, lamp, bulb]
+
+
+def scene_textured_hierarchy():
+    reset_scene()
+    build_textured_hierarchy()
+    export("textured-hierarchy.glb")
+
+
 def broken_files():
+    os.makedirs(os.path.join(OUT, "broken"), exist_ok=True)
     with open(os.path.join(OUT, "chair.glb"), "rb") as f:
         head = f.read(1000)
     with open(os.path.join(OUT, "broken", "truncated.glb"), "wb") as f:
@@ -457,6 +530,10 @@ def broken_files():
 
 
 def main():
+    only = os.environ.get("SLMESH_ASSETS_ONLY")
+    if only:
+        globals()["scene_" + only]()
+        return
     scene_cube()
     scene_chair()
     scene_two_cubes()
@@ -468,7 +545,10 @@ def main():
     scene_bead()
     scene_rotated_scaled()
     scene_suzanne()
+    scene_textured_hierarchy()
     broken_files()
 
 
-main()
+# Imported as a library (the Blender round-trip test builds its scene with it): no main().
+if not os.environ.get("SLMESH_ASSETS_LIBRARY"):
+    main()

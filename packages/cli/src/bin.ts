@@ -2,7 +2,8 @@
 /**
  * The `slmesh` command. Every user error ends as one line on stderr and an exit status from
  * docs/errors.md; a stack trace is printed only for an internal error, and only with
- * SLMESH_DEBUG=1.
+ * SLMESH_DEBUG=1. Error lines have control characters replaced (a file name cannot move the
+ * cursor or start a new line), and a closed stdout (`slmesh check | head`) ends output quietly.
  */
 
 import { Command, CommanderError } from 'commander';
@@ -14,6 +15,18 @@ import { registerInit } from './commands/init.js';
 import { registerOptimize } from './commands/optimize.js';
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
+import { printable } from './format-table.js';
+
+// A reader that goes away (`| head`) is not an error: stop writing, keep the exit status.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') {
+      stream.write = (() => true) as typeof stream.write;
+      return;
+    }
+    process.exitCode = EXIT_INTERNAL;
+  });
+}
 
 /**
  * `pnpm slmesh ...` in a clone runs the root package.json's script, which pnpm starts in the
@@ -51,11 +64,11 @@ async function main(argv: string[]): Promise<number> {
       return e.exitCode === 0 ? 0 : 2;
     }
     if (isSlmeshError(e)) {
-      process.stderr.write(`slmesh: ${e.message.split('\n')[0]}\n`);
+      process.stderr.write(`slmesh: ${printable(e.message.split('\n')[0])}\n`);
       return exitCodeFor(e.code);
     }
     const msg = e instanceof Error ? e.message : String(e);
-    process.stderr.write(`slmesh: internal error: ${msg.split('\n')[0]}\n`);
+    process.stderr.write(`slmesh: internal error: ${printable(msg.split('\n')[0]).slice(0, 300)}\n`);
     if (process.env.SLMESH_DEBUG) process.stderr.write(`${(e as Error)?.stack ?? ''}\n`);
     return EXIT_INTERNAL;
   }

@@ -22,6 +22,7 @@ export function exitCodeFor(code: SlmeshErrorCode): number {
     case 'ASSET_INVALID':
     case 'LLSD_INVALID':
     case 'USAGE':
+    case 'OUTPUT_UNWRITABLE':
       return EXIT_INPUT;
   }
 }

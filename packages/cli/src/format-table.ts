@@ -4,7 +4,7 @@
  * floater use the floater's precision (3 decimals for weights).
  */
 
-import type { CostReport, FileReport } from '@slmesh/gltf-plugin';
+import type { CostReport, FileReport } from '@slmesh/gltf-plugin/node';
 
 const w3 = (n: number) => n.toFixed(3);
 const int = (n: number) => n.toLocaleString('en-US');
@@ -13,7 +13,7 @@ const size = (v: number[]) => v.map((x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2
 
 /** Pads columns of a table of strings; numbers (right-aligned) are columns after the first. */
 function table(rows: string[][]): string {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const widths = rows[0].map((_, c) => rows.reduce((w, r) => Math.max(w, (r[c] ?? '').length), 0));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
 }
 
@@ -21,6 +21,15 @@ function table(rows: string[][]): string {
 export function printable(s: string): string {
   // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+}
+
+/**
+ * Text for a CI log: no line may start (after spaces) with `::`, or GitHub Actions would run it
+ * as a workflow command (`::stop-commands::`, `::add-mask::`, `::error`): a node or file named
+ * so gets `: :` instead. Only `--format github` writes real commands, and escapes what it quotes.
+ */
+export function noWorkflowCommands(text: string): string {
+  return text.replace(/^([ \t]*):(?=:)/gm, '$1: ');
 }
 
 /** A name for a table cell: printable, and cut to `max` characters so one long name cannot stretch every row. */
@@ -48,7 +57,7 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
       [l.high, l.medium, l.low, l.lowest].map((x) => mark(x, int(x.triangles))).join('/'),
       [l.high, l.medium, l.low, l.lowest].map((x) => mark(x, int(x.bytes))).join('/'),
       w3(o.streaming),
-      `${w3(o.physics.weight)}${o.physics.estimate ? '*' : ''}`,
+      `${w3(o.physics.weight)}${o.physics.estimate ? '*' : ''}${o.physics.assumes?.includes('analyze') ? ' assumes Analyze' : ''}${o.physics.convexified ? ' (hull)' : ''}`,
       w3(o.server),
       w3(o.landImpact),
     ]);
@@ -67,7 +76,10 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
   const notes: string[] = [];
   if (file.objects.some((o) => Object.values(o.lods).some((x) => !x.present))) notes.push('(n) = LOD not in the asset; the viewer shows and charges the next higher LOD');
   if (ls.physicsEstimate) notes.push('* = estimate: no public formula for a decomposition\'s physics weight');
-  out.push(...notes.map((n) => `  ${n}`));
+  if (file.objects.some((o) => o.physics.assumes?.includes('analyze'))) notes.push('assumes Analyze = priced as hulls: a physics model from a file is a triangle mesh unless you click Analyze in the uploader');
+  if (file.objects.some((o) => o.physics.convexified)) notes.push('(hull) = physics mesh on an object with a side under 0.5 m: the server charges its single convex hull');
+  for (const o of file.objects) if (o.physics.choice) notes.push(`physics of ${cellName(o.name)}: ${o.physics.choice.shape}, ${printable(o.physics.choice.reason)}`);
+  for (const n of notes) out.push(`  ${n}`);
   out.push(`  land impact is set by ${ls.dominant} weight; rounded half up (Second Life's rounding is not public)`);
   out.push(`  physical: weight ${w3(ls.physical.weight)}, ${ls.physical.canBePhysical ? 'can' : 'cannot'} be set physical (limit ${ls.physical.limit})`);
   out.push('');

@@ -19,6 +19,7 @@
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import { buildPhysics, SlmeshError, type BuildPhysicsOptions, type PhysicsBuildResult, type SlmeshErrorCode, type SlObject } from '@slmesh/core';
+import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
 
 /** buildPhysics options that can be sent to a worker (no callbacks). */
 export type WorkerPhysicsOptions = Omit<BuildPhysicsOptions, 'onProgress' | 'signal'>;
@@ -108,13 +109,16 @@ export function runPhysicsInWorker(object: SlObject, options: WorkerPhysicsOptio
 }
 
 /** The worker side: build, posting progress, then the result or the error. */
-function serveWorker(): void {
+async function serveWorker(): Promise<void> {
   const port = parentPort!;
   const data = workerData as { object: SlObject; options: WorkerPhysicsOptions };
   let last = -1;
   try {
+    // meshoptimizer simplifies the decomposition's proxy of a big mesh (functions cannot be sent here).
+    const simplify = await meshoptSimplifyFn();
     const result = buildPhysics(data.object, {
       ...data.options,
+      decompose: { ...data.options.decompose, simplify },
       onProgress: (fraction) => {
         const pct = Math.floor(fraction * 100);
         if (pct > last) {
@@ -130,7 +134,7 @@ function serveWorker(): void {
   }
 }
 
-if (!isMainThread && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) serveWorker();
+if (!isMainThread && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) void serveWorker();
 
 /** A stream progressLine can draw on (process.stderr, or anything with isTTY and write). */
 export interface ProgressStream {

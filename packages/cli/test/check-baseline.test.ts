@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { makeCostReport } from '@slmesh/gltf-plugin';
+import { makeCostReport } from '@slmesh/gltf-plugin/node';
 import { describe, expect, it } from 'vitest';
 import { baselineValues, compareWithBaseline, loadBaseline, type BaselineValues } from '../src/check/baseline.js';
 import { PRICING_DEFAULTS } from '../src/check/budget.js';
@@ -74,7 +74,7 @@ describe('loadBaseline', () => {
     await expect(loadBaseline(write('other.json', { files: [] }), PRICING_DEFAULTS, dir)).rejects.toThrow('other.json: generator.name: is not "slmesh"');
     const broken = makeCostReport([cube], settings, '0.1.0') as unknown as { files: { linkset: { landImpact: unknown } }[] };
     broken.files[0].linkset.landImpact = 'big';
-    await expect(loadBaseline(write('broken.json', broken), PRICING_DEFAULTS, dir)).rejects.toThrow('broken.json: files[0].linkset.landImpact: must be a number');
+    await expect(loadBaseline(write('broken.json', broken), PRICING_DEFAULTS, dir)).rejects.toThrow('broken.json: files[0].linkset.landImpact: must be a finite number');
     await expect(loadBaseline('missing.json', PRICING_DEFAULTS, dir)).rejects.toThrow('missing.json: no such baseline report');
     writeFileSync(join(dir, 'text.json'), 'not json');
     await expect(loadBaseline('text.json', PRICING_DEFAULTS, dir)).rejects.toThrow(/^text\.json: not valid JSON/);

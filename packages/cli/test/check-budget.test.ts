@@ -147,3 +147,10 @@ describe('budget inheritance', () => {
     await expect(loadBudget('none.json', dir)).rejects.toThrow('none.json: no such budget file');
   });
 });
+
+describe('the schema the CLI validates with', () => {
+  it('is docs/budget.schema.json, unchanged', async () => {
+    const { BUDGET_SCHEMA } = await import('../src/check/budget-schema.js');
+    expect(BUDGET_SCHEMA).toEqual(schema);
+  });
+});

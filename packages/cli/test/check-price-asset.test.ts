@@ -19,10 +19,17 @@ describe('priceAsset', () => {
     expect(Math.max(...got.sized[1].linkset.scale)).toBeCloseTo(8, 6);
   });
 
-  it('is plain JSON: a JSON round trip changes nothing (no Infinity, no -0)', async () => {
-    const r = await priceAsset({ path: asset('bead-5cm.glb'), pricing: PRICING_DEFAULTS, sizes: [] });
+  it('writes a LOD that never shows (LOD factor 10) as a null distance, like `slmesh cost --json`', async () => {
+    const pricing = { ...PRICING_DEFAULTS, lodFactor: 10 };
+    const r = await priceAsset({ path: asset('bead-5cm.glb'), pricing, sizes: [] });
     if (!('json' in r)) throw new Error(r.error.message);
-    expect(JSON.stringify(JSON.parse(r.json))).toBe(r.json);
+    const own = await reportFile(asset('bead-5cm.glb'), { lodFactor: 10 });
+    expect(own.report.objects[0].switchDistances.lowest).toBe(Infinity);
+    const got = JSON.parse(r.json);
+    expect(got.report.objects[0].switchDistances.lowest).toBeNull();
+    const medium = own.report.objects[0].switchDistances.medium;
+    expect(got.report.objects[0].switchDistances.medium).toBe(Number.isFinite(medium) ? medium : null);
+    expect(got.report.linkset.landImpact).toBe(own.report.linkset.landImpact);
   });
 
   it('returns a user error as one line naming the file, not a throw', async () => {

@@ -78,19 +78,14 @@ describe('slmesh cost on Blender exports', () => {
     expect(ls.linkable.ok).toBe(false);
   });
 
-  it('reads authored LODs by node name and sibling-file LODs', () => {
-    const ball = costJson(asset('lod-authored.glb')).files[0].objects;
-    expect(ball.map((o: { name: string }) => o.name)).toEqual(['Ball']);
-    const l = ball[0].lods;
-    expect(l.high.triangles).toBeGreaterThan(l.medium.triangles);
-    expect(l.medium.triangles).toBeGreaterThan(l.low.triangles);
-    expect(l.low.triangles).toBeGreaterThan(l.lowest.triangles);
-    expect([l.medium.present, l.low.present, l.lowest.present]).toEqual([true, true, true]);
-    // Ball_PHYS is a closed box: priced as the one hull the uploader's Analyze step keeps, with
-    // its triangle-mesh weight (the upload without Analyze) alongside.
-    expect(ball[0].physics.shape).toBe('decomposition');
-    expect(ball[0].physics.decomposition).toMatchObject({ hulls: 1, vertices: 8, estimate: true });
-    expect(ball[0].physics.mesh.triangles).toBe(12);
+  it('prices _LODn/_PHYS nodes inside the high file as the extra objects the uploader makes, and reads sibling-file LODs', () => {
+    const file = costJson(asset('lod-authored.glb')).files[0];
+    // The importer takes LODs only from sibling files: Ball_LOD2 ... are cut to Ball and uploaded as copies.
+    expect(file.objects.map((o: { name: string }) => o.name)).toEqual(['Ball', 'Ball_copy_1', 'Ball_copy_2', 'Ball_copy_3', 'Ball_copy_4']);
+    expect(file.objects[0].lods.medium.present).toBe(false);
+    const d = file.diagnostics.filter((x: { code: string }) => x.code === 'lod-node-in-high-file');
+    expect(d).toHaveLength(4);
+    expect(d[0].message).toMatch(/Ball_LOD2.*extra object Ball_copy_1.*lod-authored_LOD2\.glb/);
 
     const vase = costJson(asset('vase.glb')).files[0];
     expect(vase.siblings.length).toBe(4);
@@ -99,14 +94,22 @@ describe('slmesh cost on Blender exports', () => {
     expect(v.lowest.present).toBe(true);
   });
 
-  it('applies the node hierarchy and turns Y-up into Z-up (a 2 m cube rotated 45 degrees about the vertical)', () => {
+  it('keeps a rotated node\'s own box as the prim scale, as the current importer does (a 2 m cube rotated 45 degrees about the vertical)', () => {
     const child = costJson(asset('rotated-scaled.glb')).files[0].objects[0];
     expect(child.name).toBe('Child');
-    // Rotated about glTF Y (up), so in Second Life's Z-up the box is 2.83 x 2.83 wide and 2 m tall.
-    expect(child.scale[0]).toBeCloseTo(2 * Math.SQRT2, 3);
-    expect(child.scale[1]).toBeCloseTo(2 * Math.SQRT2, 3);
-    expect(child.scale[2]).toBeCloseTo(2, 3);
+    // The node's rotation stays on the prim: a 2 x 2 x 2 m prim, radius sqrt(3).
+    for (const k of [0, 1, 2]) expect(child.scale[k]).toBeCloseTo(2, 3);
+    expect(child.position[0]).toBeCloseTo(Math.SQRT2, 3);
+    expect(child.position[1]).toBeCloseTo(Math.SQRT2, 3); // glTF z -1.41 is SL y 1.41
     expect(child.position[2]).toBeCloseTo(0.5, 3); // glTF y 0.5 is SL z 0.5
+    // The older importer bakes the world transform: in Z-up the box is 2.83 x 2.83 wide and 2 m tall.
+    const baked = costJson(asset('rotated-scaled.glb'), '--importer', 'baked').files[0].objects[0];
+    expect(baked.scale[0]).toBeCloseTo(2 * Math.SQRT2, 3);
+    expect(baked.scale[1]).toBeCloseTo(2 * Math.SQRT2, 3);
+    expect(baked.scale[2]).toBeCloseTo(2, 3);
+    expect(baked.position).toEqual(child.position.map((v: number) => expect.closeTo(v, 3)));
+    expect(baked.streaming).toBeGreaterThanOrEqual(child.streaming);
+    expect(slmesh('cost', asset('cube.glb'), '--importer', 'sideways').status).toBe(2);
   });
 
   it('without lower LODs, charges every LOD at the high LOD\'s size, as the viewer does', () => {

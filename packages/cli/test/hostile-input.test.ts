@@ -5,7 +5,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -151,13 +151,20 @@ describe('determinism', () => {
     }
   });
 
-  it('optimize writes byte-identical GLBs and reports for the same input', () => {
+  it('optimize writes byte-identical GLBs (every sibling file) and reports for the same input', () => {
+    const outDir = (run: string) => join(dir, `opt-${run}`);
     for (const run of ['a', 'b']) {
-      const r = slmesh('optimize', join(root, 'test-assets/vase.glb'), '-o', join(dir, `opt-${run}.glb`), '--report', join(dir, `opt-${run}.json`));
+      mkdirSync(outDir(run), { recursive: true });
+      const r = slmesh('optimize', join(root, 'test-assets/vase.glb'), '-o', join(outDir(run), 'vase.glb'), '--report', join(outDir(run), 'vase.json'));
       expect(r.status, r.stderr).toBe(0);
     }
-    expect(Buffer.compare(readFileSync(join(dir, 'opt-a.glb')), readFileSync(join(dir, 'opt-b.glb')))).toBe(0);
-    const strip = (p: string) => JSON.stringify({ ...JSON.parse(readFileSync(p, 'utf8')), files: JSON.parse(readFileSync(p, 'utf8')).files.map((f: { path: string }) => ({ ...f, path: '' })) });
-    expect(strip(join(dir, 'opt-a.json'))).toBe(strip(join(dir, 'opt-b.json')));
+    const glbs = readdirSync(outDir('a')).filter((f) => f.endsWith('.glb')).sort();
+    expect(glbs).toEqual(['vase.glb', 'vase_LOD0.glb', 'vase_LOD1.glb', 'vase_LOD2.glb', 'vase_PHYS.glb'].filter((f) => glbs.includes(f)));
+    expect(glbs).toContain('vase_LOD2.glb');
+    expect(readdirSync(outDir('b')).filter((f) => f.endsWith('.glb')).sort()).toEqual(glbs);
+    for (const f of glbs) expect(Buffer.compare(readFileSync(join(outDir('a'), f)), readFileSync(join(outDir('b'), f))), f).toBe(0);
+    // The reports differ only in the output folder they name.
+    const report = (run: string) => readFileSync(join(outDir(run), 'vase.json'), 'utf8').split(JSON.stringify(outDir(run)).slice(1, -1)).join('OUT');
+    expect(report('a')).toBe(report('b'));
   });
 });

@@ -129,8 +129,7 @@ export const MAX_VERTICES_PER_FACE = 65525;
 /** Object scale per axis, metres. [viewer] */
 export const MIN_OBJECT_SCALE = 0.01;
 export const MAX_OBJECT_SCALE = 64;
-/** The importer caps each object at 63.9 m and the whole model at 240 m. [viewer] */
-export const MAX_IMPORT_OBJECT_SIZE = 63.9;
+/** The importer caps the whole model at 240 m (and each object at 63.9 m, below MAX_OBJECT_SCALE). [viewer] */
 export const MAX_IMPORT_MODEL_SIZE = 240;
 /** Vertices per convex hull and hulls per decomposition. [viewer] [seed 001] */
 export const MAX_HULL_VERTICES = 256;
@@ -173,6 +172,21 @@ export const PHYSICS_COST_DEFAULTS: Readonly<PhysicsCostSettings> = Object.freez
   physicalPenaltyPerArea: 0.04,
   maxPhysicalCost: 32,
 });
+
+/**
+ * Server "convexification": a triangle-mesh physics shape (no decomposition) on an object with any
+ * side shorter than this, metres, is simulated and charged as its single convex hull.
+ * [viewer] indra/llmath/llphysicsshapebuilderutil.cpp, LLPhysicsShapeBuilderUtil::determinePhysicsShape,
+ * SHAPE_BUILDER_USER_MESH_CONVEXIFICATION_SIZE (0.5 m; a viewer mirror of the server's rule).
+ */
+export const USER_MESH_CONVEXIFICATION_SIZE = 0.5;
+
+/**
+ * Width of the narrowest gap an avatar is taken to pass through, metres: the physics chooser
+ * keeps gaps, doorways and hollows at least this wide open. [estimate] An SL avatar's collision
+ * capsule is about 0.4-0.6 m across (default shape); no single public figure.
+ */
+export const AVATAR_PASSAGE_WIDTH = 0.5;
 
 // ---------------------------------------------------------------------------------------------
 // 7. Server weight and land impact [wiki] Mesh/Mesh_Server_Weight

@@ -11,6 +11,7 @@ export type SlmeshErrorCode =
   | 'INPUT_UNSAFE' // a URI escapes the input folder or uses a network scheme
   | 'ASSET_INVALID' // a mesh asset (.llmesh) cannot be decoded
   | 'LLSD_INVALID' // binary LLSD cannot be parsed
+  | 'OUTPUT_UNWRITABLE' // an output cannot be written (a folder, read-only, the input itself, ...)
   | 'USAGE'; // bad command-line arguments or options
 
 export class SlmeshError extends Error {

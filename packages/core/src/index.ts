@@ -17,10 +17,13 @@ export {
   type SlObject,
   type SlModel,
   type Box3,
+  type Placement,
   type Severity,
   type Diagnostic,
   type DeflateFn,
   type InflateFn,
+  type PhysicsCandidate,
+  type PhysicsChoice,
 } from './types.js';
 export * from './constants.js';
 export { type SlmeshErrorCode, SlmeshError, isSlmeshError } from './errors.js';
@@ -48,8 +51,10 @@ export {
   scaleAbout,
   scaledCopy,
 } from './geometry/object-geometry.js';
+export { identityPlacement, placePoint, placePositions, primPosition, primScale, worldBox, bakePlacement } from './geometry/placement.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
+export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
 export { type WeldedMesh, type WeldOptions, weldMesh } from './geometry/weld-mesh.js';
 export { mulberry32 } from './geometry/seeded-random.js';
 
@@ -78,6 +83,7 @@ export {
   type UploadNormalization,
   computeUploadNormalization,
   normalizePoints,
+  denormalizePoints,
   quantizeU16,
   type MeshAssetLlsd,
   buildMeshAssetLlsd,
@@ -96,6 +102,7 @@ export {
   decodeMeshAsset,
 } from './asset/mesh-asset-decode.js';
 export { memoizeDeflate } from './asset/deflate-cache.js';
+export { zlibNgDeflate } from './asset/zlib-ng-deflate.js';
 export { type SubmodelPart, splitLargeFaces, splitSubmodels, submodelName } from './asset/submodels.js';
 export { countDegenerateTriangles, checkObject, checkModel } from './asset/upload-checks.js';
 
@@ -121,6 +128,8 @@ export {
   LOD_PLAN_DEFAULTS,
   type LodLevelPlan,
   type ObjectLodPlan,
+  type HighLodPlan,
+  type LodFallback,
   planObjectLods,
   planModelLods,
   type LodBudgetOptions,
@@ -129,12 +138,14 @@ export {
   planModelForBudget,
 } from './lod/lod-planner.js';
 export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
+export { LOD_BOX_TOLERANCE, conformLod, conformPhysicsMesh, conformHulls, conformObject, boxStretch, faceHasArea } from './lod/lod-conform.js';
 export {
   type ScreenSpaceSettings,
   SCREEN_SPACE_DEFAULTS,
   metresPerPixel,
   screenSpaceError,
   errorForPixels,
+  fillDistance,
   type LodErrorBounds,
   lodErrorBounds,
   lodScreenErrors,
@@ -161,3 +172,4 @@ export {
 } from './physics/physics-mesh.js';
 export { convexPieces } from './physics/convex-pieces.js';
 export { type PhysicsMode, type BuildPhysicsOptions, type PhysicsBuildResult, buildPhysics } from './physics/build-physics.js';
+export { type AvatarOpeningOptions, type AvatarOpening, AVATAR_OPENING_DEFAULTS, avatarOpenings } from './physics/avatar-openings.js';

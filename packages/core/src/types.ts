@@ -2,7 +2,12 @@
  * Core data model: what one Second Life prim (a mesh "object" of a linkset) is made of.
  *
  * Geometry is flat typed arrays, never objects per vertex. Positions are in metres in the
- * linkset's (world) frame, Z-up as Second Life uses, with every node transform applied.
+ * object's **prim frame**: the frame whose axis-aligned box the uploader normalises by, so the
+ * high LOD's box size is the prim's scale (spec 4b). Without a `placement` the prim frame is the
+ * linkset's (world) frame, Z-up as Second Life uses, with every node transform applied (the
+ * older, baking importer; skinned meshes). With one, positions are the mesh-local vertices times
+ * the node's scale and `placement` carries the node's rotation and translation (the current
+ * importer, viewer #5431).
  */
 
 /** One face of a mesh object: the triangles that share one material. */
@@ -31,6 +36,15 @@ export const LOD_NAMES: readonly LodName[] = ['high', 'medium', 'low', 'lowest']
 /** Convex hulls: each hull a flat xyz Float32Array of its vertices, metres, world frame. */
 export type Hull = Float32Array;
 
+/**
+ * Where a prim frame sits in the linkset's world frame (Z-up, metres): world = rotation * p +
+ * translation. `rotation` is a proper rotation, 3x3 row-major.
+ */
+export interface Placement {
+  rotation: [number, number, number, number, number, number, number, number, number];
+  translation: [number, number, number];
+}
+
 /** One prim of a linkset, as the uploader sees it. */
 export interface SlObject {
   /** Node name of the high LOD (without any `_LODn` / `_PHYS` suffix). */
@@ -45,6 +59,32 @@ export interface SlObject {
   decomposition?: Hull[];
   /** True for rigged / animated-object meshes (animesh cost model applies when asked). */
   rigged?: boolean;
+  /** Prim frame to world; absent means the positions are already in the world frame. */
+  placement?: Placement;
+  /** Why the physics shape was chosen, when slmesh chose it (buildPhysics auto); carried into the cost report. */
+  physicsChoice?: PhysicsChoice;
+}
+
+/** A physics shape the chooser considered, priced at the object's size. */
+export interface PhysicsCandidate {
+  /** The single hull, a convex decomposition, a triangle mesh, or the bounding box (as a one-hull shape). */
+  shape: 'hull' | 'decomposition' | 'mesh' | 'box';
+  /** Physics weight at the object's size. */
+  weight: number;
+  /** True when no public formula backs the weight (decompositions). */
+  estimate: boolean;
+  /** The object's land impact with this shape: max(download, physics, server). */
+  landImpact: number;
+  /** False when the shape would close an opening an avatar uses (see avatar-openings.ts). */
+  keepsOpenings: boolean;
+}
+
+/** Which physics shape buildPhysics' auto mode chose, and why. */
+export interface PhysicsChoice {
+  shape: PhysicsCandidate['shape'];
+  /** One short line, e.g. "hull: cheapest, closes no opening an avatar uses". */
+  reason: string;
+  candidates: PhysicsCandidate[];
 }
 
 /** A file's worth of prims: one linkset. */

@@ -7,9 +7,12 @@
  */
 export * from './lod-naming.js';
 export * from './to-model.js';
+export * from './node-walk.js';
+export * from './importer-frame.js';
 export * from './report.js';
 export * from './upload-writer.js';
 export * from './sl-lods.js';
 export * from './sl-physics.js';
 export * from './sl-report.js';
+export * from './physics-simplify.js';
 export { VERSION } from './version.js';

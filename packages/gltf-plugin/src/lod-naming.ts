@@ -44,3 +44,43 @@ export function isSiblingFileName(fileName: string): boolean {
   const stem = dot > 0 ? fileName.slice(0, dot) : fileName;
   return /_(LOD[012]|PHYS)$/.test(stem);
 }
+
+/** How `_LODn` / `_PHYS` nodes inside the high file are read. */
+export type LodNodesMode = 'objects' | 'lods';
+
+/** The viewer's label of a node: a name containing `_LOD` or `_PHYS` loses everything from its last `_` (`getLodlessLabel`). */
+export function lodlessLabel(name: string): string {
+  return name.includes('_LOD') || name.includes('_PHYS') ? name.slice(0, name.lastIndexOf('_')) : name;
+}
+
+/**
+ * The slots the nodes of the high file fill. The glTF importer fills LOD and physics slots only
+ * from their own files (`lookupLODModelFiles`: `chair_LOD2.glb` ... next to `chair.glb`); in the
+ * high file a `Chair_LOD2` node is cut to `Chair`, clashes with the real one and is uploaded as
+ * an extra object `Chair_copy_1` (spec 4). `objects` (what the uploader does, for pricing) makes
+ * each such node an object and says so in a `lod-node-in-high-file` warning; `lods` (for
+ * `optimize`, which writes the sibling files) takes them as the slots their names say.
+ */
+export function highFileSlots<N extends { name: string }>(nodes: N[], source: string, mode: LodNodesMode): { slotNodes: { base: string; slot: LodSlot; node: N; source: string }[]; diagnostics: { severity: 'warning'; code: string; message: string; object?: string }[] } {
+  if (mode === 'lods') return { slotNodes: nodes.map((node) => ({ ...parseLodName(node.name), node, source })), diagnostics: [] };
+  const diagnostics: { severity: 'warning'; code: string; message: string; object?: string }[] = [];
+  const used = new Set<string>();
+  const slotNodes = nodes.map((node) => {
+    const base = lodlessLabel(node.name);
+    let name = base;
+    for (let k = 1; used.has(name); k++) name = `${base}_copy_${k}`;
+    used.add(name);
+    const slot = parseLodName(node.name).slot;
+    if (slot !== 'high') {
+      const file = source.replace(/^.*[\\/]/, '');
+      diagnostics.push({
+        severity: 'warning',
+        code: 'lod-node-in-high-file',
+        object: name,
+        message: `${source}: node ${node.name} is not a ${slot === 'physics' ? 'physics model' : 'LOD'}: the uploader takes ${slot === 'physics' ? 'physics' : 'LODs'} only from sibling files, so it cuts the name to ${base} and uploads it as an extra object ${name} (priced so); move it to ${siblingFileName(file, slot)} or run slmesh optimize, which writes the sibling files`,
+      });
+    }
+    return { base, slot: 'high' as LodSlot, node, source };
+  });
+  return { slotNodes, diagnostics };
+}

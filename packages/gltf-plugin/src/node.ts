@@ -13,6 +13,7 @@ import { slReport as slReportWith, type SlReportOptions } from './sl-report.js';
 import type { CostReport } from './report.js';
 
 export * from './index.js';
+export * from './safe-read.js';
 export * from './node-io.js';
 export * from './read-file.js';
 export * from './node-zlib.js';

@@ -5,7 +5,9 @@
  *   2. price the input as it is ("before": what uploading it without LODs would cost);
  *   3. generate every object's LODs (slLods' planner: error-bound or budget mode);
  *   4. run the optional `physics` hook on each object (after its LODs, before writing);
- *   5. write uploader-ready GLB bytes: one file, or sibling files with `split`;
+ *   5. give every LOD and physics model high's box and materials (core lod-conform.ts) and write
+ *      uploader-ready sibling GLB files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`,
+ *      `out_LOD0.glb`, `out_PHYS.glb`), each with the input's node tree, names and transforms;
  *   6. price the result ("after", a cost report of docs/cost-report.schema.json).
  *
  * Nothing is written to disk: `files` holds each output path and its bytes, and the caller writes
@@ -19,11 +21,11 @@ import {
   SlmeshError,
   checkModel,
   convexHullPhysicsCost,
+  MAX_HULL_VERTICES,
   encodeMeshAsset,
   landImpact,
   memoizeDeflate,
-  objectBox,
-  boxSize,
+  primScale,
   prepareForUpload,
   radiusOfScale,
   serverWeight,
@@ -35,16 +37,16 @@ import {
   type SlObject,
   type Vec3,
 } from '@slmesh/core';
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import type { ImporterMode } from './importer-frame.js';
 import { createNodeIO } from './node-io.js';
 import { nodeDeflate } from './node-zlib.js';
-import { readDocument } from './read-file.js';
+import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
-import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
-import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
-import { splitUploadDocument, writeUploadDocument, type UploadSlot } from './upload-writer.js';
+import { conformModel, generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
+import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
+import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
 import { assignDefaults } from '@slmesh/core';
 
 /** What the physics hook is told about the object it is given. */
@@ -73,13 +75,23 @@ export interface PhysicsHookContext {
  */
 export type PhysicsHook = (object: SlObject, ctx: PhysicsHookContext) => Promise<SlObject> | SlObject;
 
+/**
+ * The phases of the pipeline, in order, as reported to `onProgress`: 'read' (the input and its
+ * siblings), 'price' (the input as it is), 'lods' (per object), 'physics' (per object, with a
+ * hook), 'write' (the GLB bytes), 'report' (the output priced).
+ */
+export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'write' | 'report';
+
+/** Progress callback: `done` of `total` steps of `phase` (each phase starts with done = 0 and ends with done = total). */
+export type OptimizeProgress = (phase: OptimizePhase, done: number, total: number) => void;
+
 /** Options for {@link optimizeFile}. */
-export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans'> {
+export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onPlans' | 'onObjectPlanned'> {
   /** Output GLB path; names the sibling files too (`out_LOD2.glb` ...). Required. */
   output: string;
   /** meshoptimizer's MeshoptSimplifier. Default: the `meshoptimizer` package's. */
   simplifier?: unknown;
-  /** Write sibling files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, `out_PHYS.glb`) instead of one file. Default: false. */
+  /** @deprecated No effect: the output is always the sibling files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, `out_PHYS.glb`), the only layout the viewer's glTF importer takes LODs from. */
   split?: boolean;
   /** Read the input's sibling `_LOD2/_LOD1/_LOD0/_PHYS` files. Default: true. */
   siblings?: boolean;
@@ -89,7 +101,18 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   logger?: ILogger;
   /** NodeIO for reading and writing. Default: one with every extension and decoder. */
   io?: NodeIO;
+  /** Most triangles in the input (all files); more is an INPUT_LIMIT error naming the limit. Default: OPTIMIZE_MAX_TRIANGLES. */
+  inputLimit?: number;
+  /** Progress of each phase (the pipeline itself never writes to the console). Default: none. */
+  onProgress?: OptimizeProgress;
 }
+
+/**
+ * optimize's default triangle limit: LOD planning and physics take time and memory that grow
+ * with the triangles, so a huge export is refused up front with a clear message (raise it with
+ * --max-triangles) instead of running for many minutes. `cost` and `check` allow more.
+ */
+export const OPTIMIZE_MAX_TRIANGLES = 100_000;
 
 /** Land impact of a linkset, with its parts. */
 export interface LandImpactSummary {
@@ -104,7 +127,7 @@ export interface LandImpactSummary {
 
 export interface OptimizeResult {
   /** Output files and their bytes, the main file first. */
-  files: { path: string; slot: UploadSlot | 'all'; data: Uint8Array }[];
+  files: { path: string; slot: UploadSlot; data: Uint8Array }[];
   /** The objects written (LODs and physics). */
   model: SlModel;
   /** What the planner decided per object (objects with kept authored LODs have none). */
@@ -121,37 +144,47 @@ export interface OptimizeResult {
   inputs: string[];
 }
 
-export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, split: false, siblings: true };
+export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, siblings: true, importer: 'current' as ImporterMode };
 
 const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
 
-async function isFile(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
-}
-
-/** Step 1: the input document (for its materials) and the model with sibling files. */
-async function readInput(path: string, io: NodeIO, siblings: boolean): Promise<{ doc: Document; model: SlModel; diagnostics: Diagnostic[]; files: string[] }> {
-  const doc = await readDocument(path, { io });
-  const main = readMeshNodes(doc, { source: path });
+/**
+ * Step 1: the input document (its tree and materials are written back), the model with sibling
+ * files (`_LODn` / `_PHYS` nodes inside the input taken as those slots, as the user meant them),
+ * and the model as the uploader would take the input (those nodes as extra objects), for "before".
+ */
+async function readInput(path: string, io: NodeIO, siblings: boolean, importer: ImporterMode, maxTriangles = OPTIMIZE_MAX_TRIANGLES): Promise<{ doc: Document; model: SlModel; asUploaded: SlModel; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[]; diagnostics: Diagnostic[]; files: string[] }> {
+  // Images are read (safely: inside the model's folder) because the output carries them.
+  const doc = await readDocument(path, { io, images: 'read' });
+  const main = readMeshNodes(doc, { source: path, importer, maxTriangles });
   const diagnostics = [...main.diagnostics];
-  const slotNodes: SlotNode[] = main.nodes.map((node) => ({ ...parseLodName(node.name), node, source: path }));
+  const asLods = highFileSlots(main.nodes, path, 'lods');
+  const asObjects = highFileSlots(main.nodes, path, 'objects');
+  const slotNodes: SlotNode[] = [...asLods.slotNodes];
+  const siblingNodes: SlotNode[] = [];
   const files = [path];
   if (siblings && !isSiblingFileName(basename(path))) {
     for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
-      const sib = join(dirname(path), siblingFileName(basename(path), slot));
-      if (!(await isFile(sib))) continue;
+      const found = await readSiblingDocument(path, slot, { io });
+      if (!found) continue;
+      const sib = found.path;
       files.push(sib);
-      const read = readMeshNodes(await readDocument(sib, { io }), { source: sib });
-      diagnostics.push(...read.diagnostics);
-      for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
+      const read = readMeshNodes(found.doc, { source: sib, importer, maxTriangles });
+      for (const d of read.diagnostics) diagnostics.push(d);
+      for (const node of read.nodes) siblingNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }
-  const assembled = assembleModel(slotNodes);
-  return { doc, model: assembled.model, diagnostics: [...diagnostics, ...assembled.diagnostics], files };
+  const assembled = assembleModel([...slotNodes, ...siblingNodes]);
+  const uploaded = assembleModel([...asObjects.slotNodes, ...siblingNodes]);
+  return {
+    doc,
+    model: assembled.model,
+    asUploaded: uploaded.model,
+    nodes: assembled.nodes,
+    slotNodes: asLods.slotNodes.filter((sn) => sn.slot !== 'high').map((sn) => sn.node.index),
+    diagnostics: [...diagnostics, ...asObjects.diagnostics, ...assembled.diagnostics],
+    files,
+  };
 }
 
 /**
@@ -165,13 +198,13 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
   let download = 0;
   for (const part of parts) {
     const enc = encodeMeshAsset({ lods: part.object.lods }, { deflate });
-    const size = boxSize(objectBox(part.object));
+    const size = primScale(part.object);
     const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
     const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;
     download += streamingCost({ high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') }, radius).streaming;
   }
   const server = serverWeight(parts.length);
-  const maxHullPhysics = convexHullPhysicsCost(256) * parts.length;
+  const maxHullPhysics = convexHullPhysicsCost(MAX_HULL_VERTICES) * parts.length;
   const plainPhysics = model.objects.every((o) => !o.physicsMesh && !o.decomposition && !o.hull);
   if (plainPhysics && download >= maxHullPhysics && download >= server) {
     const li = landImpact({ streaming: download, physics: 0, server });
@@ -190,9 +223,12 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   await simplifier.ready;
   const io = o.io ?? (await createNodeIO());
   const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
+  const progress: OptimizeProgress = o.onProgress ?? (() => {});
 
   // 1. Read, and refuse what cannot be made into LODs.
-  const read = await readInput(input, io, o.siblings);
+  progress('read', 0, 1);
+  const read = await readInput(input, io, o.siblings, o.importer, o.inputLimit);
+  progress('read', 1, 1);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
     if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
@@ -200,17 +236,23 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const scaleFactors = modelScaleFactors(read.model, o.size);
 
   // 2. Before.
-  const before = priceBefore(read.model, scaleFactors, o.size, o.lodFactor, deflate, input);
+  progress('price', 0, 1);
+  const before = priceBefore(read.asUploaded, scaleFactors, o.size, o.lodFactor, deflate, input);
   logger.info(`optimize: ${input}: land impact ${before.landImpact.toFixed(2)} before.`);
 
+  progress('price', 1, 1);
+
   // 3. LODs.
-  const lods = generateModelLods(read.model, { ...o, simplifier, deflate });
-  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${p.levels.map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
+  progress('lods', 0, read.model.objects.length);
+  const lods = generateModelLods(read.model, { ...o, simplifier, deflate, onObjectPlanned: (done, total) => progress('lods', done, total) });
+  progress('lods', read.model.objects.length, read.model.objects.length);
+  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
 
   // 4. Physics hook, object by object.
   let model = lods.model;
   if (o.physics) {
     const objects = [...model.objects];
+    progress('physics', 0, objects.length);
     for (let i = 0; i < objects.length; i++) {
       const given = objects[i];
       const got = await o.physics(given, { index: i, model: { ...model, objects }, source: input, lodFactor: o.lodFactor, scaleFactors, deflate, logger });
@@ -218,25 +260,28 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         throw new Error(`physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`);
       }
       objects[i] = got;
+      progress('physics', i + 1, objects.length);
     }
     model = { ...model, objects };
   }
 
-  // 5. Uploader-ready GLB bytes.
-  const doc = await writeUploadDocument(read.doc, model);
+  // 5. High's box and materials on every LOD and physics model, then the sibling files.
+  progress('write', 0, 1);
+  model = conformModel(model);
+  const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
-  if (o.split) {
-    const parts = await splitUploadDocument(doc);
-    for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
-      const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));
-      files.push({ path, slot, data: await io.writeBinary(part) });
-    }
-  } else {
-    files.push({ path: o.output, slot: 'all', data: await io.writeBinary(doc) });
+  for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
+    const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));
+    files.push({ path, slot, data: await io.writeBinary(part) });
   }
 
-  // 6. After: the output priced as `slmesh cost` would price it.
+  progress('write', 1, 1);
+
+  // 6. After: the output priced as `slmesh cost` would price it, with the planner's fallbacks.
+  progress('report', 0, 1);
   const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  for (const p of lods.plans) after.diagnostics.push(...p.diagnostics);
+  progress('report', 1, 1);
   if (lods.budget && !lods.budget.fits) {
     const message = `land impact ${after.linkset.landImpact.toFixed(3)} is over the target ${lods.budget.targetLandImpact} with every LOD at its silhouette floor (set by ${after.linkset.dominant} weight)`;
     after.diagnostics.push({ severity: 'warning', code: 'lod-budget-unmet', message });

@@ -4,16 +4,22 @@
  *
  * Guarantees: every failure is a SlmeshError whose one-line message names the file; external
  * buffer and image URIs must stay inside the file's folder (no absolute paths, no `..` escape,
- * no network schemes; data URIs are fine) and are checked before anything is loaded.
+ * no network schemes; data URIs are fine) and are checked before anything is loaded. Every file
+ * (the model, its buffers, images and siblings) is read through safe-read.ts: real path inside
+ * the model's folder, a regular file, opened once, read with a size limit. glTF-Transform never
+ * touches the file system: it is handed the bytes. Images are not read at all unless asked for
+ * (`images: 'read'`, optimize); pricing does not need them. A buffer that cannot be decoded in
+ * full (bad base64, a file shorter than its byteLength) is an error, never an empty model.
  */
 
-import { readFile, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Document, NodeIO } from '@gltf-transform/core';
 import { SlmeshError, type Diagnostic, type SlModel } from '@slmesh/core';
 import { createNodeIO } from './node-io.js';
-import { isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
+import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodNodesMode, type LodSlot } from './lod-naming.js';
+import type { ImporterMode } from './importer-frame.js';
 import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
+import { existsNoFollow, readInside } from './safe-read.js';
 
 export interface ReadModelFileOptions {
   /** A NodeIO to reuse; by default one with every extension and the Draco and meshopt decoders. */
@@ -24,9 +30,15 @@ export interface ReadModelFileOptions {
   maxFileBytes?: number;
   /** Most triangles accepted in one file. Default 5,000,000 (TO_MODEL_DEFAULTS). */
   maxTriangles?: number;
+  /** 'skip' (default): images are not read (pricing needs none); 'read': external images are read, safely (optimize copies them). */
+  images?: 'skip' | 'read';
+  /** Read as the `current` importer (node transforms as prim rotation and scale) or the older `baked` one. Default `current`. */
+  importer?: ImporterMode;
+  /** `_LODn` / `_PHYS` nodes inside the main file: `objects` (the uploader's extra objects) or `lods`. Default `objects`. */
+  lodNodes?: LodNodesMode;
 }
 
-export const READ_MODEL_FILE_DEFAULTS = { siblings: true, maxFileBytes: 512 * 1024 * 1024 };
+export const READ_MODEL_FILE_DEFAULTS = { siblings: true, maxFileBytes: 512 * 1024 * 1024, images: 'skip' as const };
 
 export interface ReadModelFileResult {
   model: SlModel;
@@ -39,7 +51,17 @@ const GLB_MAGIC = 0x46546c67;
 
 function firstLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
-  return msg.split('\n')[0].trim();
+  // Never quote the input: JSON.parse and friends put a snippet of it in quotes.
+  return msg.split('\n')[0].replace(/"[^"]*"?(\.\.\.)?/g, '"..."').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').trim().slice(0, 200);
+}
+
+/** Where JSON.parse stopped, without the snippet of text V8 quotes. */
+function jsonErrorWhere(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  const m = /position (\d+)/.exec(msg);
+  if (m) return `at byte ${m[1]}`;
+  if (/end of JSON/i.test(msg)) return 'it ends too early';
+  return 'syntax error';
 }
 
 /** The JSON part of a .gltf or .glb, parsed, or a SlmeshError naming the file. */
@@ -63,7 +85,7 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF or GLB file (${glb ? 'GLB JSON chunk' : 'JSON'} does not parse: ${firstLine(e)})`);
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF or GLB file (${glb ? 'GLB JSON chunk' : 'JSON'} does not parse: ${jsonErrorWhere(e)})`);
   }
   if (!json || typeof json !== 'object' || Array.isArray(json) || typeof (json as { asset?: unknown }).asset !== 'object') {
     throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF file (no "asset" object)`);
@@ -97,23 +119,9 @@ export function checkUris(path: string, json: Record<string, unknown>): void {
   }
 }
 
+/** The model's own bytes: a regular file whose real path stays in the folder it is named in. */
 async function readBytes(path: string, maxBytes: number): Promise<Uint8Array> {
-  let size: number;
-  try {
-    const st = await stat(path);
-    if (!st.isFile()) throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a file`);
-    size = st.size;
-  } catch (e) {
-    if (e instanceof SlmeshError) throw e;
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new SlmeshError('INPUT_UNREADABLE', `${path}: ${code === 'ENOENT' ? 'no such file' : `cannot read (${code ?? firstLine(e)})`}`);
-  }
-  if (size > maxBytes) throw new SlmeshError('INPUT_LIMIT', `${path}: file is ${size} bytes, over the ${maxBytes}-byte limit`);
-  try {
-    return new Uint8Array(await readFile(path));
-  } catch (e) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${path}: cannot read (${(e as NodeJS.ErrnoException).code ?? firstLine(e)})`);
-  }
+  return readInside(path, path, { root: dirname(resolve(path)), maxBytes, hidden: 'folders' });
 }
 
 const COMPONENT_BYTES: Record<number, number> = { 5120: 1, 5121: 1, 5122: 2, 5123: 2, 5125: 4, 5126: 4 };
@@ -172,28 +180,110 @@ function glbBinChunkLength(bytes: Uint8Array): number | undefined {
   return Math.min(view.getUint32(at, true), bytes.length - at - 8);
 }
 
-/** Reads one glTF/GLB file into a glTF-Transform Document, checked first. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** A data: URI's bytes, in full, or an error: invalid base64 is never read as "empty". */
+function decodeDataUri(path: string, where: string, uri: string): Uint8Array {
+  const comma = uri.indexOf(',');
+  const head = comma < 0 ? '' : uri.slice(5, comma);
+  if (comma < 0 || !/;base64$/i.test(head)) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} is a data: URI that is not base64`);
+  const body = uri.slice(comma + 1);
+  if (body.length % 4 !== 0 || !BASE64.test(body)) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} is a data: URI with invalid base64`);
+  return new Uint8Array(Buffer.from(body, 'base64'));
+}
+
+/** The GLB's BIN chunk, if it has one. */
+function glbBinChunk(bytes: Uint8Array): Uint8Array | undefined {
+  const length = glbBinChunkLength(bytes);
+  if (length === undefined) return undefined;
+  const at = 20 + new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getUint32(12, true) + 8;
+  return bytes.subarray(at, at + length);
+}
+
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', ktx2: 'image/ktx2' };
+
+/**
+ * Reads one glTF/GLB file into a glTF-Transform Document, checked first. Every external file
+ * is read here (safe-read.ts), and glTF-Transform is handed the bytes.
+ */
 export async function readDocument(path: string, options: ReadModelFileOptions = {}): Promise<Document> {
   const maxBytes = options.maxFileBytes ?? READ_MODEL_FILE_DEFAULTS.maxFileBytes;
   const bytes = await readBytes(path, maxBytes);
   const { json, glb } = parseGltfJson(path, bytes);
   checkUris(path, json);
   checkAccessors(path, json, glb ? (glbBinChunkLength(bytes) ?? 0) : undefined);
+  // 1. Every buffer, in full: the GLB's BIN chunk, a data: URI or a file in the model's folder.
+  const folder = dirname(resolve(path));
+  const resources: Record<string, Uint8Array> = {};
+  const files = new Map<string, Uint8Array>();
+  let budget = maxBytes;
+  const readResource = async (uri: string, where: string): Promise<Uint8Array> => {
+    const known = files.get(uri);
+    if (known) return known;
+    const data = await readInside(resolve(folder, decodeURIComponent(uri)), `${path}: ${where} "${printableUri(uri)}"`, { root: folder, maxBytes: Math.max(0, budget) });
+    budget -= data.length;
+    files.set(uri, data);
+    return data;
+  };
+  const buffers = Array.isArray(json.buffers) ? (json.buffers as Record<string, unknown>[]) : [];
+  for (const [i, b] of buffers.entries()) {
+    const where = `buffers[${i}]`;
+    const declared = b.byteLength as number;
+    let data: Uint8Array;
+    if (typeof b.uri !== 'string') {
+      if (!glb || i !== 0) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} has no uri (only a GLB's first buffer may use its binary chunk)`);
+      data = glbBinChunk(bytes) ?? new Uint8Array(0);
+      resources['@glb.bin'] = data;
+    } else if (b.uri.startsWith('data:')) {
+      data = decodeDataUri(path, `${where}.uri`, b.uri);
+      const key = `__slmesh_buffer_${i}.bin`;
+      resources[key] = data;
+      b.uri = key;
+    } else {
+      data = await readResource(b.uri, `${where}.uri`);
+      resources[b.uri] = data;
+    }
+    if (data.length < declared) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} declares ${declared} bytes but has ${data.length}`);
+  }
+  // 2. Images: read (safely) only when asked; otherwise an empty placeholder of the same type.
+  const images = Array.isArray(json.images) ? (json.images as Record<string, unknown>[]) : [];
+  for (const [i, im] of images.entries()) {
+    if (typeof im.uri !== 'string') continue;
+    const uri = im.uri;
+    if (im.mimeType === undefined) {
+      const ext = /\.([A-Za-z0-9]+)$/.exec(uri.split(/[?#]/)[0])?.[1]?.toLowerCase();
+      const type = uri.startsWith('data:') ? /^data:([^;,]+)/.exec(uri)?.[1] : ext ? IMAGE_TYPES[ext] : undefined;
+      if (type) im.mimeType = type;
+    }
+    const key = `__slmesh_image_${i}`;
+    if ((options.images ?? READ_MODEL_FILE_DEFAULTS.images) === 'read') {
+      resources[key] = uri.startsWith('data:') ? decodeDataUri(path, `images[${i}].uri`, uri) : await readResource(uri, `images[${i}].uri`);
+    } else resources[key] = new Uint8Array(0);
+    im.uri = key;
+  }
   const used = Array.isArray(json.extensionsUsed) ? (json.extensionsUsed as string[]) : [];
   const io = options.io ?? (await createNodeIO({ draco: used.includes('KHR_draco_mesh_compression') }));
   try {
-    return await io.read(path);
+    return await io.readJSON({ json: json as never, resources: resources as never });
   } catch (e) {
     throw new SlmeshError('INPUT_UNREADABLE', `${path}: cannot read glTF (${firstLine(e)})`);
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    return (await stat(path)).isFile();
-  } catch {
-    return false;
-  }
+function printableUri(uri: string): string {
+  // eslint-disable-next-line no-control-regex
+  const p = uri.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  return p.length > 80 ? `${p.slice(0, 80)}...` : p;
+}
+
+/**
+ * A sibling file (`chair_LOD2.glb`) of a model, if one exists: read under the same rules as
+ * the model (a sibling that is a link out of the folder is an error, not skipped).
+ */
+export async function readSiblingDocument(path: string, slot: 'medium' | 'low' | 'lowest' | 'physics', options: ReadModelFileOptions = {}): Promise<{ path: string; doc: Document } | undefined> {
+  const sib = join(dirname(path), siblingFileName(basename(path), slot));
+  if (!(await existsNoFollow(sib))) return undefined;
+  return { path: sib, doc: await readDocument(sib, options) };
 }
 
 /** Reads a model file and its sibling LOD/physics files into objects. */
@@ -205,19 +295,21 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
 
   // 1. The main file: every mesh node, by the viewer's node naming.
   const doc = await readDocument(path, options);
-  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles });
-  diagnostics.push(...main.diagnostics);
-  for (const node of main.nodes) slotNodes.push({ ...parseLodName(node.name), node, source: path });
+  const main = readMeshNodes(doc, { source: path, maxTriangles: options.maxTriangles, importer: options.importer });
+  const high = highFileSlots(main.nodes, path, options.lodNodes ?? 'objects');
+  for (const d of main.diagnostics) diagnostics.push(d);
+  for (const d of high.diagnostics) diagnostics.push(d);
+  for (const n of high.slotNodes) slotNodes.push(n);
 
   // 2. Sibling files fill their slot for every object they name (or the only object).
   if (siblings && !isSiblingFileName(basename(path))) {
     for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
-      const sib = join(dirname(path), siblingFileName(basename(path), slot));
-      if (!(await exists(sib))) continue;
+      const found = await readSiblingDocument(path, slot, options);
+      if (!found) continue;
+      const { path: sib, doc: sdoc } = found;
       files.push(sib);
-      const sdoc = await readDocument(sib, options);
-      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles });
-      diagnostics.push(...read.diagnostics);
+      const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles, importer: options.importer });
+      for (const d of read.diagnostics) diagnostics.push(d);
       for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }

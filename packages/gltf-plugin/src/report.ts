@@ -4,7 +4,7 @@
  * goes away (new fields may be added).
  */
 
-import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, objectBox, unionBox, type CostReportOptions, type DeflateFn, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
+import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, unionBox, worldBox, type CostReportOptions, type DeflateFn, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
 import type { ReadModelFileOptions } from './read-file.js';
 
 export interface FileReport {
@@ -64,7 +64,7 @@ export function reportModel(
   options: Omit<ReportFileOptions, keyof ReadModelFileOptions> = {},
 ): { report: FileReport; assets?: Map<string, Uint8Array> } {
   const deflate = requireDeflate(options.deflate, 'reportModel');
-  const box = read.model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+  const box = read.model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
   const scaleFactors = scaleFactorsFor(boxSize(box), options.size);
   const cost = costReport(read.model, { ...options, deflate, scaleFactors });
   return {

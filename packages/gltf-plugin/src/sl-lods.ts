@@ -1,6 +1,11 @@
 import type { Document, Transform } from '@gltf-transform/core';
 import { createTransform } from './gltf-utils.js';
 import {
+  conformObject,
+  convexHull,
+  convexHullMesh,
+  MAX_HULL_VERTICES,
+  worldBox,
   LOD_PLAN_DEFAULTS,
   planModelLods,
   boxSize,
@@ -20,7 +25,8 @@ import {
 } from '@slmesh/core';
 import { requireDeflate, scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
-import { writeUploadDocument } from './upload-writer.js';
+import { uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
+import type { ImporterMode } from './importer-frame.js';
 import { assignDefaults } from '@slmesh/core';
 
 const NAME = 'slLods';
@@ -45,10 +51,22 @@ export interface SlLodsOptions {
   keepAuthoredLods?: boolean;
   /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
   deflate?: DeflateFn;
+  /** Leave every object's high LOD as it is. Default: false (high is simplified as far as stays within `maxErrorPx` at the fill distance, where the object fills the view). */
+  keepHigh?: boolean;
+  /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance (each object's). */
+  highDistance?: number;
+  /** Most triangles per LOD of each object, e.g. `{ high: 20000, medium: 2000 }`; over-budget LODs are reduced whatever their error. Default: none. */
+  maxTriangles?: LodPlanOptions['maxTriangles'];
+  /** Called after each object's LODs are planned: objects done, objects in all. Default: none. */
+  onObjectPlanned?: (done: number, total: number) => void;
   /** Further planner settings (attribute weights, samples, probes). Default: none. */
   planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
   /** Receives the plan of every object once the LODs are made. Default: none. */
   onPlans?: (plans: ObjectLodPlan[], budget: LodBudgetSummary | undefined) => void;
+  /** The importer the model is read and priced as: `current` (node transforms kept) or `baked`. Default: `current`. */
+  importer?: ImporterMode;
+  /** Receives the sibling files' documents (`_LOD2`, `_LOD1`, `_LOD0`, `_PHYS`); the transformed document is the high file. Default: none. */
+  onSiblings?: (siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>>) => void;
 }
 
 export const SL_LODS_DEFAULTS = {
@@ -71,8 +89,23 @@ export interface LodBudgetSummary {
 
 /** Per-axis factors from the linkset's size to the size asked for. */
 export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
-  const box = model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+  const box = model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
   return scaleFactorsFor(boxSize(box), size);
+}
+
+/**
+ * Every object with high's box and materials on every LOD and physics model (core lod-conform.ts);
+ * a hull that grew past 256 vertices is reduced again.
+ */
+export function conformModel(model: SlModel): SlModel {
+  // A hull is priced by its vertex count and written as its closed hull mesh: keep only the
+  // points on the hull (clamping or an added extreme point can leave some inside).
+  const limit = (h: Float32Array) => {
+    const onHull = convexHullMesh(h).positions;
+    const points = onHull.length >= 12 ? onHull : h;
+    return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
+  };
+  return { ...model, objects: model.objects.map((o) => conformObject(o, limit)) };
 }
 
 function hasAuthoredLods(o: SlObject): boolean {
@@ -96,6 +129,10 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     sizeFactor: Math.max(...scale),
     deflate: requireDeflate(o.deflate, NAME),
     ...(o.screen ? { screen: o.screen } : {}),
+    ...(o.keepHigh !== undefined ? { keepHigh: o.keepHigh } : {}),
+    ...(o.highDistance !== undefined ? { highDistance: o.highDistance } : {}),
+    ...(o.maxTriangles ? { maxTriangles: o.maxTriangles } : {}),
+    ...(o.onObjectPlanned ? { onObjectPlanned: o.onObjectPlanned } : {}),
   };
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
@@ -109,6 +146,7 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
     };
   }
   const planned = planModelLods({ objects: model.objects.filter((obj) => !keep(obj)) }, planOptions);
+  if (planned.plans.length === 0) o.onObjectPlanned?.(0, 0);
   let next = 0;
   const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
   return { model: { ...model, objects }, plans: planned.plans };
@@ -123,7 +161,10 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
  * to high) stays within `maxErrorPx` pixels at the distance where Second Life starts to show it,
  * for the object's radius and `lodFactor`, and while it still covers `minCoverage` of high's
  * silhouette (see @slmesh/core lod-planner.ts). With `targetLandImpact`, the smallest pixel bound
- * whose chain fits the budget is used instead; LODs never drop below the silhouette floor.
+ * whose chain fits the budget is used instead; LODs never drop below the silhouette floor. The
+ * high LOD is simplified too, only as far as stays within the bound where the object fills the
+ * view (`keepHigh` leaves it); LODs that cannot shrink within the bound are made by a fallback and
+ * logged (`lod-fallback`).
  *
  * Example:
  *
@@ -147,7 +188,7 @@ export function slLods(_options: SlLodsOptions): Transform {
     await simplifier.ready;
 
     // 1. The document's objects, as the viewer's importer reads them.
-    const { model, diagnostics } = documentToModel(document, { source: NAME });
+    const { model, diagnostics, nodes, slotNodes } = documentToModel(document, { source: NAME, lodNodes: 'lods', importer: options.importer });
     for (const d of diagnostics) logger.warn(`${NAME}: ${d.message}`);
     if (model.objects.length === 0) {
       logger.warn(`${NAME}: no triangle meshes in the default scene; nothing to do.`);
@@ -157,14 +198,21 @@ export function slLods(_options: SlLodsOptions): Transform {
     // 2. LOD chains (error-bound or budget mode).
     const result = generateModelLods(model, options);
     for (const plan of result.plans) {
-      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${plan.levels.map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
+      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${[plan.high, ...plan.levels].map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
     }
+    for (const plan of result.plans) for (const d of plan.diagnostics) logger.warn(`${NAME}: ${d.code}: ${d.message}`);
     if (result.budget && !result.budget.fits) {
       logger.warn(`${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`);
     }
 
-    // 3. Uploader-ready nodes in place of the old scene.
-    await writeUploadDocument(document, result.model);
+    // 3. The sibling files' documents (copies), then the high file in place: same node tree.
+    const model2 = conformModel(result.model);
+    if (options.onSiblings) {
+      const siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>> = {};
+      for (const slot of uploadSlots(model2)) if (slot !== 'high') siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes });
+      options.onSiblings(siblings);
+    }
+    await writeUploadSlot(document, model2, nodes, 'high', { slotNodes, inPlace: true });
     options.onPlans?.(result.plans, result.budget);
 
     const before = model.objects.reduce((a, o) => a + lodTriangleCount(o.lods.high), 0);

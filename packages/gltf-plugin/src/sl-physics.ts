@@ -5,23 +5,23 @@
  * `tolerance`, doorways kept open) or a triangle physics mesh (core `buildPhysics`;
  * docs/physics.md).
  *
- * Where the result goes (what the viewer's uploader reads, so the file uploads as priced):
- * 1. the document is rewritten in the uploader's layout (the same as slLods writes: nodes
- *    `Name`, `Name_LOD2`, `Name_LOD1`, `Name_LOD0`), and each object's physics shape becomes the
- *    `Name_PHYS` node: one closed convex mesh per hull for a decomposition (the uploader's
- *    Analyze step keeps them as hulls), the triangles for a physics mesh, nothing for `hull` and
- *    `none` (the uploader makes the single hull itself);
- * 2. the high node `Name` gets `extras.slmesh.physics`: `{ mode, weight, estimate, hulls? }`
- *    (the shape chosen, its physics weight at the planned size, and whether that weight is an
- *    estimate). Authored LODs and `_PHYS` nodes are read first, so it runs after slLods too.
+ * Where the result goes (what the viewer's uploader reads, so the files upload as priced):
+ * 1. the physics model is the `_PHYS` sibling file the uploader loads next to the high file
+ *    (spec section 4): `onPhysicsDocument` receives it, with the input's node tree, names and
+ *    transforms: one closed convex mesh per hull for a decomposition (the uploader's Analyze step
+ *    keeps them as hulls), the triangles for a physics mesh; nothing for `hull` and `none` (the
+ *    uploader makes the single hull itself);
+ * 2. each high node gets `extras.slmesh.physics`: `{ mode, weight, estimate, hulls? }` (the shape
+ *    chosen, its physics weight at the planned size, and whether that weight is an estimate).
+ *    The document's own tree and meshes are otherwise left as they are.
  */
 
 import type { Document, Transform } from '@gltf-transform/core';
-import { assignDefaults, buildPhysics, boxSize, emptyBox, objectBox, unionBox, type PhysicsMode, type SlObject } from '@slmesh/core';
+import { assignDefaults, buildPhysics, boxSize, emptyBox, unionBox, worldBox, type PhysicsMode, type SlObject } from '@slmesh/core';
 import { createTransform } from './gltf-utils.js';
 import { scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
-import { writeUploadDocument } from './upload-writer.js';
+import { uploadSlots, writeUploadSlot } from './upload-writer.js';
 
 const NAME = 'slPhysics';
 
@@ -37,6 +37,8 @@ export interface SlPhysicsOptions {
   maxHullVertices?: number;
   /** Plan (and weigh) the linkset at this size. Default: the model's own size. */
   size?: SizeRequest;
+  /** Receives the `_PHYS` sibling document (write it as `name_PHYS.glb` beside the file), when a shape is written. Default: none. */
+  onPhysicsDocument?: (physics: Document) => void;
 }
 
 export const SL_PHYSICS_DEFAULTS = {
@@ -69,13 +71,13 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
     const logger = document.getLogger();
 
     // 1. The document's objects, as the viewer's importer reads them.
-    const { model, diagnostics } = documentToModel(document, { source: NAME });
+    const { model, diagnostics, nodes, slotNodes } = documentToModel(document, { source: NAME });
     for (const d of diagnostics) logger.warn(`${NAME}: ${d.message}`);
     if (model.objects.length === 0) {
       logger.warn(`${NAME}: no triangle meshes in the default scene; nothing to do.`);
       return;
     }
-    const box = model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+    const box = model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
     const scale = scaleFactorsFor(boxSize(box), options.size);
 
     // 2. A physics shape per object. A shape that is not chosen is dropped, so the file says one thing.
@@ -96,11 +98,15 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
       return out;
     });
 
-    // 3. Uploader-ready nodes, `_PHYS` included, and the summary on each high node.
-    await writeUploadDocument(document, { ...model, objects });
-    for (const node of document.getRoot().listNodes()) {
-      const s = summaries.get(node.getName());
-      if (s) node.setExtras({ ...node.getExtras(), slmesh: { ...((node.getExtras().slmesh as object) ?? {}), physics: s } });
+    // 3. The `_PHYS` sibling document, and the summary on each high node.
+    const withPhysics = { ...model, objects };
+    if (options.onPhysicsDocument && uploadSlots(withPhysics).includes('physics')) {
+      options.onPhysicsDocument(await writeUploadSlot(document, withPhysics, nodes, 'physics', { slotNodes }));
+    }
+    for (const [name, n] of nodes) {
+      const s = summaries.get(name);
+      const node = document.getRoot().listNodes()[n.index];
+      if (s && node) node.setExtras({ ...node.getExtras(), slmesh: { ...((node.getExtras().slmesh as object) ?? {}), physics: s } });
     }
     logger.debug(`${NAME}: ${objects.length} objects. Complete.`);
   });

@@ -1,22 +1,27 @@
 /**
- * Uploader-ready glTF: writes slmesh objects into a glTF-Transform Document the way the Second
- * Life viewer's glTF importer reads them back (indra/newview/gltf/llgltfloader.cpp; spec 4).
+ * Uploader-ready glTF: writes slmesh objects as the sibling files the Second Life viewer's glTF
+ * importer fills its LOD slots from (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`,
+ * `out_PHYS.glb`; spec 4 and 4b; indra/newview/gltf/llgltfloader.cpp, `lookupLODModelFiles`).
  *
- * 1. The document's scenes, nodes, meshes, skins and animations are replaced by one scene with,
- *    per object, the nodes `Name` (high), `Name_LOD2` (medium), `Name_LOD1` (low), `Name_LOD0`
- *    (lowest) and `Name_PHYS` (physics, when the object carries any), in that order.
- * 2. Each non-empty face is one triangle primitive with the object's material (the document's
- *    material of that name, so textures and factors are kept), POSITION, NORMAL and TEXCOORD_0.
- *    A LOD face without triangles is left out: the reader lines LODs up with high by material,
- *    so it comes back as an empty face (a NoGeometry placeholder in the asset).
- * 3. Vertices stay in the world frame with identity node transforms, converted back from Second
- *    Life's Z-up to glTF's Y-up ((x, y, z) -> (x, z, -y), the inverse of the importer's
- *    (x, y, z) -> (x, -z, y)); V is negated back. Reading the output gives the same objects, with
- *    bit-identical positions.
+ * 1. Each file is a copy of the input document: the same scene, node tree, node names and
+ *    transforms, materials (with their textures), skins and animations. Only the meshes change.
+ * 2. Each object's node gets a new mesh of its own (a mesh shared by several nodes is written
+ *    once per node, as the importer makes one model per node) with that slot's faces: one
+ *    triangle primitive per non-empty face, with POSITION, NORMAL and TEXCOORD_0 and the
+ *    material of that name. The mesh is named as the node (labels are node names on the
+ *    viewer's develop branch, mesh names on its main branch). In the LOD and physics files the
+ *    node is named `Object_LOD2` / `_LOD1` / `_LOD0` / `_PHYS`, which the importer cuts back to
+ *    `Object` (and which keeps the files apart when they are imported together into Blender).
+ * 3. Vertices are mesh-local again: the reader's prim frame (importer-frame.ts) is inverted, so
+ *    the node transform places them as in the input; V is negated back.
  * 4. Physics (`_PHYS`): a decomposition as one closed convex mesh per hull (core convexHullMesh,
  *    one primitive each), else the triangle physics mesh, else the single hull as a closed mesh.
- *    Physics primitives use the high LOD's first material, so they use a subset of high's.
- * 5. Mesh compression extensions (Draco, meshopt, quantization, GPU instancing) are dropped: the
+ *    Its primitives use a plain material with the name of the high LOD's first material (a
+ *    subset of high's, and no texture that would need UVs, so the Khronos validator is happy).
+ *    An object without physics keeps its node in `out_PHYS.glb` without a mesh.
+ * 5. `_LODn` / `_PHYS` nodes of the input's high file that were taken as slots lose their mesh
+ *    (the importer would upload them as extra objects); such a node without children goes.
+ * 6. Mesh compression extensions (Draco, meshopt, quantization, GPU instancing) are dropped: the
  *    importer reads plain accessors. Buffers are merged into one, unused properties pruned.
  *
  * Normals are written unit length (a zero or non-finite normal gets its triangle's normal), and
@@ -24,11 +29,13 @@
  * errors.
  */
 
-import { Document, Primitive, type Material, type Mesh, type Node } from '@gltf-transform/core';
+import { Primitive, type Document, type Material, type Mesh, type Node } from '@gltf-transform/core';
 import { cloneDocument, prune, unpartition } from './gltf-utils.js';
 import { convexHullMesh, LOD_SUFFIXES, type Face, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
+import { framePoint, frameNormal, invertAffine } from './importer-frame.js';
+import type { MeshNodeGeometry } from './to-model.js';
 
-/** What a node of the uploader-ready scene holds. */
+/** What a file of the uploader-ready set holds. */
 export type UploadSlot = 'high' | 'medium' | 'low' | 'lowest' | 'physics';
 export const UPLOAD_SLOTS: readonly UploadSlot[] = ['high', 'medium', 'low', 'lowest', 'physics'];
 
@@ -64,21 +71,19 @@ function materialsByName(doc: Document): Map<string, Material> {
   return map;
 }
 
-/** Z-up world (Second Life) to Y-up (glTF): (x, y, z) -> (x, z, -y). */
-function toYUp(src: Float32Array): Float32Array {
+/** Prim frame to mesh-local: a copy of flat xyz points through the inverse frame matrix. */
+function toLocal(src: Float32Array, inverse: number[]): Float32Array {
   const out = new Float32Array(src.length);
-  for (let i = 0; i + 2 < src.length; i += 3) {
-    out[i] = src[i];
-    out[i + 1] = src[i + 2];
-    out[i + 2] = -src[i + 1];
-  }
+  for (let i = 0; i + 2 < src.length; i += 3) framePoint(inverse, src[i], src[i + 1], src[i + 2], out, i);
   return out;
 }
 
-/** Unit normals in glTF axes; zero or non-finite ones take the normal of a triangle using them. */
-function unitNormals(face: Face, positionsYUp: Float32Array): Float32Array | undefined {
+/** Unit normals in mesh-local axes; zero or non-finite ones take the normal of a triangle using them. */
+function unitNormals(face: Face, positionsYUp: Float32Array, inverse: number[]): Float32Array | undefined {
   if (!face.normals) return undefined;
-  const n = toYUp(face.normals);
+  const n = new Float32Array(face.normals.length);
+  const apply = frameNormal(inverse);
+  for (let i = 0; i + 2 < n.length; i += 3) apply(face.normals[i], face.normals[i + 1], face.normals[i + 2], n, i);
   const bad: number[] = [];
   for (let v = 0; v < n.length / 3; v++) {
     const x = n[v * 3], y = n[v * 3 + 1], z = n[v * 3 + 2];
@@ -122,6 +127,7 @@ function unitNormals(face: Face, positionsYUp: Float32Array): Float32Array | und
 interface Writer {
   doc: Document;
   materials: Map<string, Material>;
+  buffer: ReturnType<Document['createBuffer']>;
 }
 
 function material(w: Writer, name: string): Material | null {
@@ -134,14 +140,14 @@ function material(w: Writer, name: string): Material | null {
   return m;
 }
 
-function primitive(w: Writer, positionsSl: Float32Array, indices: Uint32Array, opts: { normals?: Face; uvs?: Float32Array; material: Material | null }): Primitive {
-  const { doc } = w;
-  const buffer = doc.getRoot().listBuffers()[0];
-  const positions = toYUp(positionsSl);
+/** One triangle primitive from prim-frame geometry, written mesh-local through `inverse`. */
+function primitive(w: Writer, positionsPrim: Float32Array, indicesIn: Uint32Array, inverse: number[], opts: { normals?: Face; uvs?: Float32Array; material: Material | null }): Primitive {
+  const { doc, buffer } = w;
+  const positions = toLocal(positionsPrim, inverse);
   const count = positions.length / 3;
   const prim = doc.createPrimitive().setMode(Primitive.Mode.TRIANGLES);
   prim.setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(positions).setBuffer(buffer));
-  const normals = opts.normals ? unitNormals(opts.normals, positions) : undefined;
+  const normals = opts.normals ? unitNormals(opts.normals, positions, inverse) : undefined;
   if (normals) prim.setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(normals).setBuffer(buffer));
   if (opts.uvs) {
     const uv = new Float32Array(opts.uvs.length);
@@ -151,95 +157,106 @@ function primitive(w: Writer, positionsSl: Float32Array, indices: Uint32Array, o
     }
     prim.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(uv).setBuffer(buffer));
   }
+  // A mirrored frame (negative determinant) was flipped on reading: flip back.
+  let indices = indicesIn;
+  if (det3(inverse) < 0) {
+    indices = indicesIn.slice();
+    for (let t = 0; t + 2 < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
+  }
   const idx = count <= 65535 ? Uint16Array.from(indices) : Uint32Array.from(indices);
   prim.setIndices(doc.createAccessor().setType('SCALAR').setArray(idx).setBuffer(buffer));
   if (opts.material) prim.setMaterial(opts.material);
   return prim;
 }
 
-function lodMesh(w: Writer, name: string, lod: MeshLod): Mesh | undefined {
+function det3(m: ArrayLike<number>): number {
+  return m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
+}
+
+function lodMesh(w: Writer, name: string, lod: MeshLod, inverse: number[]): Mesh | undefined {
   const faces = lod.faces.filter((f) => f.indices.length >= 3 && f.positions.length >= 9);
   if (faces.length === 0) return undefined;
   const mesh = w.doc.createMesh(name);
   for (const face of faces) {
-    mesh.addPrimitive(primitive(w, face.positions, face.indices, { normals: face.normals ? face : undefined, uvs: face.uvs, material: material(w, face.material) }));
+    mesh.addPrimitive(primitive(w, face.positions, face.indices, inverse, { normals: face.normals ? face : undefined, uvs: face.uvs, material: material(w, face.material) }));
   }
   return mesh;
 }
 
-function physicsMesh(w: Writer, name: string, object: SlObject): Mesh | undefined {
+function physicsMesh(w: Writer, name: string, object: SlObject, inverse: number[], physicsMaterial: Material | null): Mesh | undefined {
   const parts = physicsMeshes(object);
   if (parts.length === 0) return undefined;
-  const mat = material(w, object.lods.high.faces[0]?.material ?? 'mat_default');
   const mesh = w.doc.createMesh(name);
-  for (const p of parts) mesh.addPrimitive(primitive(w, p.positions, p.indices, { material: mat }));
+  for (const p of parts) mesh.addPrimitive(primitive(w, p.positions, p.indices, inverse, { material: physicsMaterial }));
   return mesh;
+}
+
+/** Which slots a model fills: high always, a LOD when any object has it, physics when any object has some. */
+export function uploadSlots(model: SlModel): UploadSlot[] {
+  return UPLOAD_SLOTS.filter((slot) =>
+    slot === 'high' ? true : slot === 'physics' ? model.objects.some((o) => physicsMeshes(o).length > 0) : model.objects.some((o) => o.lods[slot]),
+  );
+}
+
+export interface WriteUploadOptions {
+  /** Indices (in the input's node list) of nodes taken as LOD / physics slots: their meshes go. Default none. */
+  slotNodes?: Iterable<number>;
+  /** Rewrite `input` itself instead of a copy (the slLods transform does). Default false. */
+  inPlace?: boolean;
 }
 
 /**
- * Replaces the document's scene with the uploader-ready nodes of `model` (see the file comment).
- * Materials are taken from the document by name (created when missing). Call `prune` afterwards
- * or use writeUploadDocument, which does.
+ * One Document for one slot of the sibling set (see the file comment): a copy of `input` whose
+ * object nodes carry that slot's meshes. `nodes` maps each object's name to the high node it was
+ * read from (documentToModel / assembleModel give it).
  */
-export function writeUploadScene(doc: Document, model: SlModel): Node[] {
+export async function writeUploadSlot(input: Document, model: SlModel, nodes: Map<string, MeshNodeGeometry>, slot: UploadSlot, options: WriteUploadOptions = {}): Promise<Document> {
+  const doc = options.inPlace ? input : cloneDocument(input).setLogger(input.getLogger());
   const root = doc.getRoot();
-  // 1. Clear what the importer would read: scenes, nodes, meshes, skins, animations.
-  for (const a of root.listAnimations()) a.dispose();
-  for (const s of root.listSkins()) s.dispose();
-  for (const n of root.listNodes()) n.dispose();
-  for (const s of root.listScenes()) s.dispose();
-  for (const m of root.listMeshes()) m.dispose();
   for (const ext of root.listExtensionsUsed()) if (DROPPED_EXTENSIONS.has(ext.extensionName)) ext.dispose();
-  if (root.listBuffers().length === 0) doc.createBuffer();
-  const w: Writer = { doc, materials: materialsByName(doc) };
-  // 2. One node per object slot, world frame, identity transforms.
-  const scene = doc.createScene('Scene');
-  root.setDefaultScene(scene);
-  const nodes: Node[] = [];
+  const list = root.listNodes();
+  // Every mesh is rebuilt: detach them all first (shared meshes become one per node).
+  const oldMeshes = root.listMeshes();
+  const w: Writer = { doc, materials: materialsByName(doc), buffer: root.listBuffers()[0] ?? doc.createBuffer() };
+  const objectAt = new Map<number, { object: SlObject; frame: MeshNodeGeometry['frame'] }>();
   for (const object of model.objects) {
-    for (const slot of UPLOAD_SLOTS) {
-      const name = uploadNodeName(object.name, slot);
-      let mesh: Mesh | undefined;
-      if (slot === 'physics') mesh = physicsMesh(w, name, object);
-      else {
-        const lod = object.lods[slot];
-        if (lod) mesh = lodMesh(w, name, lod);
-      }
-      if (!mesh) continue;
-      const node = doc.createNode(name).setMesh(mesh);
-      scene.addChild(node);
-      nodes.push(node);
-    }
+    const n = nodes.get(object.name);
+    if (n) objectAt.set(n.index, { object, frame: n.frame });
   }
-  return nodes;
-}
-
-/** Which slot an uploader-ready node fills, from its name. */
-export function uploadSlotOf(name: string): UploadSlot {
-  for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) if (name.endsWith(LOD_SUFFIXES[slot])) return slot;
-  return 'high';
-}
-
-/** writeUploadScene, then one buffer and no unused properties. */
-export async function writeUploadDocument(doc: Document, model: SlModel): Promise<Document> {
-  writeUploadScene(doc, model);
-  await doc.transform(unpartition(), prune({ keepLeaves: false, keepAttributes: true, keepSolidTextures: true }));
+  const physicsMaterials = new Map<string, Material | null>();
+  const dropped = new Set(options.slotNodes ?? []);
+  list.forEach((node: Node, i) => {
+    const entry = objectAt.get(i);
+    if (!entry) {
+      if (dropped.has(i) || slot !== 'high') node.setMesh(null);
+      if (dropped.has(i) && node.listChildren().length === 0) node.dispose();
+      return;
+    }
+    const { object, frame } = entry;
+    const inverse = invertAffine(frame.matrix);
+    const name = slot === 'high' ? node.getName() || object.name : uploadNodeName(object.name, slot);
+    let mesh: Mesh | undefined;
+    if (slot === 'physics') {
+      const first = object.lods.high.faces[0]?.material ?? 'mat_default';
+      if (!physicsMaterials.has(first)) {
+        const src = w.materials.get(first);
+        physicsMaterials.set(first, first === 'mat_default' ? null : doc.createMaterial(first).setBaseColorFactor(src ? src.getBaseColorFactor() : [1, 1, 1, 1]));
+      }
+      mesh = physicsMesh(w, name, object, inverse, physicsMaterials.get(first)!);
+    } else {
+      const lod = object.lods[slot];
+      if (lod) mesh = lodMesh(w, name, lod, inverse);
+    }
+    node.setName(name).setMesh(mesh ?? null);
+  });
+  for (const m of oldMeshes) m.dispose();
+  await doc.transform(unpartition(), prune({ keepLeaves: true, keepAttributes: true, keepSolidTextures: true }));
   return doc;
 }
 
-/**
- * Splits an uploader-ready document into one document per slot present (sibling files: `out.glb`,
- * `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, `out_PHYS.glb`). Node names keep their suffix.
- */
-export async function splitUploadDocument(doc: Document): Promise<Partial<Record<UploadSlot, Document>>> {
+/** Every slot's Document (see writeUploadSlot): high always, the others when the model fills them. */
+export async function writeUploadFiles(input: Document, model: SlModel, nodes: Map<string, MeshNodeGeometry>, options: WriteUploadOptions = {}): Promise<Partial<Record<UploadSlot, Document>>> {
   const out: Partial<Record<UploadSlot, Document>> = {};
-  const present = new Set(doc.getRoot().listNodes().filter((n) => n.getMesh()).map((n) => uploadSlotOf(n.getName())));
-  for (const slot of UPLOAD_SLOTS) {
-    if (!present.has(slot)) continue;
-    const part = cloneDocument(doc).setLogger(doc.getLogger());
-    for (const node of part.getRoot().listNodes()) if (uploadSlotOf(node.getName()) !== slot) node.dispose();
-    await part.transform(prune({ keepLeaves: false, keepAttributes: true, keepSolidTextures: true }));
-    out[slot] = part;
-  }
+  for (const slot of uploadSlots(model)) out[slot] = await writeUploadSlot(input, model, nodes, slot, options);
   return out;
 }

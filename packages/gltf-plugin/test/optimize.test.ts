@@ -1,11 +1,12 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
-import { convexHull, isSlmeshError, lodPositions, lodTriangleCount, lodTriangles, silhouetteCoverage, silhouetteReference, type SlObject } from '@slmesh/core';
+import { boxSize, convexHull, emptyBox, faceHasArea, growBox, isSlmeshError, lodBox, lodPositions, lodTriangleCount, lodTriangles, silhouetteCoverage, silhouetteReference, type Box3, type SlObject } from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
 import { optimizeFile, type PhysicsHookContext } from '../src/optimize.js';
+import { readModelFile } from '../src/read-file.js';
 import { reportFile } from '../src/report-file.js';
 import { documentToModel } from '../src/to-model.js';
 
@@ -15,6 +16,33 @@ const out = (name: string) => join(tmpdir(), `slmesh-optimize-test-${process.pid
 const validator = createRequire(join(root, 'package.json'))('gltf-validator') as { validateBytes(b: Uint8Array, o?: object): Promise<{ issues: { numErrors: number } }> };
 const io = new NodeIO();
 const LODS = ['high', 'medium', 'low', 'lowest'] as const;
+
+/** Writes an optimize result to a fresh folder and reads it back as the uploader would (the high file and its siblings). */
+async function readBack(r: { files: { path: string; data: Uint8Array }[] }, dir: string) {
+  const folder = out(dir);
+  mkdirSync(folder, { recursive: true });
+  const paths = r.files.map((f) => join(folder, f.path.split('/').pop()!));
+  r.files.forEach((f, i) => writeFileSync(paths[i], f.data));
+  return readModelFile(paths[0]);
+}
+
+/** Every node's name (suffix cut), parent and TRS, in document order. */
+function tree(doc: Awaited<ReturnType<NodeIO['readBinary']>>, dropSlotNodes = false) {
+  const parents = new Map<unknown, string>();
+  // The input's own `_LODn` / `_PHYS` nodes (taken as slots) do not come back in the output.
+  const nodes = doc.getRoot().listNodes().filter((n) => !(dropSlotNodes && /_(LOD[012]|PHYS)$/.test(n.getName()) && n.listChildren().length === 0));
+  const base = (n: string) => n.replace(/_(LOD[012]|PHYS)$/, '');
+  for (const n of doc.getRoot().listNodes()) for (const c of n.listChildren()) parents.set(c, base(n.getName()));
+  return nodes.map((n) => ({ name: base(n.getName()), parent: parents.get(n) ?? '', t: n.getTranslation(), r: n.getRotation(), s: n.getScale() }));
+}
+
+function expectSameBox(high: Box3, box: Box3, what: string) {
+  const tol = 1e-5 * Math.max(...boxSize(high));
+  for (let k = 0; k < 3; k++) {
+    expect(Math.abs(box.min[k] - high.min[k]), `${what} min ${k}`).toBeLessThanOrEqual(tol);
+    expect(Math.abs(box.max[k] - high.max[k]), `${what} max ${k}`).toBeLessThanOrEqual(tol);
+  }
+}
 
 async function expectError(p: Promise<unknown>, code: string, text: RegExp) {
   try {
@@ -29,14 +57,39 @@ async function expectError(p: Promise<unknown>, code: string, text: RegExp) {
 }
 
 describe('optimizeFile', () => {
-  it('returns the GLB bytes and writes nothing itself', async () => {
+  it('returns the sibling files\' bytes and writes nothing itself', async () => {
     const r = await optimizeFile(asset('chair.glb'), { output: out('chair.glb') });
-    expect(r.files.map((f) => f.path)).toEqual([out('chair.glb')]);
+    expect(r.files.map((f) => f.path)).toEqual(['chair.glb', 'chair_LOD2.glb', 'chair_LOD1.glb', 'chair_LOD0.glb'].map(out));
+    expect(r.files.map((f) => f.slot)).toEqual(['high', 'medium', 'low', 'lowest']);
     expect(existsSync(out('chair.glb'))).toBe(false);
     expect(r.inputs).toEqual([asset('chair.glb')]);
     expect(r.plans).toHaveLength(6);
     expect(r.after.objects).toHaveLength(6);
     expect(r.after.linkset.landImpact).toBeLessThan(r.before.landImpact);
+  });
+
+  it('reports the progress of every phase, in order, through onProgress (and never writes to the console)', async () => {
+    const calls: [string, number, number][] = [];
+    const log = console.log, error = console.error;
+    const printed: unknown[] = [];
+    console.log = console.error = (...a: unknown[]) => printed.push(a);
+    try {
+      await optimizeFile(asset('chair.glb'), { output: out('p.glb'), physics: (o) => o, onProgress: (phase, done, total) => calls.push([phase, done, total]) });
+    } finally {
+      console.log = log;
+      console.error = error;
+    }
+    expect(printed).toEqual([]);
+    const phases = [...new Set(calls.map((c) => c[0]))];
+    expect(phases).toEqual(['read', 'price', 'lods', 'physics', 'write', 'report']);
+    for (const phase of phases) {
+      const mine = calls.filter((c) => c[0] === phase);
+      expect(mine[0][1]).toBe(0);
+      expect(mine.at(-1)![1]).toBe(mine.at(-1)![2]);
+    }
+    // Per object for LODs and physics: the chair has 6 prims.
+    expect(calls.filter((c) => c[0] === 'physics').map((c) => c[1])).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(calls.some((c) => c[0] === 'lods' && c[1] === 3 && c[2] === 6)).toBe(true);
   });
 
   it('prices "before" exactly as slmesh cost prices the input (both when download weight sets it and when physics does)', async () => {
@@ -66,25 +119,39 @@ describe('optimizeFile', () => {
     expect(calls[0].ctx.scaleFactors).toEqual([1, 1, 1]);
     expect(typeof calls[0].ctx.deflate).toBe('function');
     for (const o of r.after.objects) expect(o.physics.shape).toBe('decomposition');
-    const doc = await io.readBinary(r.files[0].data);
+    const phys = r.files.find((f) => f.slot === 'physics')!;
+    expect(phys.path).toBe(out('chair-phys_PHYS.glb'));
+    const doc = await io.readBinary(phys.data);
     const names = doc.getRoot().listNodes().map((n) => n.getName());
     for (const c of calls) expect(names).toContain(`${c.name}_PHYS`);
-    expect((await validator.validateBytes(r.files[0].data)).issues.numErrors).toBe(0);
+    expect((await validator.validateBytes(phys.data)).issues.numErrors).toBe(0);
   });
 
   it('refuses a physics hook that changes the object it was given', async () => {
     await expect(optimizeFile(asset('cube.glb'), { output: out('c.glb'), physics: (o) => ({ ...o, name: 'Other' }) })).rejects.toThrow(/physics hook/);
   });
 
-  it('writes sibling files with split', async () => {
+  it('writes sibling files (split is a deprecated no-op)', async () => {
     const r = await optimizeFile(asset('vase.glb'), { output: out('vase-out.glb'), split: true, planner: { maxProbes: 3 } });
     expect(r.inputs.map((p) => p.split('/').pop())).toEqual(['vase.glb', 'vase_LOD2.glb', 'vase_LOD1.glb', 'vase_LOD0.glb', 'vase_PHYS.glb']);
     expect(r.files.map((f) => f.path.split('/').pop())).toEqual(['vase-out.glb', 'vase-out_LOD2.glb', 'vase-out_LOD1.glb', 'vase-out_LOD0.glb', 'vase-out_PHYS.glb']);
     for (const f of r.files) {
       const doc = await io.readBinary(f.data);
       const names = doc.getRoot().listNodes().map((n) => n.getName());
-      expect(names).toEqual([{ all: 'Vase', high: 'Vase', medium: 'Vase_LOD2', low: 'Vase_LOD1', lowest: 'Vase_LOD0', physics: 'Vase_PHYS' }[f.slot]]);
+      expect(names).toEqual([{ high: 'Vase', medium: 'Vase_LOD2', low: 'Vase_LOD1', lowest: 'Vase_LOD0', physics: 'Vase_PHYS' }[f.slot]]);
     }
+  });
+
+  it('turns _LODn/_PHYS nodes inside the input into sibling files: the high file keeps only Ball', async () => {
+    const r = await optimizeFile(asset('lod-authored.glb'), { output: out('ball.glb'), keepAuthoredLods: true });
+    expect(r.before.prims).toBe(5); // as uploaded, the four nodes are extra objects
+    expect(r.after.linkset.prims).toBe(1);
+    const high = await io.readBinary(r.files[0].data);
+    expect(high.getRoot().listNodes().filter((n) => n.getMesh()).map((n) => n.getName())).toEqual(['Ball']);
+    const back = await readBack(r, 'ball');
+    expect(back.model.objects.map((o) => o.name)).toEqual(['Ball']);
+    expect([back.model.objects[0].lods.medium, back.model.objects[0].lods.low, back.model.objects[0].lods.lowest].map(lodTriangleCount).every((n) => n > 0)).toBe(true);
+    expect(back.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
   });
 
   it('stops with one line naming the file for bad input, and for an output that is not .glb', async () => {
@@ -99,16 +166,26 @@ describe('optimize on every bundled Blender export', () => {
   const files = readdirSync(join(root, 'test-assets')).filter((f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f));
   it('has assets to check', () => expect(files.length).toBeGreaterThan(8));
   for (const name of files) {
-    it(`${name}: validator-clean, right node names and face counts, LODs never grow, silhouette kept`, async () => {
+    it(`${name}: validator-clean sibling files with the input's node tree; every LOD and physics model has high's box and materials; LODs never grow; silhouette kept`, async () => {
       const r = await optimizeFile(asset(name), { output: out(name), planner: { maxProbes: 4 } });
-      const bytes = r.files[0].data;
-      expect((await validator.validateBytes(bytes, { maxIssues: 10 })).issues.numErrors).toBe(0);
-      const doc = await io.readBinary(bytes);
-      const names = doc.getRoot().listNodes().map((n) => n.getName());
-      const back = documentToModel(doc).model;
+      const input = tree(await io.read(asset(name)), true);
+      for (const f of r.files) {
+        expect((await validator.validateBytes(f.data, { maxIssues: 10 })).issues.numErrors, f.path).toBe(0);
+        expect(tree(await io.readBinary(f.data))).toEqual(input);
+      }
+      const read = await readBack(r, name.replace('.glb', ''));
+      const back = read.model;
+      expect(read.diagnostics.filter((d) => /box-mismatch|lod-material|lod-node-in-high-file/.test(d.code))).toEqual([]);
       expect(back.objects.map((o) => o.name)).toEqual(r.model.objects.map((o) => o.name));
       for (const o of back.objects) {
-        for (const s of ['', '_LOD2', '_LOD1', '_LOD0']) expect(names).toContain(o.name + s);
+        const highBox = lodBox(o.lods.high);
+        for (const n of ['medium', 'low', 'lowest'] as const) {
+          expectSameBox(highBox, lodBox(o.lods[n]!), `${o.name} ${n}`);
+          expect(o.lods[n]!.faces.map((f) => f.material)).toEqual(o.lods.high.faces.map((f) => f.material));
+          for (const f of o.lods[n]!.faces) expect(faceHasArea(f, highBox), `${o.name} ${n} ${f.material}`).toBe(true);
+        }
+        if (o.physicsMesh) expectSameBox(highBox, lodBox(o.physicsMesh), `${o.name} physics`);
+        if (o.decomposition) expectSameBox(highBox, o.decomposition.reduce((b, h) => growBox(b, h), emptyBox()), `${o.name} hulls`);
         const faces = o.lods.high.faces.length;
         const tris = LODS.map((n) => lodTriangleCount(o.lods[n]));
         for (const n of LODS) expect(o.lods[n]!.faces).toHaveLength(faces);

@@ -1,5 +1,5 @@
 import { join, resolve } from 'node:path';
-import { Logger, NodeIO } from '@gltf-transform/core';
+import { Logger, NodeIO, type Document } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
 import { lodTriangleCount } from '@slmesh/core';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -41,23 +41,41 @@ describe('slLods', () => {
     const logger = new CapturingLogger();
     doc.setLogger(logger);
     let plans: unknown[] = [];
-    await doc.transform(slLods({ simplifier: MeshoptSimplifier, onPlans: (p) => (plans = p) }));
-    expect(doc.getRoot().listNodes().map((n) => n.getName())).toEqual(['Suzanne', 'Suzanne_LOD2', 'Suzanne_LOD1', 'Suzanne_LOD0']);
+    let siblings: Record<string, Document> = {};
+    await doc.transform(slLods({ simplifier: MeshoptSimplifier, onPlans: (p) => (plans = p), onSiblings: (s) => (siblings = s as Record<string, Document>) }));
+    // The document becomes the high file (same node tree); the LODs come as sibling documents.
+    expect(doc.getRoot().listNodes().map((n) => n.getName())).toEqual(['Suzanne']);
+    expect(Object.keys(siblings).sort()).toEqual(['low', 'lowest', 'medium']);
+    expect(siblings.medium.getRoot().listNodes().map((n) => n.getName())).toEqual(['Suzanne_LOD2']);
     expect(plans).toHaveLength(1);
     expect(logger.lines.some((l) => l.startsWith('slLods: Suzanne: 7872 ->'))).toBe(true);
-    const back = documentToModel(await new NodeIO().readBinary(await new NodeIO().writeBinary(doc))).model.objects[0];
-    const tris = (['high', 'medium', 'low', 'lowest'] as const).map((n) => lodTriangleCount(back.lods[n]));
-    expect(tris[0]).toBe(7872);
+    const io = new NodeIO();
+    const read = async (d: Document) => documentToModel(await io.readBinary(await io.writeBinary(d))).model.objects[0].lods.high;
+    const tris = [await read(doc), await read(siblings.medium), await read(siblings.low), await read(siblings.lowest)].map(lodTriangleCount);
+    // The high LOD is planned too (never larger than the input's), and with keepHigh left alone.
+    expect(tris[0]).toBeLessThanOrEqual(7872);
+    expect(tris[0]).toBe((plans[0] as { high: { triangles: number } }).high.triangles);
     for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
     expect(tris[3]).toBeLessThan(tris[0] / 4);
+    const kept = await readDocument(asset('suzanne.glb'));
+    await kept.transform(slLods({ simplifier: MeshoptSimplifier, keepHigh: true }));
+    expect(lodTriangleCount(documentToModel(kept).model.objects[0].lods.high)).toBe(7872);
   });
 
   it('keeps authored LODs when asked', async () => {
     const doc = await readDocument(asset('lod-authored.glb'));
-    await doc.transform(slLods({ simplifier: MeshoptSimplifier, keepAuthoredLods: true }));
-    const back = documentToModel(doc).model.objects[0];
-    expect([back.lods.medium, back.lods.low, back.lods.lowest].map(lodTriangleCount)).toEqual([960, 224, 48]);
-    expect(lodTriangleCount(back.physicsMesh)).toBe(12); // Ball_PHYS is written back
+    let siblings: Record<string, Document> = {};
+    await doc.transform(slLods({ simplifier: MeshoptSimplifier, keepAuthoredLods: true, onSiblings: (s) => (siblings = s as Record<string, Document>) }));
+    // The high file keeps Ball only; the authored Ball_LODn / Ball_PHYS go to their sibling files.
+    expect(doc.getRoot().listNodes().map((n) => n.getName())).toEqual(['Ball']);
+    const tris = (d: Document) => lodTriangleCount(documentToModel(d).model.objects[0].lods.high);
+    // Authored LODs are kept (conformed to high's box, which may add a triangle per missed side).
+    const kept = [tris(siblings.medium), tris(siblings.low), tris(siblings.lowest)];
+    [960, 224, 48].forEach((n, i) => {
+      expect(kept[i]).toBeGreaterThanOrEqual(n);
+      expect(kept[i]).toBeLessThanOrEqual(n + 6);
+    });
+    expect(tris(siblings.physics)).toBeGreaterThanOrEqual(12); // Ball_PHYS is written back
   });
 
   it('needs the simplifier, as glTF-Transform\'s simplify does', () => {

@@ -1,9 +1,11 @@
 import { Document, Primitive } from '@gltf-transform/core';
+import { boxSize, objectBox, placePositions } from '@slmesh/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { alignFaces, documentToModel } from '../src/to-model.js';
 
 /** A document with one triangle mesh per (name, material, translation, scale) entry. */
-function makeDoc(nodes: { name: string; material?: string; translation?: [number, number, number]; scale?: [number, number, number]; mode?: number; parent?: string }[]) {
+function makeDoc(nodes: { name: string; material?: string; translation?: [number, number, number]; rotation?: [number, number, number, number]; scale?: [number, number, number]; mode?: number; parent?: string }[]) {
   const doc = new Document();
   const buffer = doc.createBuffer();
   const scene = doc.createScene('scene');
@@ -23,6 +25,7 @@ function makeDoc(nodes: { name: string; material?: string; translation?: [number
     }
     const node = doc.createNode(n.name).setMesh(doc.createMesh(n.name).addPrimitive(prim));
     if (n.translation) node.setTranslation(n.translation);
+    if (n.rotation) node.setRotation(n.rotation);
     if (n.scale) node.setScale(n.scale);
     byName.set(n.name, node);
     if (n.parent) byName.get(n.parent)!.addChild(node);
@@ -32,8 +35,8 @@ function makeDoc(nodes: { name: string; material?: string; translation?: [number
 }
 
 describe('documentToModel', () => {
-  it('turns glTF Y-up into Second Life Z-up: (x, y, z) -> (x, -z, y)', () => {
-    const { model } = documentToModel(makeDoc([{ name: 'A', material: 'm', translation: [0, 5, 2] }]));
+  it('turns glTF Y-up into Second Life Z-up: (x, y, z) -> (x, -z, y) (baked importer)', () => {
+    const { model } = documentToModel(makeDoc([{ name: 'A', material: 'm', translation: [0, 5, 2] }]), { importer: 'baked' });
     const p = model.objects[0].lods.high.faces[0].positions;
     // vertex 0 at the node origin (0, 5, 2) in glTF -> (0, -2, 5) in SL.
     expect(Array.from(p.subarray(0, 3))).toEqual([0, -2, 5]);
@@ -43,11 +46,59 @@ describe('documentToModel', () => {
     expect(Array.from(model.objects[0].lods.high.faces[0].normals!.subarray(0, 3)).map((v) => v + 0)).toEqual([0, -1, 0]);
   });
 
+  it('current importer: keeps the node transform as the prim placement, Y-up -> Z-up in its rotation', () => {
+    const { model } = documentToModel(makeDoc([{ name: 'A', material: 'm', translation: [0, 5, 2] }]));
+    const o = model.objects[0];
+    // Mesh-local vertices; the node's translation (0, 5, 2) becomes (0, -2, 5) in SL.
+    expect(Array.from(o.lods.high.faces[0].positions)).toEqual([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    expect(o.placement!.translation).toEqual([0, -2, 5]);
+    const world = placePositions(o.placement, o.lods.high.faces[0].positions);
+    expect(Array.from(world.subarray(6, 9)).map((v) => v + 0)).toEqual([0, -2, 6]);
+  });
+
+  it('current importer: a 45-degree-rotated cube keeps its own size (smaller radius than the baked box)', () => {
+    const s = Math.SQRT1_2;
+    const doc = makeDoc([{ name: 'R', material: 'm', rotation: [0, Math.sin(Math.PI / 8), 0, Math.cos(Math.PI / 8)], scale: [2, 3, 4] }]);
+    const current = documentToModel(doc).model.objects[0];
+    const baked = documentToModel(doc, { importer: 'baked' }).model.objects[0];
+    const cs = boxSize(objectBox(current)), bs = boxSize(objectBox(baked));
+    // The triangle spans 1 x 1 x 0 locally: times the node scale (2, 3, 4).
+    expect(cs.map((v) => +v.toFixed(6))).toEqual([2, 3, 0]);
+    // Baked: rotated 45 degrees about Y, the x extent 2 spreads over SL's x and y.
+    expect(bs[0]).toBeCloseTo(2 * s, 5);
+    expect(bs[1]).toBeCloseTo(2 * s, 5);
+  });
+
+  it('property: current placement times prim-frame vertices is the baked importer\'s world vertices', () => {
+    const v = fc.double({ min: -3, max: 3, noNaN: true });
+    const sc = fc.double({ min: 0.2, max: 3, noNaN: true });
+    const quat = fc.tuple(v, v, v, v).filter((q) => Math.hypot(...q) > 0.1).map((q) => q.map((x) => x / Math.hypot(...q)) as [number, number, number, number]);
+    fc.assert(
+      fc.property(fc.tuple(v, v, v), quat, fc.tuple(sc, sc, sc), fc.tuple(v, v, v), quat, fc.double({ min: 0.2, max: 3, noNaN: true }), (t, r, scale, pt, pr, ps) => {
+        const doc = makeDoc([
+          { name: 'P', material: 'm', translation: pt, rotation: pr, scale: [ps, ps, ps] },
+          { name: 'C', material: 'm', translation: t, rotation: r, scale, parent: 'P' },
+        ]);
+        const current = documentToModel(doc).model.objects[1];
+        const baked = documentToModel(doc, { importer: 'baked' }).model.objects[1];
+        const world = placePositions(current.placement, current.lods.high.faces[0].positions);
+        const expected = baked.lods.high.faces[0].positions;
+        const size = Math.max(...boxSize(objectBox(baked)), 1);
+        for (let i = 0; i < world.length; i++) expect(Math.abs(world[i] - expected[i])).toBeLessThan(1e-4 * size);
+        // The prim's scale is the mesh-local box (1 x 1 x 0) times the node's world scale.
+        const cs = boxSize(objectBox(current));
+        expect(cs[0]).toBeCloseTo(scale[0] * ps, 4);
+        expect(cs[1]).toBeCloseTo(scale[1] * ps, 4);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('applies parent transforms and negates V like the viewer importer', () => {
     const { model } = documentToModel(makeDoc([
       { name: 'Parent', material: 'm', scale: [2, 2, 2] },
       { name: 'Child', material: 'm', translation: [1, 0, 0], parent: 'Parent' },
-    ]));
+    ]), { importer: 'baked' });
     const child = model.objects.find((o) => o.name === 'Child')!;
     expect(child.lods.high.faces[0].positions[0]).toBe(2); // (1,0,0) scaled by the parent's 2
     expect(child.lods.high.faces[0].positions[3]).toBe(4);
@@ -59,7 +110,21 @@ describe('documentToModel', () => {
     expect(Array.from(model.objects[0].lods.high.faces[0].indices)).toEqual([0, 2, 1]);
   });
 
-  it('groups _LOD2/_LOD1/_LOD0/_PHYS nodes into the named object and lines faces up by material', () => {
+  it('prices _LODn/_PHYS nodes inside the high file as the extra objects the uploader makes, and says how to fix it', () => {
+    const { model, diagnostics } = documentToModel(makeDoc([
+      { name: 'Ball', material: 'red' },
+      { name: 'Ball_LOD2', material: 'red' },
+      { name: 'Ball_PHYS', material: 'red' },
+    ]), { source: 'ball.glb' });
+    expect(model.objects.map((o) => o.name)).toEqual(['Ball', 'Ball_copy_1', 'Ball_copy_2']);
+    expect(model.objects[0].lods.medium).toBeUndefined();
+    const d = diagnostics.filter((x) => x.code === 'lod-node-in-high-file');
+    expect(d).toHaveLength(2);
+    expect(d[0].message).toContain('ball_LOD2.glb');
+    expect(d[1].message).toContain('ball_PHYS.glb');
+  });
+
+  it('groups _LOD2/_LOD1/_LOD0/_PHYS nodes into the named object and lines faces up by material (lodNodes: lods)', () => {
     const { model, diagnostics } = documentToModel(makeDoc([
       { name: 'Ball', material: 'red' },
       { name: 'Ball2', material: 'blue' },
@@ -67,7 +132,7 @@ describe('documentToModel', () => {
       { name: 'Ball_LOD1', material: 'red' },
       { name: 'Ball_LOD0', material: 'red' },
       { name: 'Ball_PHYS', material: 'any' },
-    ]));
+    ]), { lodNodes: 'lods' });
     expect(diagnostics).toEqual([]);
     expect(model.objects.map((o) => o.name)).toEqual(['Ball', 'Ball2']);
     const ball = model.objects[0];
@@ -79,7 +144,7 @@ describe('documentToModel', () => {
   });
 
   it('flags a LOD that uses a material the high LOD does not have', () => {
-    const { diagnostics } = documentToModel(makeDoc([{ name: 'X', material: 'a' }, { name: 'X_LOD2', material: 'b' }]));
+    const { diagnostics } = documentToModel(makeDoc([{ name: 'X', material: 'a' }, { name: 'X_LOD2', material: 'b' }]), { lodNodes: 'lods' });
     expect(diagnostics.map((d) => d.code)).toContain('lod-material');
   });
 

@@ -68,7 +68,7 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
     const bytes = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
     const mesh = preview.objects[i].physicsMesh;
     const priced = priceObjectAtScale(
-      { box: data.objects[i].box, bytes, physics: o.physics, ...(o.physics.mesh && mesh ? { physicsMesh: mesh } : {}) },
+      { scale: o.scale, position: o.position, bytes, physics: o.physics, ...(o.physics.mesh && mesh ? { physicsMesh: mesh } : {}) },
       f,
       centre,
       { lodFactor },

@@ -29,7 +29,7 @@ function costJson(...args: string[]) {
 const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
 async function previewOf(path: string, lodFactor = 2): Promise<DecodedPreview> {
-  const read = await readModelFile(join(root, path));
+  const read = await readModelFile(path); // relative, as the CLI is given it (vitest runs in the root), so diagnostics name the same path
   const { report: file } = reportModel(read, path, { lodFactor, animesh: false, scripts: 0, linkability: { rule: 'current' } });
   const report = makeCostReport([file], { lodFactor, animesh: false, linkabilityRule: 'current' }, 'test');
   const { data, geometry } = makePreviewPayload(read.model, report, lodFactor);

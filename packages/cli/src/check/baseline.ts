@@ -6,14 +6,20 @@
  *
  * Guarantees: a baseline priced differently (another size, animesh, another linkability rule)
  * is refused rather than compared; a value that was 0 and is no longer counts as an increase
- * beyond any percentage; unchanged values are not listed.
+ * beyond any percentage; unchanged values are not listed. The report is read through
+ * safe-read (a regular file in the folder it is named in, at most MAX_BASELINE_BYTES), every
+ * number in it must be finite (`1e999` is refused, not compared as Infinity), and the work is
+ * linear in its size.
  */
 
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import type { FileReport } from '@slmesh/gltf-plugin';
-import { parseJsonFile, type Pricing } from './budget.js';
+import type { FileReport } from '@slmesh/gltf-plugin/node';
+import type { Pricing } from './budget.js';
+import { readJsonInside } from './budget-extends.js';
+
+/** Largest baseline report read, bytes. */
+export const MAX_BASELINE_BYTES = 256 * 1024 * 1024;
 import { formatCount, formatOver, formatWeight, linksetTriangles } from './evaluate.js';
 import { displayPath } from './find-assets.js';
 
@@ -83,14 +89,8 @@ export function baselineValues(file: FileReport): BaselineValues {
 
 /** Reads a baseline report; refuses one that is not a slmesh report or was priced differently. */
 export async function loadBaseline(file: string, pricing: Pricing, cwd: string): Promise<Baseline> {
-  let text: string;
-  try {
-    text = await readFile(resolve(cwd, file), 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new SlmeshError('INPUT_UNREADABLE', `${file}: ${code === 'ENOENT' ? 'no such baseline report' : `cannot read (${code ?? String(e)})`}`);
-  }
-  const json = parseJsonFile(text, file) as Record<string, unknown>;
+  const abs = resolve(cwd, file);
+  const json = (await readJsonInside(abs, file, dirname(abs), 'its folder', MAX_BASELINE_BYTES, 'no such baseline report')) as Record<string, unknown>;
   const bad = (path: string, problem: string): never => {
     throw new SlmeshError('INPUT_INVALID', `${file}: ${path}: ${problem} (a baseline is the output of slmesh check --format json or slmesh cost --json)`);
   };
@@ -110,14 +110,17 @@ export async function loadBaseline(file: string, pricing: Pricing, cwd: string):
     const x = f as FileReport;
     if (typeof x?.path !== 'string') bad(`${at}.path`, 'must be a string');
     if (typeof x.linkset !== 'object' || x.linkset === null) bad(`${at}.linkset`, 'missing');
-    for (const k of ['landImpact', 'streaming', 'physics', 'server', 'prims'] as const) if (typeof x.linkset[k] !== 'number') bad(`${at}.linkset.${k}`, 'must be a number');
+    const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+    for (const k of ['landImpact', 'streaming', 'physics', 'server', 'prims'] as const) if (!finite(x.linkset[k])) bad(`${at}.linkset.${k}`, 'must be a finite number of at least 0');
     if (!Array.isArray(x.objects)) bad(`${at}.objects`, 'missing');
     x.objects.forEach((o, j) => {
       for (const lod of ['high', 'medium', 'low', 'lowest'] as const) {
-        if (typeof o?.lods?.[lod]?.triangles !== 'number') bad(`${at}.objects[${j}].lods.${lod}.triangles`, 'must be a number');
+        if (!finite(o?.lods?.[lod]?.triangles)) bad(`${at}.objects[${j}].lods.${lod}.triangles`, 'must be a finite number of at least 0');
       }
     });
-    assets.set(displayPath(resolve(cwd, x.path), cwd), baselineValues(x));
+    const values = baselineValues(x);
+    if (!Object.values(values).every(Number.isFinite)) bad(at, 'its numbers add up to more than a number can hold');
+    assets.set(displayPath(resolve(cwd, x.path), cwd), values);
   });
   return { file, assets };
 }

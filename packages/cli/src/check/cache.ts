@@ -6,7 +6,8 @@
  * is priced from zlib's compressed sizes), the pricing options, the sizes asked about, the
  * asset's path (the report and its diagnostics name it), and the sha256 of every file the
  * price depends on: the asset's bytes, each sibling `_LOD2`/`_LOD1`/`_LOD0`/`_PHYS` file (by
- * slot), and external buffers and images a .gltf refers to. Value: the asset's PricedAsset
+ * slot), and external buffers a .gltf refers to (images are not: pricing never reads them).
+ * Every file is read through safe-read, as pricing reads it. Value: the asset's PricedAsset
  * JSON, exactly the text a fresh pricing produces, so a hit gives the same report as a miss.
  *
  * Entries are written atomically (temporary file, then rename: two CI shards or a killed run
@@ -15,9 +16,9 @@
  */
 
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
-import { checkUris, isSiblingFileName, parseGltfJson, siblingFileName } from '@slmesh/gltf-plugin/node';
+import { checkUris, isSiblingFileName, parseGltfJson, readInside, siblingFileName } from '@slmesh/gltf-plugin/node';
 import { writeFileAtomic } from '../write-atomic.js';
 import type { Pricing } from './budget.js';
 import type { PricedAsset } from './price-asset.js';
@@ -27,12 +28,12 @@ export const CACHE_FORMAT = 1;
 
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
-async function readIfFile(path: string): Promise<Uint8Array | undefined> {
+/** A file's bytes under pricing's rules (inside `root`, regular, size-limited), or undefined. */
+async function readIfFile(path: string, root: string = dirname(path), hidden: 'refuse' | 'folders' = 'refuse'): Promise<Uint8Array | undefined> {
   try {
-    if (!(await stat(path)).isFile()) return undefined;
-    return new Uint8Array(await readFile(path));
+    return await readInside(path, path, { root, maxBytes: 512 * 1024 * 1024, hidden });
   } catch {
-    return undefined;
+    return undefined; // pricing reports the error, nothing is cached
   }
 }
 
@@ -46,13 +47,13 @@ async function fileDigest(path: string, bytes: Uint8Array): Promise<string[] | u
   } catch {
     return undefined; // not readable: pricing reports the error, nothing is cached
   }
-  for (const kind of ['buffers', 'images'] as const) {
+  for (const kind of ['buffers'] as const) {
     const list = json[kind];
     if (!Array.isArray(list)) continue;
     for (const item of list as { uri?: string }[]) {
       const uri = item?.uri;
       if (typeof uri !== 'string' || uri.startsWith('data:')) continue;
-      const ext = await readIfFile(resolve(dirname(path), decodeURIComponent(uri)));
+      const ext = await readIfFile(resolve(dirname(path), decodeURIComponent(uri)), dirname(path));
       if (!ext) return undefined;
       parts.push(`${kind}:${uri}:${sha256(ext)}`);
     }
@@ -65,14 +66,14 @@ async function fileDigest(path: string, bytes: Uint8Array): Promise<string[] | u
  * a file cannot be read (then the asset is priced, and its error reported, without caching).
  */
 export async function assetDigest(path: string, siblings: boolean): Promise<string | undefined> {
-  const bytes = await readIfFile(path);
+  const bytes = await readIfFile(path, dirname(path), 'folders');
   if (!bytes) return undefined;
   const parts = await fileDigest(path, bytes);
   if (!parts) return undefined;
   if (siblings && !isSiblingFileName(basename(path))) {
     for (const slot of ['medium', 'low', 'lowest', 'physics'] as const) {
       const sib = join(dirname(path), siblingFileName(basename(path), slot));
-      const sbytes = await readIfFile(sib);
+      const sbytes = await readIfFile(sib, dirname(sib), 'folders');
       if (!sbytes) continue;
       const sparts = await fileDigest(sib, sbytes);
       if (!sparts) return undefined;

@@ -8,7 +8,7 @@
  * give byte-identical output whatever the order of arguments, workers or cache hits.
  */
 
-import { makeCostReport, type CostReport, type FileReport } from '@slmesh/gltf-plugin';
+import { makeCostReport, type CostReport, type FileReport } from '@slmesh/gltf-plugin/node';
 import { VERSION } from '../version.js';
 import type { BaselineResult } from './baseline.js';
 import type { RuleResult } from './evaluate.js';

@@ -8,7 +8,7 @@
  * shown as needed); the checks come in a fixed order, so output is deterministic.
  */
 
-import type { FileReport } from '@slmesh/gltf-plugin';
+import type { FileReport } from '@slmesh/gltf-plugin/node';
 import type { LinksetCost, ObjectCost } from '@slmesh/core';
 import type { BudgetRule, LodSlotName, Requirable, SizeSpec } from './budget.js';
 import type { PricedAsset } from './price-asset.js';

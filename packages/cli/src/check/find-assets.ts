@@ -10,11 +10,12 @@
  * not assets of their own, when siblings are read.
  */
 
-import { readdir, stat } from 'node:fs/promises';
+import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import { isSiblingFileName, siblingFileName } from '@slmesh/gltf-plugin';
+import { isSiblingFileName, siblingFileName } from '@slmesh/gltf-plugin/node';
 import { globBase, globMatcher, isGlob, normalizePattern } from './glob.js';
+import { ignoredBy, readGitignore, type GitignoreRules } from './gitignore.js';
 
 /** The model files a bare folder argument stands for. */
 export const MODEL_EXTENSIONS = ['.glb', '.gltf'];
@@ -58,6 +59,77 @@ export async function walkFiles(dir: string): Promise<string[]> {
     }
   }
   return out;
+}
+
+/** The repository a folder is in: the nearest ancestor with `.git`, or undefined. */
+export async function repositoryRoot(dir: string): Promise<string | undefined> {
+  let d = resolve(dir);
+  for (let i = 0; i < 256; i++) {
+    try {
+      await lstat(join(d, '.git'));
+      return d;
+    } catch {
+      // not here
+    }
+    const up = dirname(d);
+    if (up === d) return undefined;
+    d = up;
+  }
+  return undefined;
+}
+
+/**
+ * Every model file below `root` (absolute paths, sorted): `.glb` / `.gltf` in any letter case,
+ * not in node_modules or a dot folder, and not ignored by a `.gitignore` (of `root`, of any
+ * folder below it, or of its folders up to the repository's root). `slmesh check` with no
+ * arguments judges all of them, so a new folder or a `.GLB` cannot pass unjudged.
+ */
+export async function findAllModels(root: string): Promise<string[]> {
+  const out: string[] = [];
+  type Layer = { base: string; rules: GitignoreRules };
+  const ignored = (layers: Layer[], abs: string, isDir: boolean) => {
+    let verdict = false;
+    for (const l of layers) verdict = ignoredBy(l.rules, toPosix(relative(l.base, abs)), isDir) ?? verdict;
+    return verdict;
+  };
+  // 1. The .gitignore files above `root`, up to the repository's root.
+  const top: Layer[] = [];
+  const repo = await repositoryRoot(root);
+  if (repo) {
+    const chain: string[] = [];
+    for (let d = dirname(resolve(root)); d.startsWith(repo) && chain.length < 256; d = dirname(d)) {
+      chain.unshift(d);
+      if (d === repo || dirname(d) === d) break;
+    }
+    for (const d of chain) {
+      const rules = await readGitignore(d, displayPath(join(d, '.gitignore'), process.cwd()));
+      if (rules) top.push({ base: d, rules });
+    }
+  }
+  // 2. Walk, reading each folder's .gitignore on the way down.
+  const stack: { dir: string; layers: Layer[] }[] = [{ dir: resolve(root), layers: top }];
+  while (stack.length) {
+    const { dir, layers: parent } = stack.pop()!;
+    const own = await readGitignore(dir, displayPath(join(dir, '.gitignore'), process.cwd()));
+    const layers = own ? [...parent, { base: dir, rules: own }] : parent;
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      throw new SlmeshError('INPUT_UNREADABLE', `${displayPath(dir, process.cwd())}: cannot list folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    for (const e of entries) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) {
+        if (e.name === 'node_modules' || e.name.startsWith('.') || ignored(layers, p, true)) continue;
+        stack.push({ dir: p, layers });
+      } else if ((e.isFile() || e.isSymbolicLink()) && MODEL_EXTENSIONS.some((x) => e.name.toLowerCase().endsWith(x))) {
+        // A link is kept: reading it checks where it leads (and fails the run if outside).
+        if (!ignored(layers, p, false)) out.push(p);
+      }
+    }
+  }
+  return out.sort(byCodeUnit);
 }
 
 export interface FindAssetsOptions {

@@ -18,6 +18,11 @@ export function isGlob(pattern: string): boolean {
   return /[*?[\]{}]/.test(pattern.replace(/\\./g, ''));
 }
 
+/** A literal path segment as a glob that matches exactly it: every glob character escaped. */
+export function escapeGlob(segment: string): string {
+  return segment.replace(/[\\*?[\]{}!,]/g, (c) => `\\${c}`);
+}
+
 /** `./a/b` and `a//b` become `a/b`; backslash stays an escape. */
 export function normalizePattern(pattern: string): string {
   let p = pattern.replace(/\/{2,}/g, '/');

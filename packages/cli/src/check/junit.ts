@@ -60,7 +60,7 @@ export function formatJunit(run: CheckRun, ruleNames: readonly string[]): string
     if (!cases.length) return;
     tests += cases.length;
     failed += cases.filter((c) => c.failures.length).length;
-    suites.push(...suite(name, cases));
+    for (const line of suite(name, cases)) suites.push(line);
   };
   // 1. A suite per rule, in budget order; a case per asset x rule.
   for (const rule of ruleNames) {

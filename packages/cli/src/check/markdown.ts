@@ -46,9 +46,11 @@ export function formatMarkdown(run: CheckRun): string {
     const rows = run.assets.flatMap((a) =>
       a.baseline?.status === 'new' ? [`| ${code(a.path)} | new | | | |`] : (a.baseline?.changes ?? []).map((c) => `| ${code(a.path)} | ${cell(c.label)} | ${c.label.includes('triangles') || c.metric === 'prims' ? formatCount(c.before) : formatWeight(c.before, c.after)} | ${c.label.includes('triangles') || c.metric === 'prims' ? formatCount(c.after) : formatWeight(c.after, c.before)} | ${c.changePercent === null ? 'was 0' : `${c.changePercent >= 0 ? '+' : ''}${c.changePercent.toFixed(1)}%`}${c.ok ? '' : ' ❌'} |`),
     );
-    rows.push(...s.baseline.removed.map((p) => `| ${code(p)} | removed | | | |`));
+    for (const p of s.baseline.removed) rows.push(`| ${code(p)} | removed | | | |`);
     out.push('<details><summary>Changes from the baseline</summary>', '');
-    out.push(...(rows.length ? ['| asset | what | before | after | change |', '| --- | --- | ---: | ---: | ---: |', ...cut(rows, MAX_FAILURE_ROWS, 'changes')] : ['No changes.']), '', '</details>', '');
+    if (rows.length) out.push('| asset | what | before | after | change |', '| --- | --- | ---: | ---: | ---: |', ...cut(rows, MAX_FAILURE_ROWS, 'changes'));
+    else out.push('No changes.');
+    out.push('', '</details>', '');
   }
 
   // 3. Every asset's numbers.

@@ -9,7 +9,12 @@ import { failureLines, verdict, type CheckRun } from './check-report.js';
 import { formatCount, formatWeight, linksetTriangles } from './evaluate.js';
 
 function table(rows: string[][]): string[] {
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  // A loop, not Math.max(...rows): a spread of 200k rows overflows the stack.
+  const widths = rows[0].map((_, c) => {
+    let w = 0;
+    for (const r of rows) w = Math.max(w, (r[c] ?? '').length);
+    return w;
+  });
   return rows.map((r) => r.map((cell, c) => (c <= 1 || c === r.length - 1 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd());
 }
 
@@ -28,15 +33,20 @@ export function formatCheckTable(run: CheckRun): string {
       for (const r of a.rules) rows.push([printable(a.path), printable(r.rule), ...nums, `${r.ok ? 'ok' : 'OVER'}${regressed}`]);
       if (!a.unmatched && a.rules.length === 0) rows.push([printable(a.path), '', ...nums, a.ok ? 'ok' : 'regressed']);
     }
-    out.push(...table(rows));
+    for (const line of table(rows)) out.push(line);
     if (run.assets.some((a) => a.report.linkset.physicsEstimate)) out.push('  * = estimate: no public formula for a decomposition\'s physics weight');
   }
   const failures = run.assets.flatMap((a) => failureLines(a).filter((f) => f.kind !== 'baseline').map((f) => `  ${printable(a.path)}: ${printable(f.message)}${f.rule ? `  [rule ${printable(f.rule)}]` : ''}`));
-  if (failures.length) out.push('', 'over budget:', ...failures);
+  if (failures.length) {
+    out.push('', 'over budget:');
+    for (const f of failures) out.push(f);
+  }
   if (s.baseline) {
     const changed = run.assets.flatMap((a) => (a.baseline?.status === 'new' ? [`  ${printable(a.path)}: new (not in the baseline)`] : (a.baseline?.changes ?? []).map((c) => `  ${printable(a.path)}: ${printable(c.message)}`)));
-    changed.push(...s.baseline.removed.map((p) => `  ${printable(p)}: removed`));
-    out.push('', `changes from the baseline ${printable(s.baseline.file)} (an increase over ${s.baseline.maxIncrease}% fails):`, ...(changed.length ? changed : ['  none']));
+    for (const p of s.baseline.removed) changed.push(`  ${printable(p)}: removed`);
+    out.push('', `changes from the baseline ${printable(s.baseline.file)} (an increase over ${s.baseline.maxIncrease}% fails):`);
+    if (changed.length) for (const c of changed) out.push(c);
+    else out.push('  none');
   }
   out.push('', `${verdict(run)}.`);
   return `${out.join('\n')}\n`;

@@ -20,7 +20,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError } from '@slmesh/core';
-import type { CostReport } from '@slmesh/gltf-plugin';
+import type { CostReport } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INPUT, EXIT_INTERNAL, EXIT_OK } from '../exit-codes.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
@@ -29,7 +29,7 @@ import { loadBudget, type Budget, type BudgetRule } from '../check/budget.js';
 import { assetDigest, cacheKey, readCacheEntry, writeCacheEntry } from '../check/cache.js';
 import { formatJson, makeSummary, type AssetResult, type CheckRun } from '../check/check-report.js';
 import { evaluateRule, sizesFor } from '../check/evaluate.js';
-import { byCodeUnit, displayPath, dropSiblings, findAssets, findMatching } from '../check/find-assets.js';
+import { byCodeUnit, displayPath, dropSiblings, findAllModels, findAssets } from '../check/find-assets.js';
 import { formatGithub } from '../check/github.js';
 import { formatJunit } from '../check/junit.js';
 import { formatMarkdown } from '../check/markdown.js';
@@ -37,6 +37,7 @@ import { runPool } from '../check/pool.js';
 import { priceAsset, type PricedAsset, type PriceResult, type PriceTask } from '../check/price-asset.js';
 import { inShard, parseShard, type Shard } from '../check/shard.js';
 import { formatCheckTable } from '../check/table.js';
+import { noWorkflowCommands, printable } from '../format-table.js';
 
 export const DEFAULT_BUDGET = 'slmesh.budget.json';
 export const FORMATS = ['table', 'json', 'junit', 'github', 'markdown'] as const;
@@ -95,10 +96,13 @@ export function parsePercent(value: string | undefined, option = '--max-increase
   return n;
 }
 
-/** The assets a budget's rules name, when no globs are given. */
-async function assetsOfRules(budget: Budget): Promise<string[]> {
-  const all = await findMatching(budget.rules.flatMap((r) => r.files), budget.dir);
-  return all.filter((f) => budget.rules.some((r) => r.matches(budget.relativePath(f))));
+/**
+ * The assets, when no globs are given: every model file below the budget's folder (any letter
+ * case, .gitignore respected), not only those a rule names: the gate fails closed, so an asset
+ * no rule matches fails the check instead of passing unjudged.
+ */
+async function assetsOfBudget(budget: Budget): Promise<string[]> {
+  return findAllModels(budget.dir);
 }
 
 interface Planned {
@@ -171,10 +175,10 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
   const baseline: Baseline | undefined = options.baseline ? await loadBaseline(options.baseline, budget.pricing, cwd) : undefined;
 
   // 2. The assets, this shard's.
-  let found = globs.length ? await findAssets(globs, { cwd, siblings: budget.pricing.siblings }) : await assetsOfRules(budget);
+  let found = globs.length ? await findAssets(globs, { cwd, siblings: budget.pricing.siblings }) : await assetsOfBudget(budget);
   found = dropSiblings(found, budget.pricing.siblings).filter((f) => !budget.isIgnored(budget.relativePath(f)));
   if (found.length === 0) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${budget.file}: no assets to check (${globs.length ? 'every file given is ignored by the budget' : 'no file matches any rule\'s "files"'})`);
+    throw new SlmeshError('INPUT_UNREADABLE', `${budget.file}: no assets to check (${globs.length ? 'every file given is ignored by the budget' : 'no .glb or .gltf file below the budget\'s folder'})`);
   }
   const plan: Planned[] = [];
   for (const abs of found) {
@@ -197,7 +201,7 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
   const priced = await priceAll(plan, { jobs: options.jobs, ...(options.cache ? { cache: resolve(cwd, options.cache), cacheShown: options.cache } : {}), siblings: budget.pricing.siblings }, log, (s) => io.stderr(`${s}\n`));
   const errors = priced.flatMap((r, i) => (r && 'error' in r ? [{ path: plan[i].path, ...r.error }] : []));
   if (errors.length) {
-    for (const e of errors) io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${e.message}\n`);
+    for (const e of errors) io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${printable(e.message.split('\n')[0])}\n`);
     return errors.some((e) => e.internal) ? EXIT_INTERNAL : EXIT_INPUT;
   }
   const assets = priced.map((r) => (r && 'json' in r ? (JSON.parse(r.json) as PricedAsset) : (r as PricedAsset)));
@@ -246,9 +250,10 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
         return formatCheckTable(run);
     }
   };
-  await writeAllOrNothing(outputs.filter((o) => o.file !== undefined).map((o) => ({ path: resolve(cwd, o.file!), data: render(o.format) })));
+  const safe = (f: OutputSpec['format']) => (f === 'github' ? render(f) : noWorkflowCommands(render(f)));
+  await writeAllOrNothing(outputs.filter((o) => o.file !== undefined).map((o) => ({ path: resolve(cwd, o.file!), data: safe(o.format) })));
   const toStdout = outputs.find((o) => o.file === undefined);
-  if (toStdout) io.stdout(render(toStdout.format));
+  if (toStdout) io.stdout(safe(toStdout.format));
   return run.summary.ok ? EXIT_OK : EXIT_CHECK_FAILED;
 }
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError, type Vec3, LOD_FACTOR_DEFAULT } from '@slmesh/core';
 import { jsonReplacer, makeCostReport, reportFile, type FileReport, type SizeRequest } from '@slmesh/gltf-plugin/node';
-import { formatReport } from '../format-table.js';
+import { formatReport, noWorkflowCommands } from '../format-table.js';
 import { safeFileName, writeAllOrNothing } from '../write-atomic.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
@@ -25,6 +25,14 @@ export interface CostCommandOptions {
   scripts?: string;
   siblings?: boolean;
   maxTriangles?: string;
+  importer?: string;
+}
+
+/** `--importer current|baked`: which glTF importer to read files as (spec 4b). */
+export function parseImporter(value: string | undefined): 'current' | 'baked' {
+  const v = value ?? 'current';
+  if (v !== 'current' && v !== 'baked') throw new SlmeshError('USAGE', `--importer is current or baked, got "${value}"`);
+  return v;
 }
 
 export function parseSize(options: CostCommandOptions): SizeRequest {
@@ -46,12 +54,14 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
   const maxTriangles = options.maxTriangles !== undefined ? positive(options.maxTriangles, '--max-triangles') : undefined;
   const scripts = options.scripts !== undefined ? Math.floor(Number(options.scripts)) : 0;
+  const importer = parseImporter(options.importer);
   if (!(scripts >= 0)) throw new SlmeshError('USAGE', `--scripts must be a whole number, got "${options.scripts}"`);
 
   // 1. Price every file (any unreadable file stops the command before output).
   const reports: FileReport[] = [];
   const assets: { path: string; data: Uint8Array }[] = [];
   const used = new Set<string>();
+  const nextSuffix = new Map<string, number>();
   for (const file of files) {
     const { report, assets: fileAssets } = await reportFile(file, {
       size,
@@ -59,14 +69,21 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
       animesh: !!options.animesh,
       scripts,
       siblings: options.siblings !== false,
+      importer,
       ...(maxTriangles !== undefined ? { maxTriangles } : {}),
       linkability: { rule, ...(maxSpan !== undefined ? { maxSpan } : {}) },
       keepAssets: !!options.emitAsset,
     });
     reports.push(report);
     for (const [name, data] of fileAssets ?? []) {
-      let fname = safeFileName(name);
-      for (let k = 2; used.has(fname); k++) fname = `${safeFileName(name)}-${k}`;
+      // The next free suffix is remembered per name: n equal names take linear time.
+      const base = safeFileName(name);
+      let fname = base;
+      let k = nextSuffix.get(base) ?? 2;
+      if (used.has(fname)) {
+        for (fname = `${base}-${k}`; used.has(fname); ) fname = `${base}-${++k}`;
+        nextSuffix.set(base, k + 1);
+      }
       used.add(fname);
       assets.push({ path: join(options.emitAsset!, `${fname}.llmesh`), data });
     }
@@ -75,7 +92,7 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
 
   // 2. Write the assets (all or none), then print.
   if (options.emitAsset) await writeAllOrNothing(assets);
-  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : formatReport(report));
+  out(options.json ? JSON.stringify(report, jsonReplacer, 2) + '\n' : noWorkflowCommands(formatReport(report)));
   return 0;
 }
 
@@ -95,6 +112,7 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--scripts <n>', 'scripts in the linkset, for server weight', '0')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .option('--max-triangles <n>', 'refuse files with more triangles than this (default 5000000)')
+    .option('--importer <mode>', 'read files as the current glTF importer (node rotation and scale kept on the prim) or the older baked one (node transforms baked into the vertices)', 'current')
     .action(async (files: string[], options: CostCommandOptions) => {
       await run(() => runCost(files, options, (s) => process.stdout.write(s)));
     });

@@ -16,12 +16,14 @@ import { stat } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError } from '@slmesh/core';
-import type { FileReport } from '@slmesh/gltf-plugin';
+import type { FileReport } from '@slmesh/gltf-plugin/node';
 import { EXIT_INPUT, EXIT_INTERNAL, EXIT_OK } from '../exit-codes.js';
 import { writeFileAtomic } from '../write-atomic.js';
 import { PRICING_DEFAULTS, REQUIRABLE, type Requirable } from '../check/budget.js';
 import { formatCount, formatWeight, linksetTriangles } from '../check/evaluate.js';
-import { byCodeUnit, displayPath, findAssets, toPosix } from '../check/find-assets.js';
+import { byCodeUnit, displayPath, dropSiblings, findAllModels, findAssets, toPosix } from '../check/find-assets.js';
+import { escapeGlob } from '../check/glob.js';
+import { printable } from '../format-table.js';
 import { runPool } from '../check/pool.js';
 import { priceAsset, type PricedAsset, type PriceResult, type PriceTask } from '../check/price-asset.js';
 import { ASSETS_PER_WORKER, DEFAULT_BUDGET, parsePercent, threadsFor } from './check.js';
@@ -65,7 +67,9 @@ export function groupByFolder(paths: readonly string[], prefix = ''): FolderGrou
     const rest = p.slice(prefix.length);
     const slash = rest.indexOf('/');
     const key = slash < 0 ? '' : rest.slice(0, slash);
-    groups.set(key, [...(groups.get(key) ?? []), p]);
+    const list = groups.get(key);
+    if (list) list.push(p);
+    else groups.set(key, [p]);
   }
   const here = prefix.replace(/\/$/, '');
   if (groups.size === 1 && !groups.has('')) {
@@ -78,11 +82,13 @@ export function groupByFolder(paths: readonly string[], prefix = ''): FolderGrou
     .sort((a, b) => byCodeUnit(a.folder, b.folder) || Number(b.direct) - Number(a.direct));
 }
 
+/** A glob that matches `g`'s files literally: folder names and extensions have their glob characters escaped (`props[1]` -> `props\\[1\\]`), and extensions keep their letter case (`.GLB`). */
 function globFor(g: FolderGroup): string {
-  const exts = [...new Set(g.paths.map((p) => p.slice(p.lastIndexOf('.') + 1).toLowerCase()))].sort();
+  const exts = [...new Set(g.paths.map((p) => escapeGlob(p.slice(p.lastIndexOf('.') + 1))))].sort(byCodeUnit);
   const ext = exts.length === 1 ? exts[0] : `{${exts.join(',')}}`;
-  if (!g.direct) return `${g.folder}/**/*.${ext}`;
-  return g.folder ? `${g.folder}/*.${ext}` : `*.${ext}`;
+  const folder = g.folder.split('/').map(escapeGlob).join('/');
+  if (!g.direct) return `${folder}/**/*.${ext}`;
+  return folder ? `${folder}/*.${ext}` : `*.${ext}`;
 }
 
 function hasSlot(r: FileReport, slot: Requirable): boolean {
@@ -172,14 +178,16 @@ export async function runInit(globs: string[], options: InitCommandOptions, io: 
   }
   // 1. Find and price the assets.
   const dir = dirname(abs);
-  const found = await findAssets(globs.length ? globs : ['**/*.{glb,gltf}'], { cwd, siblings: PRICING_DEFAULTS.siblings });
+  // The same assets `slmesh check` finds with no arguments (any letter case, .gitignore respected).
+  const found = globs.length ? await findAssets(globs, { cwd, siblings: PRICING_DEFAULTS.siblings }) : dropSiblings(await findAllModels(dir), PRICING_DEFAULTS.siblings);
+  if (found.length === 0) throw new SlmeshError('INPUT_UNREADABLE', `${displayPath(dir, cwd)}: no .glb or .gltf files below this folder`);
   const outside = found.find((f) => toPosix(relative(dir, f)).startsWith('../'));
   if (outside) throw new SlmeshError('USAGE', `${displayPath(outside, cwd)}: outside the budget's folder ${displayPath(dir, cwd)}; budget globs are relative to it`);
   const tasks: PriceTask[] = found.map((f) => ({ path: displayPath(f, cwd), pricing: PRICING_DEFAULTS, sizes: [] }));
   const results = await runPool<PriceTask, PriceResult>(tasks, { jobs: threadsFor(options.jobs, tasks.length), workerUrl: new URL('../check/worker.js', import.meta.url), inProcess: priceAsset });
   const errors = results.flatMap((r) => ('error' in r ? [r.error] : []));
   if (errors.length) {
-    for (const e of errors) io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${e.message}\n`);
+    for (const e of errors) io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${printable(e.message.split('\n')[0])}\n`);
     return errors.some((e) => e.internal) ? EXIT_INTERNAL : EXIT_INPUT;
   }
   const priced: Priced[] = results.map((r, i) => ({ rel: toPosix(relative(dir, found[i])), report: (JSON.parse((r as { json: string }).json) as PricedAsset).report }));

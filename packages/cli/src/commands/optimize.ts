@@ -1,8 +1,9 @@
 /**
  * `slmesh optimize <in> -o <out.glb>`: generates LODs that look right at the distances where
- * Second Life shows them and writes a GLB the viewer's glTF importer takes directly (nodes
- * `Name`, `Name_LOD2`, `Name_LOD1`, `Name_LOD0`, and `Name_PHYS` when the object has physics), or
- * sibling files with --split. Prints the land impact before and after.
+ * Second Life shows them and writes the sibling files the viewer's glTF importer takes them from
+ * (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`, `out_LOD0.glb`, and `out_PHYS.glb` when there is
+ * physics), each with the input's node tree, names and transforms, and every LOD and physics
+ * model with high's bounding box and materials. Prints the land impact before and after.
  *
  * Everything is computed before anything is written; the outputs (and --report) are then written
  * all or none. Exit status: 0 done; 1 written, but --target-li could not be reached even at the
@@ -10,14 +11,17 @@
  */
 
 import type { Command } from 'commander';
-import { buildPhysics, convexHullMesh, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject, LOD_FACTOR_DEFAULT } from '@slmesh/core';
+import { buildPhysics, costReport, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject, LOD_FACTOR_DEFAULT } from '@slmesh/core';
 import { jsonReplacer, makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
-import { cellName, printable } from '../format-table.js';
+import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
+import { refuseOverwritingInputs } from '../fs/output-guard.js';
 import { VERSION } from '../version.js';
 import { positive } from '../options.js';
+import { parseImporter } from './cost.js';
+import { createProgress, optimizeProgress, type Progress, type ProgressStream } from '../progress.js';
 
 export interface OptimizeCommandOptions {
   output?: string;
@@ -32,6 +36,11 @@ export interface OptimizeCommandOptions {
   siblings?: boolean;
   physics?: string;
   physicsTolerance?: string;
+  importer?: string;
+  keepHigh?: boolean;
+  highDistance?: string;
+  maxTriangles?: string;
+  quiet?: boolean;
 }
 
 const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mesh', 'none'];
@@ -43,25 +52,47 @@ const IN_PROCESS_PHYSICS_TRIANGLES = 2000;
  * buildPhysics in a worker), with a progress line on a terminal; Ctrl-C cancels it.
  * `none` drops any physics shape (no `_PHYS` node; the uploader still makes the single hull).
  */
-export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined, err: (s: string) => void): PhysicsHook {
+export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined, err: (s: string) => void, progress?: Progress): PhysicsHook {
   return async (object: SlObject, ctx) => {
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
-    const line = progressLine(`physics ${object.name}`);
+    const label = `optimize: physics ${printable(object.name)}`;
+    const line = progress ? { update: (f: number) => progress.fraction(label, f), done: () => {} } : progressLine(`physics ${object.name}`);
     try {
-      const physicsOptions = { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}) };
+      // Auto judges shapes by the object's land impact: it needs the object's download weight.
+      const downloadWeight = mode === 'auto' ? costReport({ objects: [{ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }] }, { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors }).objects.reduce((a, o) => a + o.streaming, 0) : undefined;
+      const physicsOptions = { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}), ...(downloadWeight !== undefined ? { downloadWeight } : {}) };
       // Small objects are done in this thread: starting a worker costs more than their whole build.
       const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
       const result = small ? buildPhysics(object, physicsOptions) : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
+      if (result.diagnostics.some((d) => d.severity !== 'info')) progress?.clear();
       for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);
-      // Price exactly what the writer puts in `_PHYS`: each hull as its closed hull mesh, which
-      // drops points lying inside a hull face (what a re-read of the output, and Analyze, see).
-      const { decomposition } = result.object;
-      if (!decomposition) return result.object;
-      return { ...result.object, decomposition: decomposition.map((h) => convexHullMesh(h).positions).filter((h) => h.length >= 12) };
+      // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
+      return result.object;
     } finally {
       line.done();
     }
   };
+}
+
+const LOD_SLOTS = ['high', 'medium', 'low', 'lowest'] as const;
+
+/**
+ * `--max-triangles`: comma-separated items, each either `N` (refuse an input with more triangles,
+ * as `slmesh cost --max-triangles N` does) or `LOD=N` (a triangle budget for that LOD), e.g.
+ * `high=20000,medium=2000` or `2000000,lowest=100`. Anything else is a USAGE error.
+ */
+export function parseMaxTriangles(text: string): { budgets?: Partial<Record<(typeof LOD_SLOTS)[number], number>>; inputLimit?: number } {
+  const budgets: Partial<Record<(typeof LOD_SLOTS)[number], number>> = {};
+  let inputLimit: number | undefined;
+  for (const part of text.split(',')) {
+    const m = /^\s*(?:(high|medium|low|lowest)\s*=\s*)?(\d+)\s*$/.exec(part);
+    if (!m || !(Number(m[2]) > 0)) {
+      throw new SlmeshError('USAGE', `--max-triangles takes a count (the input limit) and/or LOD=count pairs separated by commas (LOD one of ${LOD_SLOTS.join(', ')}; count a whole number > 0), got "${text}"`);
+    }
+    if (m[1]) budgets[m[1] as (typeof LOD_SLOTS)[number]] = Number(m[2]);
+    else inputLimit = Number(m[2]);
+  }
+  return { ...(Object.keys(budgets).length > 0 ? { budgets } : {}), ...(inputLimit !== undefined ? { inputLimit } : {}) };
 }
 
 /** Command-line options to pipeline options (USAGE errors for bad values). */
@@ -72,9 +103,10 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
   const minCoverage = options.minCoverage !== undefined ? Number(options.minCoverage) : undefined;
   if (minCoverage !== undefined && !(minCoverage >= 0 && minCoverage <= 1)) throw new SlmeshError('USAGE', `--min-coverage must be between 0 and 1, got "${options.minCoverage}"`);
   const size: SizeRequest = options.size !== undefined ? { longestSide: positive(options.size, '--size') } : undefined;
+  const triangles = options.maxTriangles !== undefined ? parseMaxTriangles(options.maxTriangles) : {};
   return {
     output: options.output,
-    split: !!options.split,
+    importer: parseImporter(options.importer),
     siblings: options.siblings !== false,
     keepAuthoredLods: !!options.keepLods,
     lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT,
@@ -82,31 +114,59 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
     ...(size ? { size } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
+    ...(options.keepHigh ? { keepHigh: true } : {}),
+    ...(options.highDistance !== undefined ? { highDistance: positive(options.highDistance, '--high-distance') } : {}),
+    ...(triangles.budgets ? { maxTriangles: triangles.budgets } : {}),
+    ...(triangles.inputLimit !== undefined ? { inputLimit: triangles.inputLimit } : {}),
   };
 }
+
+/** What optimize drops (skins, instancing, morph targets) is said, never silent. */
+const DROPPED = new Set(['dropped-skin', 'dropped-instancing', 'dropped-morph-targets']);
 
 const px = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} px` : 'floor');
 
 /** The readable summary: per object its LOD triangles and screen-space errors, then land impact before and after. */
 export function formatOptimize(input: string, result: OptimizeResult, options: OptimizeOptions): string {
-  const rows: string[][] = [['object', 'high', 'medium', 'low', 'lowest']];
+  const rows: string[][] = [['object', 'input', 'high', 'medium', 'low', 'lowest']];
   for (const p of result.plans) {
-    rows.push([cellName(p.name), String(p.highTriangles), ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})`)]);
+    const high = p.high.mode === 'kept' && !p.high.fallback ? `${p.high.triangles} (kept)` : `${p.high.triangles} (${px(p.high.screenErrorPx)})`;
+    rows.push([cellName(p.name), String(p.highTriangles), high, ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})${l.fallback ? '*' : ''}`)]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  const notes = result.plans.flatMap((p) => p.diagnostics);
+  const widths = rows[0].map((_, c) => rows.reduce((w, r) => Math.max(w, r[c].length), 0));
   const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
   const b = result.before, a = result.after.linkset;
   const out = [
     `${printable(input)} -> ${result.files.map((f) => printable(f.path)).join(', ')}`,
     '',
-    'LOD triangles (screen-space error at the distance each LOD appears):',
+    'LOD triangles (screen-space error at the distance each LOD appears; high at the distance where the object fills the view):',
     result.plans.length ? table : '(every object kept its authored LODs)',
+    ...(notes.length ? ['', '* made by a fallback:', ...notes.map((d) => `  ${d.code}: ${printable(d.message)}`)] : []),
     '',
     `land impact     ${b.landImpact.toFixed(3)} -> ${a.landImpact.toFixed(3)}   (rounded ${b.landImpactRounded} -> ${a.landImpactRounded})`,
     `download weight ${b.download.toFixed(3)} -> ${a.streaming.toFixed(3)}`,
     `physics weight  ${b.physics !== undefined ? b.physics.toFixed(3) : '(not needed)'} -> ${a.physics.toFixed(3)}${a.physicsEstimate ? ' estimate' : ''}`,
     `planned for RenderVolumeLODFactor ${options.lodFactor ?? LOD_FACTOR_DEFAULT}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees`,
   ];
+  // Physics: what was chosen per object and why, and the uploader choices the numbers assume.
+  const objects = result.after.objects;
+  const chosen = objects.filter((o) => o.physics.choice);
+  if (chosen.length > 0) {
+    out.push('', 'physics (chosen by land impact):');
+    const named = (o: (typeof objects)[number]) => cellName(o.name) + (o.submodelId > 0 ? `#${o.submodelId}` : '');
+    const prows = chosen.map((o) => [named(o), o.physics.choice!.shape, `${o.physics.weight.toFixed(3)}${o.physics.estimate ? ' estimate' : ''}${o.physics.assumes?.includes('analyze') ? ' assumes Analyze' : ''}`, printable(o.physics.choice!.reason)]);
+    const pw = [0, 1, 2].map((c) => Math.max(...prows.map((r) => r[c].length)));
+    for (const r of prows) out.push(`  ${r[0].padEnd(pw[0])}  ${r[1].padEnd(pw[1])}  ${r[2].padEnd(pw[2])}  ${r[3]}`);
+  }
+  const analyze = objects.filter((o) => o.physics.assumes?.includes('analyze')).map((o) => cellName(o.name));
+  const prim = objects.filter((o) => o.physics.shape !== 'convex-hull' || o.physics.convexified || o.physics.mesh).map((o) => cellName(o.name));
+  if (prim.length > 0 || analyze.length > 0) {
+    out.push(
+      `uploader choices these numbers assume: physics shape type Prim for ${[...new Set(prim)].join(', ')} (the uploader's default when a physics model is given), Convex Hull for the rest` +
+        (analyze.length > 0 ? `; click Analyze for ${[...new Set(analyze)].join(', ')} (their _PHYS is closed convex pieces; without Analyze it is priced as a triangle mesh)` : ''),
+    );
+  }
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
     out.push(`note: the land impact went up; if the input had its own LODs, --keep-lods keeps them`);
   }
@@ -121,25 +181,31 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   return out.join('\n') + '\n';
 }
 
-export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook): Promise<number> {
+export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook, progressStream: ProgressStream = process.stderr): Promise<number> {
   const pipeline = optimizeOptionsFrom(options);
   const mode = (options.physics ?? 'auto') as PhysicsMode;
   if (!PHYSICS_MODES.includes(mode)) throw new SlmeshError('USAGE', `--physics is one of ${PHYSICS_MODES.join(', ')}, got "${options.physics}"`);
   const tolerance = options.physicsTolerance !== undefined ? positive(options.physicsTolerance, '--physics-tolerance') : undefined;
-  physics ??= physicsHookFor(mode, tolerance, err);
+  // Progress on a terminal only (never when piped, never with --quiet).
+  const progress = createProgress({ stream: progressStream, quiet: !!options.quiet });
+  physics ??= physicsHookFor(mode, tolerance, err, progress);
+  // 0. Never write over the input (or its sibling files) or over a read-only file.
+  await refuseOverwritingInputs(input, pipeline.output, { split: !!pipeline.split, report: options.report });
   // 1. Everything in memory first: a bad input stops here with nothing written.
   // The CLI prints its own summary and warnings: the pipeline's logger stays quiet.
   const quiet = { debug() {}, info() {}, warn() {}, error() {} };
   let result: OptimizeResult;
   try {
-    result = await optimizeFile(input, { ...pipeline, logger: quiet, physics });
+    result = await optimizeFile(input, { ...pipeline, logger: quiet, physics, onProgress: optimizeProgress(progress) });
   } catch (e) {
+    progress.clear();
     if (e instanceof PhysicsCancelledError) {
       err('slmesh: cancelled; nothing was written\n');
       return EXIT_INTERRUPTED;
     }
     throw e;
   }
+  for (const d of result.diagnostics) if (DROPPED.has(d.code)) err(`slmesh: warning: ${printable(d.message)}\n`);
   const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({ path: f.path, data: f.data }));
   if (options.report) {
     const report = {
@@ -157,8 +223,9 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
     files.push({ path: options.report, data: JSON.stringify(report, jsonReplacer, 2) + '\n' });
   }
   // 2. Write all or none.
+  progress.clear();
   await writeAllOrNothing(files);
-  out(formatOptimize(input, result, pipeline));
+  out(noWorkflowCommands(formatOptimize(input, result, pipeline)));
   if (result.budget && !result.budget.fits) {
     err(`slmesh: ${input}: land impact ${result.after.linkset.landImpact.toFixed(3)} is over --target-li ${result.budget.targetLandImpact} (set by ${result.after.linkset.dominant} weight; the LODs are at their silhouette floor)\n`);
     return EXIT_CHECK_FAILED;
@@ -171,8 +238,9 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .command('optimize')
     .description('generate LODs that hold up at the distances Second Life shows them, and write an uploader-ready GLB')
     .argument('<input>', 'glTF or GLB file (sibling _LOD2/_LOD1/_LOD0/_PHYS files are read too)')
-    .option('-o, --output <file.glb>', 'output GLB (nodes Name, Name_LOD2, Name_LOD1, Name_LOD0, Name_PHYS)')
-    .option('--split', 'write sibling files out.glb, out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb)')
+    .option('-o, --output <file.glb>', 'output GLB; its sibling files out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb) are written next to it')
+    .option('--split', 'deprecated, no effect: sibling files are always written (the only layout the importer takes LODs from)')
+    .option('--importer <mode>', 'price as the current glTF importer (node rotation and scale kept) or the older baked one', 'current')
     .option('--report <file.json>', 'also write the cost report of the output (docs/cost-report.schema.json)')
     .option('--lod-factor <F>', 'RenderVolumeLODFactor the LODs are planned for', String(LOD_FACTOR_DEFAULT))
     .option('--max-error-px <px>', 'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)', '1')
@@ -182,6 +250,10 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option('--keep-lods', 'keep authored LODs (_LOD nodes or sibling files) where an object has them')
     .option('--physics <mode>', 'physics shape: auto (a decomposition when cheaper than a triangle mesh at the object\'s size, else the single hull), hull, decompose, mesh, none', 'auto')
     .option('--physics-tolerance <metres>', 'how far a decomposition may stray from the solid (default 0.05: avatar-sized gaps stay open)')
+    .option('--keep-high', 'leave the high LOD as it is (by default it is simplified as far as stays within --max-error-px where the object fills the view)')
+    .option('--high-distance <metres>', 'camera distance at which the high LOD is judged (default: where the object fills the view)')
+    .option('--max-triangles <limits>', 'N: refuse inputs with more triangles (default 100,000); LOD=N: a triangle budget per LOD, e.g. high=20000,medium=2000,low=500,lowest=100 (comma-separated, both may be given)')
+    .option('-q, --quiet', 'no progress line on the terminal')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .action(async (input: string, options: OptimizeCommandOptions) => {
       await run(() => runOptimize(input, options, (s) => process.stdout.write(s), (s) => process.stderr.write(s)));

@@ -16,6 +16,7 @@
 import { deflateSync } from 'node:zlib';
 import {
   computeUploadNormalization,
+  denormalizePoints,
   convexHull,
   decodeConvexBlock,
   emptyBox,
@@ -23,7 +24,12 @@ import {
   lodPositions,
   lodTriangleCount,
   lodTriangles,
-  objectBox,
+  bakePlacement,
+  type Vec3,
+  placePositions,
+  primPosition,
+  primScale,
+  worldBox,
   prepareForUpload,
   readLlsdBinary,
   readMeshHeader,
@@ -56,11 +62,8 @@ function pricedHull(object: SlObject, source: string, asset: Uint8Array | undefi
         const block = readLlsdBinary(inflateMeshBlock(asset, header, 'physics_convex', nodeInflate)).value;
         const unit = decodeConvexBlock(block).boundingVerts;
         if (unit && unit.length >= 12) {
-          // world = unit * size + centre, the inverse of the uploader's normalisation.
-          const n = computeUploadNormalization(object.lods.high);
-          const world = new Float32Array(unit.length);
-          for (let i = 0; i < unit.length; i++) world[i] = unit[i] * n.inverseScale[i % 3] + n.center[i % 3];
-          return world;
+          // Back to the world frame: the inverse of the uploader's normalisation.
+          return denormalizePoints(unit, computeUploadNormalization(object.lods.high));
         }
       }
     } catch {
@@ -93,7 +96,7 @@ export function makePreviewPayload(
 
   // 1. The linkset's box over every part, as the report computes it.
   let linksetBox = emptyBox();
-  for (const p of parts) linksetBox = unionBox(linksetBox, objectBox(p.object));
+  for (const p of parts) linksetBox = unionBox(linksetBox, worldBox(p.object));
 
   // 2. Match parts to report objects in order (the report skips blocked objects).
   const objects: PreviewObject[] = [];
@@ -101,16 +104,20 @@ export function makePreviewPayload(
   for (const ro of file.objects) {
     while (k < parts.length && !(parts[k].object.name === ro.name && parts[k].submodelId === ro.submodelId)) k++;
     if (k >= parts.length) throw new Error(`preview: report object ${ro.name} has no geometry`);
-    const object = parts[k++].object;
+    // Geometry is drawn in the world frame (the prim's rotation applied); `box` has the prim's
+    // scale around its world position, which is what the page re-prices with.
+    const prim = parts[k++].object;
+    const object = bakePlacement(prim);
+    const size = primScale(prim), at = primPosition(prim);
     const lods: PreviewObject['lods'] = {};
     for (const name of ['high', 'medium', 'low', 'lowest'] as const) {
       const lod = object.lods[name];
       if (lod && ro.lods[name].present) lods[name] = encodeLod(w, lod);
     }
     const out: PreviewObject = {
-      box: plainBox(objectBox(object)),
+      box: plainBox({ min: [0, 1, 2].map((i) => at[i] - size[i] / 2) as Vec3, max: [0, 1, 2].map((i) => at[i] + size[i] / 2) as Vec3 }),
       lods,
-      hull: w.add(Float32Array.from(pricedHull(object, ro.physics.convexHull.source, assetOf(ro.name))), 'f32'),
+      hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
     };
     if (object.decomposition && object.decomposition.length > 0) out.decomposition = object.decomposition.map((h) => w.add(Float32Array.from(h), 'f32'));
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {

@@ -12,7 +12,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
-import { siblingFileName } from '@slmesh/gltf-plugin';
+import { siblingFileName } from '@slmesh/gltf-plugin/node';
 
 export interface WatchOptions {
   /** Quiet time after the last change before the callback runs, ms. Default 200. */

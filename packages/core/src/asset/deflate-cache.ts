@@ -33,24 +33,32 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 }
 
 export function memoizeDeflate(deflate: DeflateFn, maxEntries = 256): DeflateFn {
-  const cache = new Map<number, Entry[]>();
-  const order: { key: number; entry: Entry }[] = [];
+  const buckets = new Map<number, Entry[]>();
+  // Every cached entry, least recently used first (a Map iterates in insertion order, and a hit
+  // re-inserts its entry at the end), with its bucket key.
+  const recency = new Map<Entry, number>();
   return (data, level) => {
+    // 1. A hit: confirmed byte by byte, then marked most recently used.
     const key = hashBytes(data);
-    const bucket = cache.get(key);
+    const bucket = buckets.get(key);
     const hit = bucket?.find((e) => e.level === level && sameBytes(e.input, data));
-    if (hit) return hit.output;
+    if (hit) {
+      recency.delete(hit);
+      recency.set(hit, key);
+      return hit.output;
+    }
+    // 2. A miss: compress, remember as most recently used.
     const entry: Entry = { level, input: data.slice(), output: deflate(data, level) };
     if (bucket) bucket.push(entry);
-    else cache.set(key, [entry]);
-    order.push({ key, entry });
-    while (order.length > maxEntries) {
-      const old = order.shift()!;
-      const b = cache.get(old.key);
-      if (!b) continue;
-      const i = b.indexOf(old.entry);
-      if (i >= 0) b.splice(i, 1);
-      if (b.length === 0) cache.delete(old.key);
+    else buckets.set(key, [entry]);
+    recency.set(entry, key);
+    // 3. Over the limit: drop the least recently used.
+    while (recency.size > maxEntries) {
+      const [old, oldKey] = recency.entries().next().value as [Entry, number];
+      recency.delete(old);
+      const b = buckets.get(oldKey)!;
+      b.splice(b.indexOf(old), 1);
+      if (b.length === 0) buckets.delete(oldKey);
     }
     return entry.output;
   };

@@ -22,7 +22,7 @@
  * reciprocal square root, so a normal component can differ by one quantisation step.
  */
 
-import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES, MAX_HULLS, MESH_BLOCK_ORDER, MESH_ZLIB_LEVEL, QUANT_MAX } from '../constants.js';
+import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES, MAX_HULLS, MESH_BLOCK_ORDER, MESH_ZLIB_LEVEL, MIN_FACE_VERTICES, QUANT_MAX } from '../constants.js';
 import type { MeshBlockName } from '../constants.js';
 import { SlmeshError } from '../errors.js';
 import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
@@ -145,6 +145,23 @@ export function normalizePoints(points: Float32Array, n: UploadNormalization): F
     out[i] = f(points[i] + tx) * sx;
     out[i + 1] = f(points[i + 1] + ty) * sy;
     out[i + 2] = f(points[i + 2] + tz) * sz;
+  }
+  return out;
+}
+
+/**
+ * Points (flat xyz) back from the unit frame to the object's frame: p = p' * inverseScale - translation,
+ * in float32. The inverse of normalizePoints up to float32 rounding (e.g. a decoded BoundingVerts
+ * or hull, after dequantisation, back in metres).
+ */
+export function denormalizePoints(points: Float32Array, n: UploadNormalization): Float32Array {
+  const out = new Float32Array(points.length);
+  const [tx, ty, tz] = n.translation;
+  const [ix, iy, iz] = n.inverseScale;
+  for (let i = 0; i + 2 < points.length; i += 3) {
+    out[i] = f(points[i] * ix) - tx;
+    out[i + 1] = f(points[i + 1] * iy) - ty;
+    out[i + 2] = f(points[i + 2] * iz) - tz;
   }
   return out;
 }
@@ -319,7 +336,7 @@ export function encodeLodBlock(lod: MeshLod, normalizedScale: Vec3, what = 'LOD'
 
   return faces.map((face): LlsdValue => {
     const count = face.positions.length / 3;
-    if (count < 3) return { NoGeometry: true };
+    if (count < MIN_FACE_VERTICES) return { NoGeometry: true };
     const map: LlsdMap = {
       PositionDomain: { Min: [...min], Max: [...max] },
       NormalizedScale: [...normalizedScale],

@@ -23,34 +23,46 @@ export function splitFace(face: Face, maxVertices = MAX_VERTICES_PER_FACE): Face
   if (faceVertexCount(face) <= maxVertices) return [face];
   const parts: Face[] = [];
   const remap = new Int32Array(faceVertexCount(face)).fill(-1);
-  let used: number[] = [];
-  let tris: number[] = [];
+  // Flat buffers reused part after part (a 250k-triangle face makes 750k index writes).
+  const used = new Uint32Array(maxVertices);
+  const tris = new Uint32Array(face.indices.length);
+  let nUsed = 0, nTris = 0;
   const flush = () => {
-    if (tris.length === 0) return;
-    const positions = new Float32Array(used.length * 3);
-    const normals = face.normals ? new Float32Array(used.length * 3) : undefined;
-    const uvs = face.uvs ? new Float32Array(used.length * 2) : undefined;
-    used.forEach((v, i) => {
-      positions.set(face.positions.subarray(v * 3, v * 3 + 3), i * 3);
-      if (normals && face.normals) normals.set(face.normals.subarray(v * 3, v * 3 + 3), i * 3);
-      if (uvs && face.uvs) uvs.set(face.uvs.subarray(v * 2, v * 2 + 2), i * 2);
+    if (nTris === 0) return;
+    const positions = new Float32Array(nUsed * 3);
+    const normals = face.normals ? new Float32Array(nUsed * 3) : undefined;
+    const uvs = face.uvs ? new Float32Array(nUsed * 2) : undefined;
+    for (let i = 0; i < nUsed; i++) {
+      const v = used[i];
+      positions[i * 3] = face.positions[v * 3];
+      positions[i * 3 + 1] = face.positions[v * 3 + 1];
+      positions[i * 3 + 2] = face.positions[v * 3 + 2];
+      if (normals && face.normals) {
+        normals[i * 3] = face.normals[v * 3];
+        normals[i * 3 + 1] = face.normals[v * 3 + 1];
+        normals[i * 3 + 2] = face.normals[v * 3 + 2];
+      }
+      if (uvs && face.uvs) {
+        uvs[i * 2] = face.uvs[v * 2];
+        uvs[i * 2 + 1] = face.uvs[v * 2 + 1];
+      }
       remap[v] = -1;
-    });
-    parts.push({ material: face.material, positions, normals, uvs, indices: Uint32Array.from(tris) });
-    used = [];
-    tris = [];
+    }
+    parts.push({ material: face.material, positions, normals, uvs, indices: tris.slice(0, nTris) });
+    nUsed = 0;
+    nTris = 0;
   };
   for (let t = 0; t + 2 < face.indices.length; t += 3) {
     let fresh = 0;
     for (let k = 0; k < 3; k++) if (remap[face.indices[t + k]] < 0) fresh++;
-    if (used.length + fresh > maxVertices) flush();
+    if (nUsed + fresh > maxVertices) flush();
     for (let k = 0; k < 3; k++) {
       const v = face.indices[t + k];
       if (remap[v] < 0) {
-        remap[v] = used.length;
-        used.push(v);
+        remap[v] = nUsed;
+        used[nUsed++] = v;
       }
-      tris.push(remap[v]);
+      tris[nTris++] = remap[v];
     }
   }
   flush();
@@ -110,6 +122,7 @@ export function splitSubmodels(object: SlObject, maxFaces = MAX_FACES_PER_OBJECT
         // Physics stays with the first object: the viewer gives extra objects an empty physics block.
         ...(k === 0 ? { physicsMesh: object.physicsMesh, hull: object.hull, decomposition: object.decomposition } : {}),
         rigged: object.rigged,
+        ...(object.placement ? { placement: object.placement } : {}),
       },
     });
   }

@@ -17,11 +17,20 @@ import {
   MAX_VERTICES_PER_FACE,
   MIN_OBJECT_SCALE,
 } from '../constants.js';
-import { boxSize, emptyBox, faceVertexCount, lodTriangleCount, lodVertexCount, objectBox, unionBox } from '../geometry/object-geometry.js';
+import { worldBox } from '../geometry/placement.js';
+import { boxSize, emptyBox, faceVertexCount, growBox, lodBox, lodTriangleCount, lodVertexCount, objectBox, unionBox } from '../geometry/object-geometry.js';
+import { boxStretch } from '../lod/lod-conform.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
+import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
 
 const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(2));
+
+/** "by 8.5 % on x, 2.0 % on z" from per-axis stretch factors (high size / model size). */
+function stretchText(f: [number, number, number]): string {
+  const parts = f.map((v, k) => (Math.abs(v - 1) < 5e-5 ? '' : `${Number.isFinite(v) ? ((v - 1) * 100).toFixed(1) : 'infinitely'}${Number.isFinite(v) ? ' %' : ''} on ${'xyz'[k]}`)).filter(Boolean);
+  return parts.length ? `by ${parts.join(', ')}` : '(same size, shifted)';
+}
 
 function hasNonFinite(a: Float32Array | undefined): boolean {
   if (!a) return false;
@@ -39,15 +48,8 @@ function badIndex(face: Face): boolean {
 export function countDegenerateTriangles(lod: MeshLod): number {
   let n = 0;
   for (const f of lod.faces) {
-    const p = f.positions;
     for (let t = 0; t + 2 < f.indices.length; t += 3) {
-      const a = f.indices[t] * 3, b = f.indices[t + 1] * 3, c = f.indices[t + 2] * 3;
-      const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-      const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-      const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-      const area2 = cx * cx + cy * cy + cz * cz;
-      const scale2 = (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz);
-      if (!(area2 > scale2 * 1e-12)) n++;
+      if (isZeroAreaTriangle(f.positions, f.indices[t], f.indices[t + 1], f.indices[t + 2])) n++;
     }
   }
   return n;
@@ -99,6 +101,14 @@ export function checkObject(object: SlObject): Diagnostic[] {
     for (const f of lod.faces) {
       if (!highMats.has(f.material)) add('error', 'lod-material', `${lodName} LOD uses material ${f.material}, which high does not have`);
     }
+    if (lodTriangleCount(high) > 0 && lodTriangleCount(lod) > 0) {
+      const missing = high.faces.filter((h) => !lod.faces.some((f) => f.material === h.material && f.indices.length >= 3)).map((h) => h.material);
+      if (missing.length > 0) {
+        add('warning', 'lod-material-missing', `${lodName} LOD has no triangles of material ${missing.join(', ')}; the official viewer does not keep placeholders, so later materials of that LOD show the wrong textures (Firestorm keeps them)`);
+      }
+      const stretch = boxStretch(lodBox(high), lodBox(lod));
+      if (stretch.mismatch) add('warning', 'lod-box-mismatch', `${lodName} LOD's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`);
+    }
     if (lodVertexCount(lod) > lodVertexCount(above.lod)) {
       add('warning', 'lod-more-vertices', `${lodName} LOD has more vertices (${lodVertexCount(lod)}) than ${above.name} (${lodVertexCount(above.lod)})`);
     }
@@ -122,6 +132,15 @@ export function checkObject(object: SlObject): Diagnostic[] {
       if (h.length / 3 > MAX_HULL_VERTICES) add('error', 'hull-vertices', `decomposition hull ${i} has ${h.length / 3} vertices; the limit is ${MAX_HULL_VERTICES}`);
     });
   }
+  if (lodTriangleCount(high) > 0) {
+    const physicsBox = object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0
+      ? lodBox(object.physicsMesh)
+      : object.decomposition && object.decomposition.length > 0
+        ? object.decomposition.reduce((b, h) => growBox(b, h), emptyBox())
+        : object.hull && object.hull.length >= 12 ? growBox(emptyBox(), object.hull) : undefined;
+    const stretch = physicsBox && boxStretch(lodBox(high), physicsBox);
+    if (stretch && stretch.mismatch) add('warning', 'physics-box-mismatch', `the physics model's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`);
+  }
   if (object.physicsMesh) {
     const degenerate = countDegenerateTriangles(object.physicsMesh);
     if (degenerate > 0) add('error', 'physics-degenerate', `physics mesh has ${degenerate} degenerate (zero-area) triangles, which block the upload`);
@@ -141,7 +160,7 @@ export function checkModel(model: SlModel): Diagnostic[] {
   let box = emptyBox();
   for (const o of model.objects) {
     out.push(...checkObject(o));
-    box = unionBox(box, objectBox(o));
+    box = unionBox(box, worldBox(o));
   }
   const size = boxSize(box);
   if (size.some((s) => s > MAX_IMPORT_MODEL_SIZE)) {

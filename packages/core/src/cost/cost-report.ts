@@ -6,7 +6,9 @@
  *    compressed LOD block sizes drive the download weight (streaming-cost.ts).
  * 2. Physics: the shape the uploader would use (decomposition, else physics mesh, else the
  *    single convex hull from physics, low, medium or high, in that order) and its weight
- *    (physics-cost.ts). Decomposition weights are estimates and say so.
+ *    (physics-cost.ts). Decomposition weights are estimates and say so; hulls from a file need
+ *    the uploader's Analyze step (`assumes: ['analyze']`). A physics mesh on an object with a
+ *    side under 0.5 m is charged as its single hull (the server's convexification).
  * 3. Server weight, land impact, linkability and the upload checks complete it.
  *
  * Asking for another size (`scale`) rescales the object boxes about the linkset's centre: the
@@ -43,9 +45,10 @@ import {
 import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, physicalLinksetPenalty } from './physics-cost.js';
 import { serverWeight } from './server-weight.js';
 import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
-import type { DeflateFn, Diagnostic, LodName, SlModel, SlObject } from '../types.js';
+import type { DeflateFn, Diagnostic, LodName, PhysicsChoice, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
+import { primPosition, primScale, worldBox } from '../geometry/placement.js';
 import { assignDefaults } from '../options.js';
 import { priceObjectAtScale } from './object-price.js';
 import { LOD_FACTOR_DEFAULT } from '../constants.js';
@@ -97,6 +100,19 @@ export interface PhysicsCost {
   convexHull: { vertices: number; weight: number; source: LodName | 'physics'; reduced: boolean };
   mesh?: { triangles: number; width: number; weight: number; degenerate: number };
   decomposition?: { hulls: number; vertices: number; weight: number; estimate: true };
+  /**
+   * True when the object has a physics mesh and no decomposition but a side under 0.5 m: the
+   * server simulates and charges its single convex hull instead (shape 'convex-hull').
+   */
+  convexified?: boolean;
+  /**
+   * Uploader choices the weight assumes: 'analyze' when it prices hulls (a decomposition), which
+   * a physics model from a file only becomes when the creator clicks Analyze; without it, the
+   * file's physics model is a triangle mesh (`mesh`).
+   */
+  assumes?: 'analyze'[];
+  /** Why this shape, when slmesh chose it (optimize --physics auto): see PhysicsChoice. */
+  choice?: PhysicsChoice;
 }
 
 export interface ObjectCost {
@@ -195,7 +211,8 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
   // 5. Everything that depends on the size: core's one per-object price (object-price.ts).
   const { scale, position, radius, switchDistances, streaming, physics, server, landImpact: li } = priceObjectAtScale(
     {
-      box: objectBox(object),
+      scale: primScale(object),
+      position: primPosition(object),
       bytes,
       physics: physics0,
       ...(object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? { physicsMesh: lodTriangles(object.physicsMesh) } : {}),
@@ -204,6 +221,7 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
     centre,
     { lodFactor: options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT, animesh: options.animesh, streaming: options.streaming, physics: physicsSettings },
   );
+  if (object.physicsChoice) physics.choice = object.physicsChoice;
   const cost: ObjectCost = {
     name: object.name,
     scale,
@@ -292,7 +310,7 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
 
   // 2. The linkset's box at the size asked about.
   let box0 = emptyBox();
-  for (const p of parts) box0 = unionBox(box0, objectBox(p.object));
+  for (const p of parts) box0 = unionBox(box0, worldBox(p.object));
   const centre = boxCenter(box0);
   const size0 = boxSize(box0);
   const linksetScale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];

@@ -7,27 +7,30 @@
  * (resizing an object in world does not change its asset), the single hull's and the
  * decomposition's weights. What changes is computed here, in this order: the object's scale,
  * position (scaled about the linkset's centre) and radius; download weight; the physics mesh's
- * weight (its triangles' widths scale); the shape the object uses (decomposition, else physics
- * mesh, else the single hull); server weight and land impact; the LOD switch distances.
+ * weight (its triangles' widths scale); the shape the object uses (decomposition, assuming the
+ * uploader's Analyze; else the physics mesh, charged as the single hull when a side is under
+ * 0.5 m (the server's convexification); else the single hull); server weight and land impact;
+ * the LOD switch distances.
  */
 
 import { LOD_FACTOR_DEFAULT, type StreamingCostSettings, type PhysicsCostSettings } from '../constants.js';
-import { boxCenter, boxSize, radiusOfScale, scaleAbout, scaledCopy, type Vec3 } from '../geometry/object-geometry.js';
-import type { Box3 } from '../types.js';
+import { radiusOfScale, scaleAbout, scaledCopy, type Vec3 } from '../geometry/object-geometry.js';
 import type { PhysicsCost } from './cost-report.js';
 import { landImpact } from './land-impact.js';
 import { lodSwitchDistances } from './lod-distances.js';
-import { triangleMeshPhysicsCost } from './physics-cost.js';
+import { meshConvexified, triangleMeshPhysicsCost } from './physics-cost.js';
 import { serverWeight } from './server-weight.js';
 import { animeshStreamingCost, streamingCost, type AnimeshCostSettings, type LodBytes } from './streaming-cost.js';
 
 export interface ObjectPriceInput {
-  /** The object's own box (authored size), metres. */
-  box: Box3;
+  /** The prim's scale at its own size (core placement.ts primScale), metres. */
+  scale: Vec3;
+  /** The prim's position at its own size (core placement.ts primPosition), metres. */
+  position: Vec3;
   /** Compressed LOD block bytes charged (a missing LOD already charged as the next higher). */
   bytes: Required<LodBytes>;
-  /** The physics shapes' costs at the object's own size: `convexHull` and `decomposition` are kept, `mesh` is recomputed. */
-  physics: Pick<PhysicsCost, 'convexHull' | 'decomposition'>;
+  /** The physics shapes' costs at the object's own size: `convexHull`, `decomposition` and `choice` are kept, `mesh` is recomputed. */
+  physics: Pick<PhysicsCost, 'convexHull' | 'decomposition' | 'choice'>;
   /** The triangle physics mesh (world positions, exact), when the object has one. */
   physicsMesh?: { positions: Float32Array; indices: Uint32Array };
 }
@@ -60,9 +63,9 @@ export interface ObjectPrice {
  */
 export function priceObjectAtScale(input: ObjectPriceInput, f: Vec3, centre: Vec3, options: ObjectPriceOptions = {}): ObjectPrice {
   // 1. Scale, position and radius at the size asked about.
-  const size0 = boxSize(input.box);
+  const size0 = input.scale;
   const scale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
-  const position = scaleAbout(boxCenter(input.box), centre, f);
+  const position = scaleAbout(input.position, centre, f);
   const radius = radiusOfScale(scale);
 
   // 2. Download weight from the block sizes.
@@ -79,12 +82,19 @@ export function priceObjectAtScale(input: ObjectPriceInput, f: Vec3, centre: Vec
     physics.shape = 'decomposition';
     physics.weight = physics.decomposition.weight;
     physics.estimate = true;
+    physics.assumes = ['analyze'];
+  } else if (physics.mesh && meshConvexified(scale)) {
+    // The server's convexification: a small object's triangle mesh is its single hull.
+    physics.convexified = true;
+    physics.weight = physics.convexHull.weight;
   } else if (physics.mesh) {
     physics.shape = 'mesh';
     physics.weight = physics.mesh.weight;
   } else {
     physics.weight = physics.convexHull.weight;
   }
+
+  if (input.physics.choice) physics.choice = input.physics.choice;
 
   // 4. Server weight, land impact, switch distances.
   const server = serverWeight(1);

@@ -12,6 +12,9 @@
  * - Convex decomposition: [estimate] no public formula; the sum over hulls of the single-hull
  *   formula, with settable coefficients. Reports must say "estimate".
  * - Physical linkset penalty and the limit of 32 [seed 001].
+ * - Convexification [viewer, LLPhysicsShapeBuilderUtil::determinePhysicsShape]: a triangle mesh
+ *   (no decomposition) on an object with any side under 0.5 m is simulated, and charged, as its
+ *   single convex hull (meshConvexified).
  *
  * Triangle width. The seed defines it as the shorter side of the tightest (minimum-area) bounding
  * rectangle of the triangle. A minimum-area rectangle around a convex polygon has a side on one
@@ -25,7 +28,7 @@
  * also the triangle's minimal width in the geometric sense.
  */
 
-import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
+import { PHYSICS_COST_DEFAULTS, USER_MESH_CONVEXIFICATION_SIZE, type PhysicsCostSettings } from '../constants.js';
 import { SlmeshError } from '../errors.js';
 import { assignDefaults } from '../options.js';
 
@@ -144,4 +147,14 @@ export function physicalLinksetPenalty(
 /** Whether a prim or linkset with this unpenalised physics weight may be set physical (<= 32). [seed 001] */
 export function canBePhysical(unpenalisedCost: number, settings: Partial<PhysicsCostSettings> = {}): boolean {
   return unpenalisedCost <= settingsOf(settings).maxPhysicalCost;
+}
+
+/**
+ * The server's "convexification": whether a triangle-mesh physics shape (with no decomposition)
+ * on an object of this size (its box sides, metres, at its in-world scale) is replaced by its
+ * single convex hull: true when any side is under USER_MESH_CONVEXIFICATION_SIZE (0.5 m).
+ * [viewer] LLPhysicsShapeBuilderUtil::determinePhysicsShape, SHAPE_BUILDER_USER_MESH_CONVEXIFICATION_SIZE.
+ */
+export function meshConvexified(scale: readonly number[], minSide = USER_MESH_CONVEXIFICATION_SIZE): boolean {
+  return scale.slice(0, 3).some((side) => side < minSide);
 }

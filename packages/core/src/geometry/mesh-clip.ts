@@ -15,13 +15,7 @@
  */
 
 import { triangulatePolygon } from './polygon-triangulate.js';
-
-export interface MeshPart {
-  /** xyz per vertex. */
-  positions: Float64Array;
-  /** Three vertex indices per triangle. */
-  indices: Uint32Array;
-}
+import type { IndexedMesh } from './indexed-mesh.js';
 
 /** Union-find root with path halving. */
 function root(parent: Int32Array, i: number): number {
@@ -36,7 +30,7 @@ function root(parent: Int32Array, i: number): number {
  * The connected pieces of a mesh (triangles sharing a vertex are connected, and so are the vertex
  * pairs in `links`), each re-indexed.
  */
-export function connectedComponents(part: MeshPart, links: readonly number[] = []): MeshPart[] {
+export function connectedComponents(part: IndexedMesh<Float64Array>, links: readonly number[] = []): IndexedMesh<Float64Array>[] {
   const nv = part.positions.length / 3;
   const ix = part.indices;
   const parent = new Int32Array(nv);
@@ -63,7 +57,7 @@ export function connectedComponents(part: MeshPart, links: readonly number[] = [
     g.push(t);
   }
   if (group.size <= 1) return ix.length > 0 ? [part] : [];
-  const out: MeshPart[] = [];
+  const out: IndexedMesh<Float64Array>[] = [];
   const remap = new Int32Array(nv).fill(-1);
   for (const tris of group.values()) {
     const pos: number[] = [];
@@ -114,7 +108,7 @@ class SideBuilder {
     this.onPlane.push(true);
     return r;
   }
-  part(): MeshPart {
+  part(): IndexedMesh<Float64Array> {
     return { positions: Float64Array.from(this.pos), indices: Uint32Array.from(this.idx) };
   }
 }
@@ -128,9 +122,9 @@ export type SplitMode = 'cap' | 'points';
 
 export interface PlaneSplit {
   /** Pieces with n.x <= d. */
-  below: MeshPart[];
+  below: IndexedMesh<Float64Array>[];
   /** Pieces with n.x >= d. */
-  above: MeshPart[];
+  above: IndexedMesh<Float64Array>[];
 }
 
 /**
@@ -138,7 +132,7 @@ export interface PlaneSplit {
  * `eps` of the plane go to both sides; a triangle lying in the plane goes to the side its normal
  * points away from (the side its solid is on).
  */
-export function splitByPlane(part: MeshPart, nx: number, ny: number, nz: number, d: number, eps: number, mode: SplitMode = 'cap'): PlaneSplit {
+export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: number, nz: number, d: number, eps: number, mode: SplitMode = 'cap'): PlaneSplit {
   const p = part.positions, ix = part.indices;
   const nv = p.length / 3;
   const s = new Float64Array(nv);

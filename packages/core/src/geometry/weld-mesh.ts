@@ -9,12 +9,9 @@
  * split vertices along UV and normal seams, which would break the mesh into pieces) and by the
  * physics-mesh snapping.
  */
+import type { IndexedMesh } from './indexed-mesh.js';
 
-export interface WeldedMesh {
-  /** xyz per welded vertex. */
-  positions: Float64Array;
-  /** Three indices per kept triangle. */
-  indices: Uint32Array;
+export interface WeldedMesh extends IndexedMesh<Float64Array> {
   /** Triangles dropped because two corners welded together (or a corner was not finite). */
   degenerate: number;
   /** Duplicate triangles dropped (only with `dropDuplicates`). */

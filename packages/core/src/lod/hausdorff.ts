@@ -25,13 +25,8 @@
 
 import { lodTriangles } from '../geometry/object-geometry.js';
 import type { MeshLod } from '../types.js';
+import { type IndexedMesh, triangleArea } from '../geometry/indexed-mesh.js';
 import { assignDefaults } from '../options.js';
-
-/** An indexed triangle mesh: flat xyz positions, three indices per triangle. */
-export interface TriangleMesh {
-  positions: Float32Array;
-  indices: Uint32Array;
-}
 
 const LEAF_SIZE = 4;
 
@@ -55,7 +50,7 @@ export class TriangleBvh {
     this.triangleCount = triangleCount;
   }
 
-  static build(mesh: TriangleMesh): TriangleBvh {
+  static build(mesh: IndexedMesh<Float32Array>): TriangleBvh {
     const { positions: p, indices } = mesh;
     const n = Math.floor(indices.length / 3);
     // 1. Per triangle: its box and centroid, once.
@@ -306,7 +301,7 @@ const R2_A = 0.7548776662466927;
 const R2_B = 0.5698402909980532;
 
 /** Points on a mesh's surface: its used vertices (strided) and area-proportional samples. Flat xyz. */
-export function sampleSurface(mesh: TriangleMesh, options: SurfaceSampleOptions = {}): Float32Array {
+export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): Float32Array {
   const { samples, maxVertexSamples } = assignDefaults(SURFACE_SAMPLE_DEFAULTS, options);
   const { positions: p, indices } = mesh;
   const n = Math.floor(indices.length / 3);
@@ -326,11 +321,7 @@ export function sampleSurface(mesh: TriangleMesh, options: SurfaceSampleOptions 
   const cum = new Float64Array(n);
   let total = 0;
   for (let t = 0; t < n; t++) {
-    const a = indices[3 * t] * 3, b = indices[3 * t + 1] * 3, c = indices[3 * t + 2] * 3;
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    total += 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
+    total += triangleArea(p, indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]);
     cum[t] = total;
   }
   const areaOut = total > 0 ? samples : 0;
@@ -388,7 +379,7 @@ export interface HausdorffSide {
   triangles: number;
 }
 
-export function prepareHausdorffSide(mesh: TriangleMesh, options: SurfaceSampleOptions = {}): HausdorffSide {
+export function prepareHausdorffSide(mesh: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): HausdorffSide {
   return { samples: sampleSurface(mesh, options), bvh: TriangleBvh.build(mesh), triangles: Math.floor(mesh.indices.length / 3) };
 }
 
@@ -402,7 +393,7 @@ export function hausdorffBetween(a: HausdorffSide, b: HausdorffSide): HausdorffR
 }
 
 /** Sampled two-sided Hausdorff distance between two triangle meshes. */
-export function hausdorffDistance(a: TriangleMesh, b: TriangleMesh, options: SurfaceSampleOptions = {}): HausdorffResult {
+export function hausdorffDistance(a: IndexedMesh<Float32Array>, b: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): HausdorffResult {
   return hausdorffBetween(prepareHausdorffSide(a, options), prepareHausdorffSide(b, options));
 }
 

@@ -14,20 +14,34 @@
  *      of high's silhouette (silhouette.ts). This floor holds whatever the pixel bound or budget,
  *      so no LOD ever collapses to nothing to win a budget.
  *
+ * The high LOD is planned too (unless keepHigh): simplified only as far as its error stays within
+ * maxErrorPx at a near distance, by default the fill distance where the object's bounding sphere
+ * fills the view (screen-space-error.ts fillDistance), and kept when that saves under 5 %.
+ *
  * Search: for each LOD, simplifier error targets t are tried on a ladder (grown while both tests
  * pass, shrunk when one fails, then bisected) and each candidate is measured. With a `deflate`,
  * the passing candidate whose LOD block costs the fewest charged bytes wins (encoded as the
  * uploader does; among equally cheap ones the most accurate), and low and lowest may take their
  * lean variant (one vertex per point and face); without one, the fewest triangles. Each LOD is
- * simplified from high; a high over 50,000 triangles is first reduced position-only to a fifth
- * of the medium bound, and each lower LOD is made from the one above (`chain`), which is much
- * faster; errors are always measured against high. In this error mode the fallback cascade keeps
- * the attribute-aware result unless it has more than `maxRatioDrift` (1.25) times the triangles
- * position-only simplification needs for the same error. Then the chain is made monotone: a LOD
- * with more triangles or vertices than the one above is replaced by a copy of it (which passes the
- * tighter bound above, so it passes here too). Every LOD has high's face count (empty faces
- * become NoGeometry placeholders when encoded). Objects of identical geometry up to a translation
- * are planned once (planModelLods, planModelForBudget).
+ * simplified from high; for a high over 50,000 triangles each lower LOD is made from the one above
+ * (`chain`), which is much faster. In this error mode the fallback cascade keeps the
+ * attribute-aware result unless it has more than `maxRatioDrift` (1.25) times the triangles
+ * position-only simplification needs for the same error.
+ *
+ * Big highs (over proxyTriangles, 60,000): every candidate is measured against a proxy, high
+ * simplified position-only to 0.4 px at the near distance, and the proxy's own error (high's
+ * samples to the proxy, or meshoptimizer's estimate when larger) is added (triangle inequality);
+ * the proxy is also the planned high when within its bound. Time and memory follow the proxy.
+ *
+ * Fallbacks (never a silent copy): a lower LOD whose best result within the bound keeps more than
+ * half the LOD above (leaf cards, many small parts) is also tried by sloppy simplification to a
+ * third of the LOD above and by the cascade at a doubling bound; the cheaper one that keeps the
+ * silhouette floor wins and the plan carries a `lod-fallback` diagnostic (also when nothing
+ * shrinks it and it stays a copy). Triangle budgets (maxTriangles, per LOD) reduce a LOD over its
+ * budget whatever its error (`lod-max-triangles`). Then the chain is made monotone: a LOD with
+ * more triangles or vertices than the one above is replaced by a copy of it. Every LOD has high's
+ * face count (empty faces become NoGeometry placeholders when encoded). Objects of identical
+ * geometry up to a translation are planned once (planModelLods, planModelForBudget).
  *
  * Budget mode (planModelForBudget): the smallest pixel bound whose chain keeps the linkset's land
  * impact within a target, found by bisection on log(pixels); each chain is priced with the real
@@ -38,15 +52,15 @@
 import { REPORT_LOD_FACTOR_DEFAULT, costReport, type CostReportOptions } from '../cost/cost-report.js';
 import { memoizeDeflate } from '../asset/deflate-cache.js';
 import { SlmeshError } from '../errors.js';
-import { prepareHausdorffSide, hausdorffBetween, type HausdorffSide } from './hausdorff.js';
-import { prepareLodSource, simplifyLodSource, simplifyToError, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
+import { maxDistanceToMesh, prepareHausdorffSide, hausdorffBetween, sampleSurface, type HausdorffSide } from './hausdorff.js';
+import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
 import { computeUploadNormalization, encodeLodBlock, normalizeNormals, normalizePoints, type UploadNormalization } from '../asset/mesh-asset.js';
 import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
 import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../geometry/object-geometry.js';
-import { LOWER_LODS, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
+import { LOWER_LODS, errorForPixels, fillDistance, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
-import type { DeflateFn, MeshLod, SlModel, SlObject } from '../types.js';
+import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
@@ -79,8 +93,20 @@ export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   deflate?: DeflateFn;
   /** Let low and lowest use the lean variant (one vertex per point and face; weldByPosition) when it costs fewer bytes. Default true. */
   leanFarLods?: boolean;
-  /** Simplify each LOD from the LOD above instead of from high: 'auto' does so when high has more than 50,000 triangles (fast), else each LOD comes from high (more accurate). Default 'auto'. */
+  /** Simplify each lower LOD from the LOD above instead of from high: 'auto' does so when high has more than 50,000 triangles (fast), else each LOD comes from high (more accurate). Default 'auto'. */
   chain?: boolean | 'auto';
+  /** Leave the high LOD as it is. Default false: high is simplified as far as stays within maxErrorPx at `highDistance`. */
+  keepHigh?: boolean;
+  /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance, where the object's bounding sphere fills the view's height (screen-space-error.ts fillDistance). */
+  highDistance?: number;
+  /** Most triangles per LOD (creator's budgets); a LOD over its budget is simplified to it whatever the error (`lod-max-triangles`). Default: none. */
+  maxTriangles?: Partial<Record<LodName, number>>;
+  /** A lower LOD that cannot shrink to half the LOD above within the bound is made with a relaxed bound or sloppy simplification (`lod-fallback`). Default true. */
+  fallback?: boolean;
+  /** A high over this many triangles is measured against through a simplified proxy (its own error added). Default 60,000. */
+  proxyTriangles?: number;
+  /** Called after each object is planned (planModelLods): objects done, objects in all. Default: none. */
+  onObjectPlanned?: (done: number, total: number) => void;
 }
 
 export const LOD_PLAN_DEFAULTS = {
@@ -95,6 +121,9 @@ export const LOD_PLAN_DEFAULTS = {
   chain: 'auto' as boolean | 'auto',
   maxRatioDrift: 1.25,
   leanFarLods: true,
+  keepHigh: false,
+  fallback: true,
+  proxyTriangles: 60_000,
 };
 
 /** What the planner decided for one lower LOD. */
@@ -116,6 +145,35 @@ export interface LodLevelPlan {
   mode: SimplifyMode | 'copy';
   /** meshoptimizer's target error for the accepted candidate, metres at the model's size. */
   simplifierTarget: number;
+  /** Set when the LOD could not be made within the bound (see the plan's diagnostics). */
+  fallback?: LodFallback;
+}
+
+/**
+ * Why a LOD is not the plain result of the pixel bound: 'relaxed-bound' (it could not shrink to
+ * half the LOD above within the bound; made with a larger error or sloppy simplification),
+ * 'no-shrink' (nothing shrinks it without losing the silhouette: a copy of the LOD above),
+ * 'max-triangles' (reduced to the creator's triangle budget).
+ */
+export type LodFallback = 'relaxed-bound' | 'no-shrink' | 'max-triangles';
+
+/** What the planner decided for the high LOD. */
+export interface HighLodPlan {
+  triangles: number;
+  vertices: number;
+  /** Measured two-sided Hausdorff distance to the input's high LOD, metres at the planned size (0 when kept). */
+  error: number;
+  /** `error` in pixels at `nearDistance`. */
+  screenErrorPx: number;
+  /** The error allowed by the pixel bound at `nearDistance`, metres at the planned size. */
+  maxError: number;
+  /** Camera distance, metres, at which high is judged (the fill distance unless set). */
+  nearDistance: number;
+  /** Smallest silhouette coverage of the input's high over the views, 0..1. */
+  coverage: number;
+  /** How it was made: a simplification mode, 'proxy' (a big high's position-only proxy, seams kept), or 'kept' (the input's high as it is). */
+  mode: SimplifyMode | 'proxy' | 'kept';
+  fallback?: LodFallback;
 }
 
 export interface ObjectLodPlan {
@@ -124,10 +182,15 @@ export interface ObjectLodPlan {
   radius: number;
   lodFactor: number;
   maxErrorPx: number;
+  /** The input's high LOD triangles. */
   highTriangles: number;
+  /** The high LOD written (simplified unless keepHigh, or kept). */
+  high: HighLodPlan;
   levels: LodLevelPlan[];
-  /** Largest screenErrorPx over the levels. */
+  /** Largest screenErrorPx over the lower levels. */
   worstScreenErrorPx: number;
+  /** Fallbacks and budgets applied (`lod-fallback`, `lod-max-triangles`), for the report. */
+  diagnostics: Diagnostic[];
 }
 
 interface Candidate {
@@ -155,21 +218,56 @@ export function lodBlockBytes(lod: MeshLod, normalization: UploadNormalization, 
 const TINY = 1e-12;
 /** Sources above this many triangles get the fast search (see search()). */
 const BIG_SOURCE_TRIANGLES = 50_000;
-/** A heavy high is first simplified position-only to this fraction of the medium bound. */
-const PREPASS_FRACTION = 0.2;
 /** First candidate's error target at most this fraction of the object's largest side. */
 const LOOSE_START = 0.03;
+/** A big high's proxy is simplified position-only to this many pixels at the near distance (meshoptimizer's estimate). */
+const PROXY_ERROR_PX = 0.4;
+/** A planned high that keeps more than this fraction of the triangles is not worth it: high is kept as it is. */
+const HIGH_KEEP_FRACTION = 0.95;
+/** A lower LOD is "stuck" when the best result within the bound keeps more than this fraction of the LOD above. */
+const FALLBACK_KEEP_FRACTION = 0.5;
+/** LODs above this few triangles are never worth a fallback (they cost next to nothing). */
+const FALLBACK_MIN_TRIANGLES = 128;
+/** The fallback's sloppy candidate keeps 1/3 of the LOD above, the viewer's auto-LOD ratio (spec section 5). */
+const FALLBACK_DECIMATION = 3;
+/** Error targets tried by the fallback: the bound times 2, 4, ... 2^FALLBACK_STEPS. */
+const FALLBACK_STEPS = 8;
+
+/** What the planner measures candidates against: high itself, or for a big high a simplified proxy of it. */
+interface MeasureReference {
+  side: HausdorffSide;
+  silhouette: SilhouetteReference;
+  /** Measured Hausdorff distance from the reference to high, model metres (0 when the reference is high). */
+  error: number;
+  /** The proxy as a simplification source (big highs only). */
+  source?: LodSource;
+  /** The proxy itself (big highs only). */
+  lod?: MeshLod;
+  vertices?: number;
+  triangles: number;
+}
+
+/** One link of the chain being built. */
+interface ChainLink {
+  lod: MeshLod;
+  triangles: number;
+  vertices: number;
+  error: number;
+  coverage: number;
+  source: LodSource | undefined;
+  target: number;
+}
 
 /**
  * Everything about one object the planner reuses across plans (the budget search plans the same
- * object many times): its welded high LOD, high's Hausdorff samples and BVH, its silhouettes.
+ * object many times): its welded high LOD, the reference candidates are measured against (high's
+ * Hausdorff samples and BVH and its silhouettes, or a proxy's for a big high).
  */
 export class ObjectLodPlanner {
   readonly object: SlObject;
   private readonly options: LodPlanOptions & typeof LOD_PLAN_DEFAULTS;
   private readonly highSource: LodSource;
-  private readonly highSide: HausdorffSide;
-  private readonly silhouette: SilhouetteReference;
+  private readonly reference: MeasureReference;
   private readonly modelRadius: number;
   private readonly maxSide: number;
   private readonly normalization: UploadNormalization;
@@ -181,14 +279,41 @@ export class ObjectLodPlanner {
     const o = this.options;
     if (!(o.sizeFactor > 0) || !Number.isFinite(o.sizeFactor)) throw new SlmeshError('USAGE', `LOD planner: size factor must be a positive number (got ${o.sizeFactor})`);
     if (!(o.minCoverage >= 0 && o.minCoverage <= 1)) throw new SlmeshError('USAGE', `LOD planner: silhouette coverage floor must be between 0 and 1 (got ${o.minCoverage})`);
+    if (o.highDistance !== undefined && !(o.highDistance > 0)) throw new SlmeshError('USAGE', `LOD planner: high LOD distance must be a positive number of metres (got ${o.highDistance})`);
+    for (const [name, n] of Object.entries(o.maxTriangles ?? {})) {
+      if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new SlmeshError('USAGE', `LOD planner: the ${name} triangle budget must be a whole number > 0 (got ${n})`);
+    }
     const high = object.lods.high;
     this.highSource = prepareLodSource(high, o);
-    const mesh = lodTriangles(high);
-    this.highSide = prepareHausdorffSide(mesh, { samples: this.sampleCount(mesh.indices.length / 3), maxVertexSamples: o.maxVertexSamples });
-    this.silhouette = silhouetteReference(mesh, { resolution: o.silhouetteResolution });
-    this.modelRadius = radiusOfScale(boxSize(objectBox(object)));
     this.maxSide = this.highSource.maxSide;
+    const mesh = lodTriangles(high);
+    this.modelRadius = radiusOfScale(boxSize(objectBox(object)));
     this.normalization = computeUploadNormalization(high);
+    // 1. The reference. A big high is measured once against a position-only proxy of it (seams
+    //    kept, vertices in place) and every candidate is measured against the proxy, its error
+    //    added (the triangle inequality): memory and time then follow the proxy, not the input.
+    if (this.highSource.triangles > o.proxyTriangles) {
+      const radius = this.modelRadius * o.sizeFactor;
+      const near = o.highDistance ?? fillDistance(radius, o.screen);
+      const proxyError = errorForPixels(PROXY_ERROR_PX, near, o.screen) / o.sizeFactor;
+      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, proxyError, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
+      if (proxy.triangles > 0 && proxy.triangles < this.highSource.triangles) {
+        const proxyMesh = lodTriangles(proxy.lod);
+        const side = prepareHausdorffSide(proxyMesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples });
+        // The proxy's error: high's samples measured to the proxy; the other direction (the proxy's
+        // surface to high's) is meshoptimizer's estimate, since the proxy's vertices are high's own
+        // and a BVH over the whole of high would cost more than the rest of the plan.
+        const error = Math.max(maxDistanceToMesh(sampleSurface(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }), side.bvh), proxy.simplifierError);
+        this.reference = { side, silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }), error, source: prepareLodSource(proxy.lod, o), lod: proxy.lod, vertices: proxy.vertices, triangles: proxy.triangles };
+        return;
+      }
+    }
+    this.reference = {
+      side: prepareHausdorffSide(mesh, { samples: this.sampleCount(mesh.indices.length / 3), maxVertexSamples: o.maxVertexSamples }),
+      silhouette: silhouetteReference(mesh, { resolution: o.silhouetteResolution }),
+      error: 0,
+      triangles: this.highSource.triangles,
+    };
   }
 
   /** Area samples per surface: `samples`, fewer for small meshes (32 per high triangle, at least 256). */
@@ -196,16 +321,17 @@ export class ObjectLodPlanner {
     return Math.min(this.options.samples, Math.max(256, 32 * highTriangles));
   }
 
-  /** Measured error (metres at the model's size) and silhouette coverage of a candidate LOD. */
+  /** Measured error (metres at the model's size: against the reference, plus the reference's own) and silhouette coverage of a candidate LOD. */
   measure(lod: MeshLod): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
-    const coverage = silhouetteCoverage(this.silhouette, mesh).coverage;
-    const side = prepareHausdorffSide(mesh, { samples: this.sampleCount(this.highSide.triangles), maxVertexSamples: this.options.maxVertexSamples });
-    return { error: hausdorffBetween(this.highSide, side).distance, coverage };
+    const ref = this.reference;
+    const coverage = silhouetteCoverage(ref.silhouette, mesh).coverage;
+    const side = prepareHausdorffSide(mesh, { samples: this.sampleCount(ref.triangles), maxVertexSamples: this.options.maxVertexSamples });
+    return { error: hausdorffBetween(ref.side, side).distance + ref.error, coverage };
   }
 
-  /** The chain for a pixel bound: the object with generated medium, low and lowest LODs, and the plan. */
+  /** The chain for a pixel bound: the object with its planned high and generated medium, low and lowest LODs, and the plan. */
   plan(maxErrorPx = this.options.maxErrorPx): { object: SlObject; plan: ObjectLodPlan } {
     const o = this.options;
     const k = o.sizeFactor;
@@ -213,43 +339,153 @@ export class ObjectLodPlanner {
     const bounds = lodErrorBounds(radius, o.lodFactor, maxErrorPx, o.screen);
     const high = this.object.lods.high;
     const highTriangles = lodTriangleCount(high);
+    const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
+    const diagnostics: Diagnostic[] = [];
+    const name = this.object.name;
+    const pxAt = (error: number, distance: number) => (Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0);
+    const note = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
 
-    let above = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.highSource as LodSource | undefined, target: 0 };
+    // 1. High: simplified only as far as stays within the pixel bound at the near distance (the
+    //    fill distance unless highDistance is given), unless keepHigh. A big high starts from the proxy.
+    const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
+    const highBound = Math.min(errorForPixels(maxErrorPx, nearDistance, o.screen) / k, this.maxSide);
+    const start = this.reference.source ?? this.highSource;
+    let top: ChainLink = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.reference.source ? undefined : this.highSource, target: 0 };
+    let highMode: SimplifyMode | 'proxy' | 'kept' = 'kept';
+    let highFallback: LodFallback | undefined;
+    if (!o.keepHigh && this.reference.lod && this.reference.error <= highBound) {
+      // A big high: its proxy is within the bound already (position-only, seams kept); searching
+      // further would cost a pass over the whole input per candidate.
+      // Its coverage is 1: it is the silhouette reference (high's own, within its sub-pixel error).
+      const ref = this.reference;
+      top = { lod: ref.lod!, triangles: ref.triangles, vertices: ref.vertices!, error: ref.error, coverage: 1, source: ref.source, target: 0 };
+      highMode = 'proxy';
+    } else if (!o.keepHigh) {
+      const found = this.search(this.highSource, highBound, 0, false, fast);
+      if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
+        top = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
+        highMode = found.result.mode;
+      }
+    }
+    const highMax = o.maxTriangles?.high;
+    if (highMax !== undefined && top.triangles > highMax) {
+      const forced = this.forceTriangles(o.keepHigh ? this.highSource : start, highMax);
+      top = { ...forced, source: undefined };
+      highMode = forced.mode;
+      highFallback = 'max-triangles';
+      note('info', 'lod-max-triangles', `high: reduced to the triangle budget ${highMax} (${forced.triangles} triangles, ${pxAt(forced.error, nearDistance).toFixed(2)} px at ${nearDistance.toFixed(1)} m)`);
+    }
+    const highPlan: HighLodPlan = {
+      triangles: top.triangles,
+      vertices: top.vertices,
+      error: top.error * k,
+      screenErrorPx: pxAt(top.error, nearDistance),
+      maxError: highBound * k,
+      nearDistance,
+      coverage: top.coverage,
+      mode: highMode,
+      ...(highFallback ? { fallback: highFallback } : {}),
+    };
+
+    // 2. The lower LODs, each from high (or, for a big high, from the LOD above).
+    let above = top;
     const levels: LodLevelPlan[] = [];
     const lods: Partial<Record<LowerLodName, MeshLod>> = {};
-    for (const name of LOWER_LODS) {
-      // 1. The bound in model metres; an error beyond the object's own size means nothing.
-      const bound = Math.min(bounds.maxError[name] / k, this.maxSide);
-      // 2. Search, from high or from the LOD above.
-      const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
+    for (const lodName of LOWER_LODS) {
+      // 2a. The bound in model metres; an error beyond the object's own size means nothing.
+      const bound = Math.min(bounds.maxError[lodName] / k, this.maxSide);
       const chain = o.chain === 'auto' ? fast : o.chain;
-      let source = chain ? (above.source ??= prepareLodSource(above.lod, o)) : this.highSource;
-      let spent = chain ? above.error : 0;
-      if (source === this.highSource && fast) {
-        // A heavy high: one position-only pass to a fifth of the bound (seams kept), then the
-        // attribute-aware search runs on that much smaller mesh.
-        const pre = simplifyLodSource(this.highSource, 'attributes', 0, PREPASS_FRACTION * bound, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
-        source = prepareLodSource(pre.lod, o);
-        spent = PREPASS_FRACTION * bound;
+      const source = chain ? (above.source ??= above.lod === high && this.reference.source ? this.reference.source : prepareLodSource(above.lod, o)) : this.highSource;
+      const spent = chain ? (above.lod === high ? this.reference.error : above.error) : 0;
+      const lean = lodName !== 'medium' && o.leanFarLods;
+      // 2b. Search within the bound.
+      let found = this.search(source, bound, spent, lean, fast && lodName === 'medium');
+      let fallback: LodFallback | undefined;
+      const distance = bounds.distances[lodName];
+      // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
+      const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
+      if (stuck && o.fallback && above.triangles > FALLBACK_MIN_TRIANGLES && Number.isFinite(distance)) {
+        const relaxed = this.relaxedSearch(source, bound, Math.floor(FALLBACK_KEEP_FRACTION * above.triangles), lean);
+        if (relaxed && (!found || relaxed.cost < found.cost)) {
+          found = relaxed;
+          fallback = 'relaxed-bound';
+          note('warning', 'lod-fallback', `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`);
+        } else if (!found || found.result.triangles >= above.triangles) {
+          note('warning', 'lod-fallback', `${lodName}: no simplification shrinks it without losing the silhouette (coverage floor ${o.minCoverage}); it is a copy of the LOD above`);
+          fallback = 'no-shrink';
+        }
       }
-      const found = this.search(source, bound, spent, name !== 'medium' && o.leanFarLods, fast && name === 'medium');
-      // 3. Monotone: never more triangles or vertices than the LOD above.
+      // 2d. A triangle budget the creator set overrides the bound.
+      const max = o.maxTriangles?.[lodName];
+      if (max !== undefined && Math.min(found?.result.triangles ?? Infinity, above.triangles) > max) {
+        const forced = this.forceTriangles(source, max);
+        found = this.priced({ lod: forced.lod, triangles: forced.triangles, vertices: forced.vertices, simplifierError: 0, mode: forced.mode }, forced.error, forced.coverage, forced.target, lean);
+        fallback = 'max-triangles';
+        note('info', 'lod-max-triangles', `${lodName}: reduced to the triangle budget ${max} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`);
+      }
+      // 2e. Monotone: never more triangles or vertices than the LOD above.
       let level: LodLevelPlan;
       if (!found || found.result.triangles > above.triangles || found.result.vertices > above.vertices || found.result.triangles === 0) {
-        lods[name] = above.lod;
-        level = this.level(name, bounds.distances[name], bounds.maxError[name], above.triangles, above.vertices, above.error, above.coverage, 'copy', above.target);
+        lods[lodName] = above.lod;
+        level = this.level(lodName, distance, bounds.maxError[lodName], above.triangles, above.vertices, above.error, above.coverage, 'copy', above.target);
       } else {
-        lods[name] = found.result.lod;
-        level = this.level(name, bounds.distances[name], bounds.maxError[name], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
+        lods[lodName] = found.result.lod;
+        level = this.level(lodName, distance, bounds.maxError[lodName], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
         above = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
       }
+      if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {
+        // A copy of a LOD above that was itself made by a fallback: over this bound too.
+        fallback = 'no-shrink';
+        note('warning', 'lod-fallback', `${lodName}: a copy of the LOD above (itself a fallback), ${level.screenErrorPx.toFixed(2)} px at ${distance.toFixed(1)} m`);
+      }
+      if (fallback) level.fallback = fallback;
       levels.push(level);
     }
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
     return {
-      object: { ...this.object, lods: { high, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
-      plan: { name: this.object.name, radius, lodFactor: o.lodFactor, maxErrorPx, highTriangles, levels, worstScreenErrorPx: worst },
+      object: { ...this.object, lods: { high: top.lod, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
+      plan: { name, radius, lodFactor: o.lodFactor, maxErrorPx, highTriangles, high: highPlan, levels, worstScreenErrorPx: worst, diagnostics },
     };
+  }
+
+  /**
+   * The fallback for a stuck LOD: sloppy simplification to a third of the LOD above (the viewer's
+   * own ratio; it merges what the cascade cannot collapse: leaf cards, disconnected parts), and
+   * the cascade at error targets from twice the bound upward (doubling) until it gets to at most
+   * `maxTriangles`. The cheapest candidate that keeps the silhouette floor wins; undefined when
+   * none does.
+   */
+  private relaxedSearch(source: LodSource, bound: number, maxTriangles: number, lean: boolean): Candidate | undefined {
+    const o = this.options;
+    const big = source.triangles > BIG_SOURCE_TRIANGLES;
+    const opts = big ? { ...o, updatePositions: false } : o;
+    let best: Candidate | undefined;
+    const consider = (result: SimplifiedLod, t: number): boolean => {
+      if (result.triangles === 0 || result.triangles > maxTriangles) return false;
+      const { error, coverage } = this.measure(result.lod);
+      if (coverage < o.minCoverage) return true;
+      const c = this.priced(result, error, coverage, t, lean);
+      if (!best || c.cost < best.cost) best = c;
+      return true;
+    };
+    // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
+    consider(simplifyLodSource(source, 'sloppy', Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION)), this.maxSide, opts), this.maxSide);
+    for (let step = 1; step <= FALLBACK_STEPS; step++) {
+      const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
+      if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
+    }
+    return best;
+  }
+
+  /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */
+  private forceTriangles(source: LodSource, max: number): ChainLink & { mode: SimplifyMode } {
+    const o = this.options;
+    let r = simplifyToTriangles(source, max, this.maxSide, { ...o, maxRatioDrift: 1 });
+    for (let target = max, i = 0; (r.triangles > max || r.triangles === 0) && i < 12; i++, target = Math.floor(target * 0.7)) {
+      r = simplifyLodSource(source, 'sloppy', Math.max(1, target), this.maxSide, o);
+    }
+    const { error, coverage } = this.measure(r.lod);
+    return { lod: r.lod, triangles: r.triangles, vertices: r.vertices, error, coverage, source: undefined, target: 0, mode: r.mode };
   }
 
   private level(name: LowerLodName, distance: number, maxError: number, triangles: number, vertices: number, error: number, coverage: number, mode: SimplifyMode | 'copy', target: number): LodLevelPlan {
@@ -402,19 +638,22 @@ function translatedLod(lod: MeshLod, d: [number, number, number]): MeshLod {
 /** A planned object moved onto another object of the same geometry. */
 function planFor(target: SlObject, targetOrigin: [number, number, number], planned: SlObject, plannedOrigin: [number, number, number], plan: ObjectLodPlan): { object: SlObject; plan: ObjectLodPlan } {
   const d: [number, number, number] = [targetOrigin[0] - plannedOrigin[0], targetOrigin[1] - plannedOrigin[1], targetOrigin[2] - plannedOrigin[2]];
-  const lods = { high: target.lods.high, medium: translatedLod(planned.lods.medium!, d), low: translatedLod(planned.lods.low!, d), lowest: translatedLod(planned.lods.lowest!, d) };
-  return { object: { ...target, lods }, plan: { ...plan, name: target.name } };
+  const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d);
+  const lods = { high, medium: translatedLod(planned.lods.medium!, d), low: translatedLod(planned.lods.low!, d), lowest: translatedLod(planned.lods.lowest!, d) };
+  const rename = (m: string) => (m.startsWith(`${plan.name}: `) ? `${target.name}: ${m.slice(plan.name.length + 2)}` : m);
+  const diagnostics = plan.diagnostics.map((x) => ({ ...x, object: target.name, message: rename(x.message) }));
+  return { object: { ...target, lods }, plan: { ...plan, name: target.name, diagnostics } };
 }
 
 /** Plans every object of a model with the same pixel bound (objects of identical geometry are planned once). */
 export function planModelLods(model: SlModel, options: LodPlanOptions): { model: SlModel; plans: ObjectLodPlan[] } {
   const done = new Map<string, { object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }>();
-  const results = model.objects.map((obj) => {
+  const results = model.objects.map((obj, i) => {
     const { key, origin } = geometryKey(obj);
     const seen = done.get(key);
-    if (seen) return planFor(obj, origin, seen.object, seen.origin, seen.plan);
-    const r = planObjectLods(obj, options);
-    done.set(key, { ...r, origin });
+    const r = seen ? planFor(obj, origin, seen.object, seen.origin, seen.plan) : planObjectLods(obj, options);
+    if (!seen) done.set(key, { ...r, origin });
+    options.onObjectPlanned?.(i + 1, model.objects.length);
     return r;
   });
   return { model: { ...model, objects: results.map((r) => r.object) }, plans: results.map((r) => r.plan) };

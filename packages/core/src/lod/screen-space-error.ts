@@ -16,6 +16,11 @@
  *
  * A LOD is shown from its switch distance outward (lod-distances.ts), so its worst screen-space
  * error is at that distance: the bound for LOD i is maxErrorPx pixels at switchDistance(i).
+ *
+ * The high LOD is shown from the camera outward, so it has no switch distance: it is judged at a
+ * near distance, by default the **fill distance**, where the object's bounding sphere just fills
+ * the view's height (radius / sin(fov / 2), twice the radius at 60 degrees). Closer than that the
+ * creator sees only part of the object.
  */
 
 import { lodSwitchDistances, type LodDistanceOptions, type LodSwitchDistances } from '../cost/lod-distances.js';
@@ -58,6 +63,12 @@ export function screenSpaceError(error: number, distance: number, settings: Part
   if (error === 0) return 0;
   const m = metresPerPixel(distance, settings);
   return m > 0 ? error / m : Infinity;
+}
+
+/** Camera distance, metres, at which a bounding sphere of `radius` metres just fills the view's height (radius / sin(fov / 2)). */
+export function fillDistance(radius: number, settings: Partial<ScreenSpaceSettings> = {}): number {
+  const s = settingsOf(settings);
+  return radius / Math.sin((s.verticalFovDegrees * Math.PI) / 360);
 }
 
 /** Geometric error, metres, that covers `pixels` pixels at `distance` metres. */

@@ -16,7 +16,7 @@
  * plane seen edge on, are skipped). Deterministic; pure scan conversion, no GPU.
  */
 
-import type { TriangleMesh } from './hausdorff.js';
+import type { IndexedMesh } from './../geometry/indexed-mesh.js';
 
 export type Direction = readonly [number, number, number];
 
@@ -78,7 +78,7 @@ function basis(d: Direction): { u: [number, number, number]; v: [number, number,
 }
 
 /** Views fitted to a mesh's projected bounding rectangles; a view with no extent has du = dv = 0. */
-export function silhouetteViews(mesh: TriangleMesh, options: SilhouetteOptions = {}): SilhouetteView[] {
+export function silhouetteViews(mesh: IndexedMesh<Float32Array>, options: SilhouetteOptions = {}): SilhouetteView[] {
   const resolution = options.resolution ?? SILHOUETTE_DEFAULTS.resolution;
   const directions = options.directions ?? SILHOUETTE_DIRECTIONS;
   const tolerance = options.tolerance ?? SILHOUETTE_DEFAULTS.tolerance;
@@ -115,7 +115,7 @@ export function silhouetteViews(mesh: TriangleMesh, options: SilhouetteOptions =
 }
 
 /** Scan-converts a mesh into one view's grid (cells whose centre is inside a projected triangle). */
-export function rasterizeSilhouette(mesh: TriangleMesh, view: SilhouetteView): Uint8Array {
+export function rasterizeSilhouette(mesh: IndexedMesh<Float32Array>, view: SilhouetteView): Uint8Array {
   const r = view.resolution;
   const mask = new Uint8Array(r * r);
   if (!(view.du > 0) || !(view.dv > 0)) return mask;
@@ -161,7 +161,7 @@ export function rasterizeSilhouette(mesh: TriangleMesh, view: SilhouetteView): U
 }
 
 /** The reference mesh's silhouettes, to compare other meshes against (computed once). */
-export function silhouetteReference(mesh: TriangleMesh, options: SilhouetteOptions = {}): SilhouetteReference {
+export function silhouetteReference(mesh: IndexedMesh<Float32Array>, options: SilhouetteOptions = {}): SilhouetteReference {
   const views = silhouetteViews(mesh, options);
   const masks = views.map((view) => rasterizeSilhouette(mesh, view));
   const areas = masks.map((m) => m.reduce((a, b) => a + b, 0));
@@ -210,7 +210,7 @@ function dilate(mask: Uint8Array, r: number, ru: number, rv: number): Uint8Array
 }
 
 /** How much of the reference's silhouettes `mesh` covers: min over views of |ref AND mesh| / |ref|. */
-export function silhouetteCoverage(reference: SilhouetteReference, mesh: TriangleMesh): SilhouetteCoverage {
+export function silhouetteCoverage(reference: SilhouetteReference, mesh: IndexedMesh<Float32Array>): SilhouetteCoverage {
   const perView = reference.views.map((view, k) => {
     const area = reference.areas[k];
     if (area === 0) return 1;

@@ -1,16 +1,27 @@
 /**
  * The physics shapes of one object, as `slmesh optimize --physics hull|decompose|mesh|none|auto`
  * asks for them: the single convex hull (BoundingVerts) always, plus a convex decomposition or a
- * triangle physics mesh, and the physics weight of the shape the object will use.
+ * triangle physics mesh, and the physics weight of the shape the object will use. The object
+ * returned carries exactly what the upload writer writes (each decomposition hull as the closed
+ * hull mesh the `_PHYS` node holds, so points inside a hull face are gone), so its price is the
+ * price re-reading the written file gives.
  *
  * Modes:
  * - `hull`: the single hull only (convex-hull.ts: at most 256 vertices, containing every vertex).
  * - `decompose`: the convex decomposition (decompose.ts) of the authored physics mesh if there is
- *   one, else of the high LOD. Its weight is an ESTIMATE (no public formula).
- * - `mesh`: a triangle physics mesh (physics-mesh.ts) from the authored physics mesh or a LOD.
+ *   one, else of the high LOD. Its weight is an ESTIMATE (no public formula), and it assumes the
+ *   creator clicks Analyze in the uploader.
+ * - `mesh`: a triangle physics mesh (physics-mesh.ts) from the authored physics mesh or a LOD;
+ *   on an object with a side under 0.5 m the server charges it as its single hull.
  * - `none`: nothing is built; the object is returned as it is, priced on the shape it has.
- * - `auto`: decompose when the decomposition's estimated weight is below the triangle mesh's at
- *   the object's size, else the single hull. A decomposition of one hull is the single hull.
+ * - `auto`: every candidate is priced at the object's size (the single hull, the decomposition,
+ *   the triangle mesh, the bounding box as a 12-triangle mesh) and judged by the object's land
+ *   impact, max(download, physics, server), with `downloadWeight` given by the caller. Shapes
+ *   that would close an opening an avatar uses (avatar-openings.ts: passages and hollows at least
+ *   0.5 m wide at the object's size) are left out, and so is a box much bigger than the hull.
+ *   Of the rest, the lowest land impact wins; shapes tied on it (download weight dominates) are
+ *   ranked by fit: mesh, decomposition, hull, box. So auto never costs more land impact than the
+ *   hull unless the hull closes an opening. `result.choice` says what and why.
  *
  * `scale` prices (and fits) the object at another size: the decomposition is computed at that
  * size (the tolerance is in world metres) and mapped back to the authored frame, as the asset
@@ -18,12 +29,14 @@
  */
 
 import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
-import { convexHull } from './convex-hull.js';
+import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
+import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
-import { lodTriangleCount, lodTriangles, scaledCopy, singleHullSource, type Vec3 } from '../geometry/object-geometry.js';
+import { boxSize, lodBox, lodTriangleCount, lodTriangles, scaledCopy, singleHullSource, type Vec3 } from '../geometry/object-geometry.js';
 import { buildPhysicsMesh, type PhysicsMeshOptions, type PhysicsMeshResult } from './physics-mesh.js';
-import { convexHullPhysicsCost, decompositionPhysicsCost, triangleMeshPhysicsCost } from '../cost/physics-cost.js';
-import type { Diagnostic, LodName, SlObject } from '../types.js';
+import { convexHullPhysicsCost, decompositionPhysicsCost, meshConvexified, triangleMeshPhysicsCost } from '../cost/physics-cost.js';
+import { serverWeight } from '../cost/server-weight.js';
+import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 
 export type PhysicsMode = 'auto' | 'hull' | 'decompose' | 'mesh' | 'none';
@@ -45,6 +58,13 @@ export interface BuildPhysicsOptions {
   mesh?: Omit<PhysicsMeshOptions, 'scale' | 'physics'>;
   /** Physics-cost settings. Default PHYSICS_COST_DEFAULTS. */
   physics?: Partial<PhysicsCostSettings>;
+  /**
+   * The object's download weight at the asked size (auto judges shapes by land impact, the
+   * largest of download, physics and server weight). Default 0: physics weight alone decides.
+   */
+  downloadWeight?: number;
+  /** How auto finds openings an avatar uses (ball width, voxel budget), or false to skip the test. Default AVATAR_OPENING_DEFAULTS. */
+  openings?: AvatarOpeningOptions | false;
   /** Called with the fraction done, 0 to 1. */
   onProgress?: (fraction: number) => void;
   /** Aborts the work (the decomposition throws the signal's reason). */
@@ -56,8 +76,12 @@ export interface PhysicsBuildResult {
   object: SlObject;
   /** The mode asked for. */
   requested: PhysicsMode;
-  /** The shape built (`auto` resolves to `hull` or `decompose`). */
+  /** The shape built (`auto` resolves to `hull`, `decompose` or `mesh`; the bounding box is a `mesh`). */
   mode: 'hull' | 'decompose' | 'mesh' | 'none';
+  /** Auto: the candidates priced and why the shape was chosen (also set on `object.physicsChoice`). */
+  choice?: PhysicsChoice;
+  /** Uploader choices the weight assumes: 'analyze' for a decomposition (the `_PHYS` file is a triangle mesh without it). */
+  assumes: 'analyze'[];
   /** Physics weight of the shape the object uses, at the asked size. */
   weight: number;
   /** True when the weight is an estimate (decompositions: no public formula). */
@@ -77,14 +101,53 @@ export interface PhysicsBuildResult {
     airFraction: number;
     limited: boolean;
   };
-  /** The triangle physics mesh, when one was priced (also for `auto`). */
-  mesh?: { triangles: number; width: number; weight: number; degenerate: number; source: LodName | 'physics' };
+  /**
+   * The triangle physics mesh, when one was priced (also for `auto`). `weight` is what the server
+   * charges: its single hull's when the object has a side under 0.5 m (`convexified`).
+   */
+  mesh?: { triangles: number; width: number; weight: number; degenerate: number; source: LodName | 'physics'; convexified: boolean; triangleWeight: number };
   diagnostics: Diagnostic[];
 }
 
 
 
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
+
+/** A box may stand in for the hull only when it is at most this much bigger (a nearly boxy object). */
+const BOX_MAX_VOLUME_RATIO = 1.25;
+/** Fit rank for ties on land impact: higher fits the model more closely. */
+const FIT_RANK: Record<PhysicsCandidate['shape'], number> = { mesh: 3, decomposition: 2, hull: 1, box: 0 };
+
+/** Each hull as the writer writes it in `_PHYS`: its closed hull mesh's vertices (points inside a face dropped). */
+function writtenHulls(hulls: Float32Array[]): Float32Array[] {
+  return hulls.map((h) => convexHullMesh(h).positions).filter((h) => h.length >= 12);
+}
+
+/** The 12-triangle mesh of a box, outward. */
+function boxMesh(min: Vec3, max: Vec3): MeshLod {
+  const positions = new Float32Array(24);
+  for (let i = 0; i < 8; i++) positions.set([i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]], 3 * i);
+  const quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+  const indices = new Uint32Array(quads.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]));
+  return { faces: [{ material: 'physics', positions, indices }] };
+}
+
+/** The box a set of points spans. */
+function pointsBox(p: Float32Array): { min: Vec3; max: Vec3 } {
+  const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      min[k] = Math.min(min[k], p[i + k]);
+      max[k] = Math.max(max[k], p[i + k]);
+    }
+  }
+  return { min, max };
+}
+
+/** Points of a MeshLod, flat. */
+function meshPoints(m: MeshLod): Float32Array {
+  return lodTriangles(m).positions;
+}
 
 /** Builds the object's physics shapes. See the file comment. */
 export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): PhysicsBuildResult {
@@ -96,6 +159,10 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const name = object.name;
   const add = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
   progress(0);
+  // The object's size in world: the server's convexification depends on it.
+  const size0 = boxSize(lodBox(object.lods.high));
+  const worldSize: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
+  const convexified = meshConvexified(worldSize);
 
   // 1. The single hull, always (every asset carries one).
   const src = singleHullSource(object);
@@ -110,9 +177,10 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     source: src.source,
   };
   const out: SlObject = { ...object, hull: single.points };
+  delete out.physicsChoice;
   const result = (mode: PhysicsBuildResult['mode'], weight: number, estimate: boolean, extra: Partial<PhysicsBuildResult> = {}): PhysicsBuildResult => {
     progress(1);
-    return { object: out, requested: options.mode, mode, weight, estimate, hull: hullInfo, diagnostics, ...extra };
+    return { object: out, requested: options.mode, mode, weight, estimate, assumes: mode === 'decompose' ? ['analyze'] : [], hull: hullInfo, diagnostics, ...extra };
   };
 
   // 2. None: price what the object has.
@@ -120,9 +188,10 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     const plain: SlObject = { ...object };
     if (object.decomposition && object.decomposition.length > 0) {
       const d = decompositionPhysicsCost(object.decomposition.map((h) => h.length / 3), settings);
-      return { ...result('none', d.cost, true), object: plain };
+      return { ...result('none', d.cost, true), object: plain, assumes: ['analyze'] };
     }
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {
+      if (convexified) return { ...result('none', object.hull ? convexHullPhysicsCost(object.hull.length / 3, settings) : hullInfo.weight, false), object: plain };
       const t = lodTriangles(object.physicsMesh);
       return { ...result('none', triangleMeshPhysicsCost(scaledCopy(t.positions, f), t.indices, settings).cost, false), object: plain };
     }
@@ -135,31 +204,41 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     return result('hull', hullInfo.weight, false);
   }
 
-  // 3. The triangle mesh (mode mesh, and auto's yardstick).
+  // 3. The triangle mesh (mode mesh, and a candidate of auto). Its single hull (the uploader's
+  //    BoundingVerts, from the `_PHYS` model) is what the server charges on a small object.
   let meshResult: PhysicsMeshResult | undefined;
-  const meshInfo = () => meshResult && { triangles: meshResult.cost.triangles, width: meshResult.cost.width, weight: meshResult.cost.cost, degenerate: meshResult.cost.degenerate, source: meshResult.source };
+  let meshHull: Float32Array | undefined;
+  let meshWeight = 0;
+  const meshInfo = () =>
+    meshResult && { triangles: meshResult.cost.triangles, width: meshResult.cost.width, weight: meshWeight, degenerate: meshResult.cost.degenerate, source: meshResult.source, convexified, triangleWeight: meshResult.cost.cost };
   if (options.mode === 'mesh' || options.mode === 'auto') {
     meshResult = buildPhysicsMesh(object, { ...options.mesh, scale: f, physics: settings });
+    meshHull = convexHull(meshPoints(meshResult.mesh)).points;
+    meshWeight = convexified ? convexHullPhysicsCost(meshHull.length / 3, settings) : meshResult.cost.cost;
     if (options.mode === 'mesh') {
       diagnostics.push(...meshResult.diagnostics);
+      if (convexified) add('info', 'physics-mesh-convexified', `the object has a side under 0.5 m: the server simulates and charges the physics mesh as its single hull (${fmt(meshWeight)})`);
       out.physicsMesh = meshResult.mesh;
+      out.hull = meshHull;
       delete out.decomposition;
-      return result('mesh', meshResult.cost.cost, false, { mesh: meshInfo() });
+      return result('mesh', meshWeight, false, { mesh: meshInfo() });
     }
   }
 
-  // 4. The decomposition, at the world size; hulls mapped back to the authored frame.
+  // 4. The decomposition, at the world size; hulls mapped back to the authored frame, as written.
   const geometry = object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? object.physicsMesh : object.lods.high;
   const tri = lodTriangles(geometry);
-  const decomposition: DecompositionResult = decompose(scaledCopy(tri.positions, f), tri.indices, {
+  const worldPositions = scaledCopy(tri.positions, f);
+  const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
+    ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
     ...options.decompose,
     tolerance: options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
     maxHulls: options.maxHulls,
     maxHullVertices: options.maxHullVertices,
-    onProgress: (x) => progress(0.05 + 0.9 * x),
+    onProgress: (x) => progress(0.05 + 0.8 * x),
     signal: options.signal,
   });
-  const hulls = decomposition.hulls.map((h) => scaledCopy(h, f, true));
+  const hulls = writtenHulls(decomposition.hulls.map((h) => scaledCopy(h, f, true)));
   const counts = hulls.map((h) => h.length / 3);
   const dCost = decompositionPhysicsCost(counts, settings);
   const dInfo = {
@@ -176,25 +255,101 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   if (decomposition.tolerance > asked * 1.0001) {
     add('info', 'physics-tolerance-raised', `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`);
   }
+  if (decomposition.proxyTriangles !== undefined) {
+    add('info', 'physics-proxy', `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`);
+  }
   if (decomposition.limited) {
     add('warning', 'physics-decomposition-limited', `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`);
   }
   if (decomposition.holesClosed > 0 || decomposition.open) {
     add('info', 'physics-open-mesh', `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`);
   }
-  if (hulls.length === 0) {
-    add('warning', 'physics-decomposition-empty', 'the decomposition found no solid; the single hull is used');
-    return result('hull', hullInfo.weight, false, { mesh: meshInfo() });
+  const useDecomposition = (): PhysicsBuildResult => {
+    out.decomposition = hulls;
+    out.hull = convexHull(concat(hulls)).points;
+    delete out.physicsMesh;
+    return result('decompose', dCost.cost, true, { decomposition: dInfo, ...(meshResult ? { mesh: meshInfo() } : {}) });
+  };
+  if (options.mode === 'decompose') {
+    if (hulls.length === 0) {
+      add('warning', 'physics-decomposition-empty', 'the decomposition found no solid; the single hull is used');
+      delete out.decomposition;
+      delete out.physicsMesh;
+      return result('hull', hullInfo.weight, false);
+    }
+    return useDecomposition();
   }
 
-  // 5. Auto: the decomposition only when it beats the triangle mesh; one hull is just the hull.
-  const chooseDecomposition = options.mode === 'decompose' || (meshResult !== undefined && dCost.cost < meshResult.cost.cost && hulls.length > 1);
-  if (!chooseDecomposition) {
-    delete out.decomposition;
-    delete out.physicsMesh;
-    return result('hull', hullInfo.weight, false, { decomposition: dInfo, mesh: meshInfo() });
+  // 5. Auto: price every candidate at the object's size, leave out those that close an avatar's
+  //    opening, take the lowest land impact, ties to the closest fit.
+  const download = options.downloadWeight ?? 0;
+  const server = serverWeight(1);
+  const li = (w: number) => Math.max(download, w, server);
+  const hb = pointsBox(single.points.length > 0 ? single.points : src.positions);
+  const bMesh = boxMesh(hb.min, hb.max);
+  const boxTri = lodTriangles(bMesh);
+  const boxWeight = convexified ? convexHullPhysicsCost(8, settings) : triangleMeshPhysicsCost(scaledCopy(boxTri.positions, f), boxTri.indices, settings).cost;
+  const boxVolume = (hb.max[0] - hb.min[0]) * (hb.max[1] - hb.min[1]) * (hb.max[2] - hb.min[2]);
+  const boxFits = single.volume > 0 && boxVolume <= BOX_MAX_VOLUME_RATIO * single.volume;
+  // Openings an avatar uses, judged on the world-size surface (the high LOD, or the authored physics mesh).
+  let hullOpening: AvatarOpening = { closes: false }, boxOpening: AvatarOpening = { closes: false };
+  if (options.openings !== false) {
+    [hullOpening, boxOpening] = avatarOpenings(worldPositions, tri.indices, [scaledCopy(single.points, f), scaledCopy(boxTri.positions, f)], options.openings || {});
   }
-  out.decomposition = hulls;
+  progress(0.95);
+  const candidates: PhysicsCandidate[] = [
+    { shape: 'hull', weight: hullInfo.weight, estimate: false, landImpact: li(hullInfo.weight), keepsOpenings: !hullOpening.closes },
+    { shape: 'box', weight: boxWeight, estimate: false, landImpact: li(boxWeight), keepsOpenings: !hullOpening.closes && !boxOpening.closes },
+  ];
+  // A convexified mesh is simulated as its hull: it keeps what the hull keeps.
+  if (meshResult && meshResult.cost.triangles > 0 && meshResult.cost.degenerate === 0) {
+    candidates.push({ shape: 'mesh', weight: meshWeight, estimate: false, landImpact: li(meshWeight), keepsOpenings: convexified ? !hullOpening.closes : true });
+  }
+  if (hulls.length > 0) candidates.push({ shape: 'decomposition', weight: dCost.cost, estimate: true, landImpact: li(dCost.cost), keepsOpenings: true });
+  const usable = candidates.filter((c) => c.keepsOpenings && (c.shape !== 'box' || boxFits));
+  const pool = usable.length > 0 ? usable : candidates.filter((c) => c.shape === 'hull');
+  const least = Math.min(...pool.map((c) => c.landImpact));
+  const tied = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
+  // A convexified mesh is simulated as its hull: it fits no better, and needs a `_PHYS` model.
+  // So is a decomposition of one hull (and it needs Analyze).
+  const rank = (c: PhysicsCandidate) => ((c.shape === 'mesh' && convexified) || (c.shape === 'decomposition' && hulls.length === 1) ? 0.5 : FIT_RANK[c.shape]);
+  tied.sort((a, b) => rank(b) - rank(a) || a.weight - b.weight);
+  const chosen = tied[0];
+  // The reason, in one line.
+  const opening = hullOpening.closes ? `the single hull would close a ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} an avatar fits (${hullOpening.kind === 'passage' ? 'doorway, arch or gap' : 'room or deep hollow'})` : '';
+  let reason: string;
+  const dominated = download >= chosen.weight && download > server;
+  if (hullOpening.closes) reason = `${opening}; the cheapest shape that keeps it open${usable.length === 0 ? ' could not be made: hull used' : ''}`;
+  else if (dominated) reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it`;
+  else reason = `lowest land impact (${fmt(chosen.landImpact)}${chosen.estimate ? ' estimate' : ''}); closes no opening an avatar uses`;
+  if (chosen.shape === 'decomposition' && !hullOpening.closes) reason += '; assumes Analyze in the uploader';
+  const choice: PhysicsChoice = { shape: chosen.shape, reason, candidates };
+  out.physicsChoice = choice;
+  if (hullOpening.closes) add('info', 'physics-opening-kept', `${opening}: ${chosen.shape === 'hull' ? 'no shape could keep it open' : `physics is ${chosen.shape === 'decomposition' ? 'a convex decomposition' : 'a triangle mesh'}`}`);
+
+  if (chosen.shape === 'decomposition') return { ...useDecomposition(), choice };
+  delete out.decomposition;
+  if (chosen.shape === 'mesh') {
+    diagnostics.push(...meshResult!.diagnostics);
+    out.physicsMesh = meshResult!.mesh;
+    out.hull = meshHull;
+    return result('mesh', meshWeight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
+  }
+  if (chosen.shape === 'box') {
+    out.physicsMesh = bMesh;
+    out.hull = convexHull(boxTri.positions).points;
+    return result('mesh', boxWeight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
+  }
   delete out.physicsMesh;
-  return result('decompose', dCost.cost, true, { decomposition: dInfo, ...(meshResult ? { mesh: meshInfo() } : {}) });
+  return result('hull', hullInfo.weight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
+}
+
+function concat(arrays: Float32Array[]): Float32Array {
+  const out = new Float32Array(arrays.reduce((a, h) => a + h.length, 0));
+  let at = 0;
+  for (const h of arrays) {
+    out.set(h, at);
+    at += h.length;
+  }
+  return out;
 }

@@ -14,18 +14,18 @@
  * get a cap that folds over itself; it still closes the surface.
  */
 
-import type { MeshPart } from '../geometry/mesh-clip.js';
+import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import { triangulatePolygon } from '../geometry/polygon-triangulate.js';
 import { principalAxes } from '../geometry/principal-axes.js';
 
-export interface ClosedMesh extends MeshPart {
+export interface ClosedMesh extends IndexedMesh<Float64Array> {
   /** Loops capped. */
   capped: number;
   /** Boundary loops left open (tangled boundaries). */
   openLoops: number;
 }
 
-export function closeHoles(mesh: MeshPart): ClosedMesh {
+export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   const ix = mesh.indices, p = mesh.positions;
   const nv = p.length / 3;
   // 1. Directed boundary edges: a -> b used by one triangle, and no triangle uses b -> a.

@@ -22,6 +22,7 @@
 import { fastConvexHull, spansVolume, type HullGeometry } from './convex-hull.js';
 import { principalAxes } from '../geometry/principal-axes.js';
 import { outsideDistance, type SolidField } from './solid-field.js';
+import { triangleArea } from '../geometry/indexed-mesh.js';
 
 export interface PartHull extends HullGeometry {
   /** Surface area. */
@@ -37,10 +38,7 @@ function finishHull(h: HullGeometry, thickened: boolean): PartHull {
   const p = h.points, t = h.triangles;
   let area = 0;
   for (let i = 0; i < t.length; i += 3) {
-    const a = 3 * t[i], b = 3 * t[i + 1], c = 3 * t[i + 2];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+    area += triangleArea(p, t[i], t[i + 1], t[i + 2]);
   }
   const min: [number, number, number] = [Infinity, Infinity, Infinity], max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {

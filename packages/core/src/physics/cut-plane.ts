@@ -16,9 +16,10 @@
  */
 
 import { fastConvexHull, spansVolume } from './convex-hull.js';
-import { splitByPlane, type MeshPart } from '../geometry/mesh-clip.js';
+import { splitByPlane } from '../geometry/mesh-clip.js';
 import { principalAxes } from '../geometry/principal-axes.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
+import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 
 /** Vertices of the clustered copy a part's cuts are ranked on. */
 const SCORE_VERTICES = 500;
@@ -44,7 +45,7 @@ function pieceHullVolume(p: Float64Array): number {
   return fastConvexHull(p)?.volume ?? (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
 }
 
-export function cutScore(mesh: MeshPart, n: readonly number[], d: number, eps: number): number {
+export function cutScore(mesh: IndexedMesh<Float64Array>, n: readonly number[], d: number, eps: number): number {
   const split = splitByPlane(mesh, n[0], n[1], n[2], d, eps, 'points');
   if (split.below.length === 0 || split.above.length === 0) return Infinity;
   let sum = 0;
@@ -80,7 +81,7 @@ export interface CutSearch {
 }
 
 /** The cut for a part, or undefined when no plane splits it. */
-export function chooseCut(mesh: MeshPart, search: CutSearch): CutPlane | undefined {
+export function chooseCut(mesh: IndexedMesh<Float64Array>, search: CutSearch): CutPlane | undefined {
   const { area, worst, eps, minSide, signal } = search;
   const p = mesh.positions;
   // 1. Directions: the world axes, and the part's principal axes when they differ from them.
@@ -94,7 +95,7 @@ export function chooseCut(mesh: MeshPart, search: CutSearch): CutPlane | undefin
     if (Math.max(Math.abs(ax[0]), Math.abs(ax[1]), Math.abs(ax[2])) < 0.97) dirs.push(ax);
   }
   // Cuts are ranked on a copy of the part clustered to about SCORE_VERTICES vertices.
-  const scoring: MeshPart = p.length / 3 > SCORE_VERTICES ? weldMesh(p, mesh.indices, Math.sqrt(area / SCORE_VERTICES)) : mesh;
+  const scoring: IndexedMesh<Float64Array> = p.length / 3 > SCORE_VERTICES ? weldMesh(p, mesh.indices, Math.sqrt(area / SCORE_VERTICES)) : mesh;
   const base = pieceHullVolume(scoring.positions);
   // Principal-axis cuts must gain half as much again as the best world-axis cut to win: models
   // are mostly built along the world axes, where cuts leave clean boxes for later cuts.

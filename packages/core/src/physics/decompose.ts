@@ -42,11 +42,13 @@ import { closeHoles } from './close-holes.js';
 import { checkAbort, chooseCut } from './cut-plane.js';
 import { mergeHulls, type MergeNode } from './hull-merge.js';
 import { simplifyHull } from './hull-simplify.js';
-import { connectedComponents, splitByPlane, type MeshPart } from '../geometry/mesh-clip.js';
+import { connectedComponents, splitByPlane } from '../geometry/mesh-clip.js';
 import { MeshInsideTest } from '../geometry/mesh-inside.js';
 import { buildSolidField, type SolidField } from './solid-field.js';
 import { uncoveredSolid } from './uncovered-solid.js';
-import { weldMesh } from '../geometry/weld-mesh.js';
+import { weldMesh, type WeldedMesh } from '../geometry/weld-mesh.js';
+import { type IndexedMesh, triangleArea } from '../geometry/indexed-mesh.js';
+import type { SimplifyFn } from './physics-mesh.js';
 
 export interface DecomposeOptions {
   /** Fit tolerance, metres: how far a hull may reach beyond the solid. Default 0.05 (5 cm: well under an avatar's width). */
@@ -74,6 +76,13 @@ export interface DecomposeOptions {
   maxCells?: number;
   /** Most parts the cutting may produce before merging. Default 2 * maxHulls, at least 64. */
   maxParts?: number;
+  /**
+   * Inputs with more triangles are decomposed on a simplified proxy of about this many (bounds
+   * the work of every cut on big meshes: a 1M-triangle scan or a whole car). Default 20,000.
+   */
+  maxTriangles?: number;
+  /** Simplifier for the proxy (meshoptimizer's `simplify` fits). Default: none; vertices are then clustered on a grid. */
+  simplify?: SimplifyFn;
   /** Called with the fraction done, 0 to 1, now and then. */
   onProgress?: (fraction: number) => void;
   /** Aborts the decomposition (throws the signal's reason, an AbortError by default). */
@@ -90,6 +99,7 @@ export const DECOMPOSE_DEFAULTS = {
   hullVolumeLoss: 0.02,
   minThickness: 0.005,
   maxCells: 1_000_000,
+  maxTriangles: 20_000,
 } as const;
 
 export interface DecompositionResult {
@@ -111,10 +121,12 @@ export interface DecompositionResult {
   stats: { parts: number; cuts: number; merges: number; forcedMerges: number };
   /** True when a limit (maxParts, maxHulls) stopped the decomposition short of the tolerance or the air budget. */
   limited: boolean;
+  /** Triangles of the simplified proxy decomposed instead of the input, when it had more than maxTriangles. */
+  proxyTriangles?: number;
 }
 
 interface Part {
-  mesh: MeshPart;
+  mesh: IndexedMesh<Float64Array>;
   hull: PartHull;
   concavity: Concavity;
   /** Surface area of the part's mesh. */
@@ -140,20 +152,14 @@ interface Context {
 /** Probes per hull at most (the spacing grows on big hulls). */
 const MAX_PROBES = 2000;
 
-function surfaceArea(m: MeshPart): number {
-  const p = m.positions, ix = m.indices;
+function surfaceArea(m: IndexedMesh<Float64Array>): number {
+  const ix = m.indices;
   let area = 0;
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-    area += 0.5 * Math.sqrt(cx * cx + cy * cy + cz * cz);
-  }
+  for (let t = 0; t < ix.length; t += 3) area += triangleArea(m.positions, ix[t], ix[t + 1], ix[t + 2]);
   return area;
 }
 
-function signedVolume(m: MeshPart): number {
+function signedVolume(m: IndexedMesh<Float64Array>): number {
   const p = m.positions, ix = m.indices;
   let v6 = 0;
   for (let t = 0; t < ix.length; t += 3) {
@@ -163,7 +169,7 @@ function signedVolume(m: MeshPart): number {
   return v6 / 6;
 }
 
-function makePart(mesh: MeshPart, ctx: Context): Part | undefined {
+function makePart(mesh: IndexedMesh<Float64Array>, ctx: Context): Part | undefined {
   const hull = partHull(mesh.positions, ctx.minThickness);
   if (!hull) return undefined;
   return { mesh, hull, concavity: hullConcavity(hull, ctx.field, ctx.spacing, MAX_PROBES), area: surfaceArea(mesh), volume: Math.abs(signedVolume(mesh)), air: 0, cuttable: true };
@@ -229,8 +235,15 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
   }
   if (!(lo[0] <= hi[0])) return result([], {});
   const extent = Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
-  const welded = weldMesh(positions, indices, Math.max(extent, 1e-9) * 1e-7);
+  let welded = weldMesh(positions, indices, Math.max(extent, 1e-9) * 1e-7);
   if (welded.indices.length === 0) return result([], {});
+  // A big input is decomposed on a proxy of about maxTriangles triangles.
+  const maxTriangles = Math.max(1000, options.maxTriangles ?? DECOMPOSE_DEFAULTS.maxTriangles);
+  let proxyTriangles: number | undefined;
+  if (welded.indices.length / 3 > maxTriangles) {
+    welded = proxyMesh(welded, maxTriangles, options.simplify);
+    proxyTriangles = welded.indices.length / 3;
+  }
   let cell = tol / 4;
   const cellsAt = (h: number) => [0, 1, 2].reduce((acc, k) => acc * (Math.ceil((hi[k] - lo[k]) / h) + 4), 1);
   while (cellsAt(cell) > maxCells) cell *= 1.1;
@@ -418,7 +431,39 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
     open,
     stats: { parts: done.length, cuts, merges, forcedMerges },
     limited,
+    ...(proxyTriangles !== undefined ? { proxyTriangles } : {}),
   });
+}
+
+/**
+ * A proxy of about `target` triangles: the injected simplifier's result when it gets there
+ * (within 1.5x), else vertices clustered on a grid grown until it does (each vertex moves by at
+ * most half a cell diagonal; duplicate and collapsed triangles dropped).
+ */
+function proxyMesh(mesh: WeldedMesh, target: number, simplify: SimplifyFn | undefined): WeldedMesh {
+  let current = mesh;
+  if (simplify) {
+    const kept = simplify(Float32Array.from(mesh.positions), mesh.indices, 3 * target);
+    const again = weldMesh(mesh.positions, kept, 0, { dropDuplicates: true });
+    if (again.indices.length > 0) current = again;
+    if (current.indices.length / 3 <= 1.5 * target) return current;
+  }
+  // Grid cell from the surface area: about target / 2 vertices spread over it.
+  const p = current.positions, ix = current.indices;
+  let area = 0;
+  for (let t = 0; t < ix.length; t += 3) {
+    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
+    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+    area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  }
+  let cell = Math.sqrt((2 * area) / target);
+  for (let i = 0; i < 20; i++) {
+    const clustered = weldMesh(current.positions, current.indices, cell, { dropDuplicates: true });
+    if (clustered.indices.length / 3 <= 1.5 * target && clustered.indices.length > 0) return clustered;
+    cell *= 1.4;
+  }
+  return current;
 }
 
 function mergedHull(a: PartHull, b: PartHull, minThickness: number): PartHull | undefined {

@@ -18,6 +18,7 @@ import { boxSize, lodBox, type Vec3 } from '../geometry/object-geometry.js';
 import { triangleMeshPhysicsCost, type TriangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlObject } from '../types.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
+import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
 import { assignDefaults } from '../options.js';
 
 /** Simplifies a triangle list: returns the kept indices (at most about targetIndexCount). meshoptimizer's `simplify` fits. */
@@ -115,21 +116,13 @@ function merged(lod: MeshLod, f: Vec3): { positions: Float32Array; indices: Uint
   return { positions, indices };
 }
 
-/** Zero area as the upload check counts it (upload-checks.ts): |u x v|^2 <= 1e-12 |u|^2 |v|^2. */
-function zeroArea(p: Float32Array, a: number, b: number, c: number): boolean {
-  const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
-  const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
-  const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
-  return !(cx * cx + cy * cy + cz * cz > 1e-12 * (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz));
-}
-
 /** Snaps one face: vertices to the grid; collapsed, flattened and repeated triangles dropped. */
 function snapFace(face: Face, grid: number): { face: Face; vertices: number; triangles: number } {
   const w = weldMesh(face.positions, face.indices, grid, { snap: true, dropDuplicates: true });
   const positions = Float32Array.from(w.positions);
   const kept: number[] = [];
   for (let t = 0; t < w.indices.length; t += 3) {
-    if (!zeroArea(positions, w.indices[t], w.indices[t + 1], w.indices[t + 2])) kept.push(w.indices[t], w.indices[t + 1], w.indices[t + 2]);
+    if (!isZeroAreaTriangle(positions, w.indices[t], w.indices[t + 1], w.indices[t + 2])) kept.push(w.indices[t], w.indices[t + 1], w.indices[t + 2]);
   }
   // Keep only the vertices the kept triangles use.
   const remap = new Int32Array(positions.length / 3).fill(-1);

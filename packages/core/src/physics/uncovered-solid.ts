@@ -7,7 +7,7 @@
  */
 
 import type { PartHull } from './concavity.js';
-import type { MeshPart } from '../geometry/mesh-clip.js';
+import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import type { SolidField } from './solid-field.js';
 import { voxelSurface } from './voxel-surface.js';
 
@@ -22,7 +22,7 @@ function contains(h: PartHull, x: number, y: number, z: number, margin: number):
  * Clusters of interior solid cells no hull covers (within half a cell), as closed voxel surfaces.
  * With `within`, only cells inside that hull are considered (what a cut left out of its parent).
  */
-export function uncoveredSolid(field: SolidField, hulls: PartHull[], minSize: number, within?: PartHull): MeshPart[] {
+export function uncoveredSolid(field: SolidField, hulls: PartHull[], minSize: number, within?: PartHull): IndexedMesh<Float64Array>[] {
   const { origin, cell, dims, solid, surface } = field;
   const [nx, ny, nz] = dims;
   const open = new Uint8Array(solid.length);
@@ -58,7 +58,7 @@ export function uncoveredSolid(field: SolidField, hulls: PartHull[], minSize: nu
     }
   }
   // 2. Flood-fill what is left into clusters.
-  const out: MeshPart[] = [];
+  const out: IndexedMesh<Float64Array>[] = [];
   const stack: number[] = [];
   for (let g0 = 0; g0 < open.length; g0++) {
     if (!open[g0]) continue;

@@ -5,13 +5,13 @@
  * can cut like any other.
  */
 
-import type { MeshPart } from '../geometry/mesh-clip.js';
+import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 
 /**
  * @param cells indices i + nx * (j + ny * k) of the chosen cells
  * @param origin grid corner; @param cell cell size; @param dims grid size in cells
  */
-export function voxelSurface(cells: ArrayLike<number>, origin: readonly number[], cell: number, dims: readonly number[]): MeshPart {
+export function voxelSurface(cells: ArrayLike<number>, origin: readonly number[], cell: number, dims: readonly number[]): IndexedMesh<Float64Array> {
   const [nx, ny, nz] = dims;
   const chosen = new Set<number>();
   for (let i = 0; i < cells.length; i++) chosen.add(cells[i]);

@@ -33,19 +33,56 @@ describe('memoizeDeflate', () => {
     );
   });
 
-  it('keeps at most maxEntries results', () => {
-    let calls = 0;
+  it('keeps at most maxEntries results, evicting the least recently used (a hit counts as a use)', () => {
+    const compressed: number[] = [];
     const deflate = memoizeDeflate((d) => {
-      calls++;
-      return d;
+      compressed.push(d[0]);
+      return d.slice();
     }, 2);
-    const a = new Uint8Array([1]), b = new Uint8Array([2]), c = new Uint8Array([3]);
-    deflate(a, 9);
-    deflate(b, 9);
-    deflate(c, 9); // evicts a
-    deflate(a, 9);
-    expect(calls).toBe(4);
-    deflate(c, 9);
-    expect(calls).toBe(4);
+    const block = (n: number) => new Uint8Array([n]);
+    deflate(block(1), 9);
+    deflate(block(2), 9);
+    deflate(block(1), 9); // hit: 1 is now more recent than 2
+    deflate(block(3), 9); // evicts 2, the least recently used (insertion order would evict 1)
+    expect(compressed).toEqual([1, 2, 3]);
+    deflate(block(1), 9); // still cached
+    expect(compressed).toEqual([1, 2, 3]);
+    deflate(block(2), 9); // was evicted: compressed again, evicting 3 (1 was used after 3)
+    expect(compressed).toEqual([1, 2, 3, 2]);
+    deflate(block(1), 9);
+    expect(compressed).toEqual([1, 2, 3, 2]);
+    deflate(block(3), 9);
+    expect(compressed).toEqual([1, 2, 3, 2, 3]);
+  });
+
+  it('matches a reference LRU on random access sequences, including colliding hashes', () => {
+    // Model: an array, most recent last. Inputs of one byte at two levels, so entries of the
+    // same bytes share a hash bucket and eviction must take the right one out of it.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 7 }), fc.constantFrom(1, 9)), { maxLength: 60 }),
+        (maxEntries, accesses) => {
+          let calls = 0;
+          const deflate = memoizeDeflate((d, level) => {
+            calls++;
+            return new Uint8Array([d[0], level]);
+          }, maxEntries);
+          const model: string[] = [];
+          let expectedCalls = 0;
+          for (const [byte, level] of accesses) {
+            const id = `${byte}/${level}`;
+            const i = model.indexOf(id);
+            if (i >= 0) model.splice(i, 1);
+            else expectedCalls++;
+            model.push(id);
+            if (model.length > maxEntries) model.shift();
+            expect(deflate(new Uint8Array([byte]), level)).toEqual(new Uint8Array([byte, level]));
+            expect(calls).toBe(expectedCalls);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

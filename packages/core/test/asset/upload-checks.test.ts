@@ -26,6 +26,22 @@ describe('checkObject', () => {
     expect(codes({ name: 'e', lods: { high: { faces: [tri('a')] }, low: { faces: [tri('z')] } } })).toContain('lod-material');
     expect(codes({ name: 'f', lods: { high: { faces: [tri()] }, medium: { faces: [big] } } })).toContain('lod-more-vertices');
   });
+  it('warns when a LOD or physics box differs from high\'s, saying by how much the uploader stretches it', () => {
+    const o: SlObject = { name: 'g', lods: { high: { faces: [tri('m', 1)] }, medium: { faces: [tri('m', 0.8)] } }, physicsMesh: { faces: [tri('m', 0.5, 0.5)] } };
+    const d = checkObject(o);
+    const lod = d.find((x) => x.code === 'lod-box-mismatch')!;
+    expect(lod.severity).toBe('warning');
+    expect(lod.message).toMatch(/medium LOD.*25\.0 % on x/);
+    expect(d.map((x) => x.code)).toContain('physics-box-mismatch');
+    const hulls = checkObject({ name: 'h', lods: { high: { faces: [tri('m', 1)] } }, decomposition: [Float32Array.of(0, 0, 0, 0.5, 0, 0, 0, 0.5, 0.5, 0, 0, 0.5)] });
+    expect(hulls.map((x) => x.code)).toContain('physics-box-mismatch');
+    expect(codes({ name: 'i', lods: { high: { faces: [tri('m', 1)] }, medium: { faces: [tri('m', 1)] } } })).not.toContain('lod-box-mismatch');
+  });
+  it('warns when a LOD drops one of high\'s materials (the official viewer shifts the textures)', () => {
+    const empty: Face = { material: 'b', positions: new Float32Array(0), indices: new Uint32Array(0) };
+    expect(codes({ name: 'j', lods: { high: { faces: [tri('a'), tri('b')] }, low: { faces: [tri('a'), empty] } } })).toContain('lod-material-missing');
+    expect(codes({ name: 'k', lods: { high: { faces: [tri('a'), tri('b')] }, low: { faces: [tri('a'), tri('b')] } } })).not.toContain('lod-material-missing');
+  });
   it('flags more than 8 faces and scale limits', () => {
     const faces = Array.from({ length: 9 }, (_, i) => tri(`m${i}`));
     expect(codes({ name: 'g', lods: { high: { faces } } })).toContain('too-many-faces');

@@ -107,3 +107,41 @@ describe('costReport', () => {
     expect(r.linkset.streaming).toBeCloseTo(sum + 15, 6);
   });
 });
+
+describe('costReport: the server convexification of small triangle meshes', () => {
+  /** A ring (concave, so its triangle mesh and its hull price differently) of outer size 2R. */
+  function ringFace(R: number, r: number): Face {
+    const pos: number[] = [], idx: number[] = [];
+    const seg = 24, side = 8;
+    for (let i = 0; i < seg; i++) for (let j = 0; j < side; j++) {
+      const a = (2 * Math.PI * i) / seg, b = (2 * Math.PI * j) / side;
+      pos.push((R + r * Math.cos(b)) * Math.cos(a), (R + r * Math.cos(b)) * Math.sin(a), r * Math.sin(b));
+    }
+    for (let i = 0; i < seg; i++) for (let j = 0; j < side; j++) {
+      const a = i * side + j, b = ((i + 1) % seg) * side + j, c = ((i + 1) % seg) * side + ((j + 1) % side), d = i * side + ((j + 1) % side);
+      idx.push(a, b, c, a, c, d);
+    }
+    return { material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
+  }
+
+  it('a physics mesh on an object with a side under 0.5 m is charged as its single hull; at 0.5 m and over, as a triangle mesh', () => {
+    // The ring is 2.6 x 2.6 x 0.6 m: no side under 0.5 m at scale 1.
+    const o: SlObject = { name: 'Ring', lods: { high: lod(ringFace(1, 0.3)) }, physicsMesh: lod(ringFace(1, 0.3)) };
+    const big = costReport({ objects: [o] }, { deflate }).objects[0];
+    expect(big.physics.convexified).toBeUndefined();
+    expect(big.physics.shape).toBe('mesh');
+    expect(big.physics.weight).toBe(big.physics.mesh!.weight);
+    // Scaled so the thickness is 0.48 m: convexified.
+    const s = 0.48 / 0.6;
+    const small = costReport({ objects: [o] }, { deflate, scaleFactors: [s, s, s] }).objects[0];
+    expect(small.physics.convexified).toBe(true);
+    expect(small.physics.shape).toBe('convex-hull');
+    expect(small.physics.weight).toBe(small.physics.convexHull.weight);
+    expect(small.physics.mesh!.weight).not.toBe(small.physics.weight);
+    // A decomposition is never convexified, and prices hulls: it assumes Analyze.
+    const d = costReport({ objects: [{ ...o, decomposition: [Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])] }] }, { deflate, scaleFactors: [s, s, s] }).objects[0];
+    expect(d.physics.convexified).toBeUndefined();
+    expect(d.physics.shape).toBe('decomposition');
+    expect(d.physics.assumes).toEqual(['analyze']);
+  });
+});

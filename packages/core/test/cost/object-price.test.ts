@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { costReport } from '../../src/cost/cost-report.js';
 import { priceObjectAtScale } from '../../src/cost/object-price.js';
 import { objectBox, boxCenter, lodTriangles } from '../../src/geometry/object-geometry.js';
+import { primPosition, primScale } from '../../src/geometry/placement.js';
 import type { DeflateFn, Face, SlObject } from '../../src/types.js';
 
 const deflate: DeflateFn = (d, level) => new Uint8Array(deflateSync(d, { level }));
@@ -22,7 +23,7 @@ describe('priceObjectAtScale: the one per-object price (report and preview)', ()
     for (const f of [[1, 1, 1], [3, 3, 3], [0.5, 1, 2]] as [number, number, number][]) {
       const o = costReport({ objects: [crate] }, { deflate, scaleFactors: f }).objects[0];
       const bytes = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
-      const p = priceObjectAtScale({ box: objectBox(crate), bytes, physics: o.physics, physicsMesh: lodTriangles(crate.physicsMesh!) }, f, boxCenter(objectBox(crate)));
+      const p = priceObjectAtScale({ scale: primScale(crate), position: primPosition(crate), bytes, physics: o.physics, physicsMesh: lodTriangles(crate.physicsMesh!) }, f, boxCenter(objectBox(crate)));
       expect(p).toEqual({ scale: o.scale, position: o.position, radius: o.radius, switchDistances: o.switchDistances, streaming: o.streaming, physics: o.physics, server: o.server, landImpact: o.landImpact });
     }
   });
@@ -30,7 +31,7 @@ describe('priceObjectAtScale: the one per-object price (report and preview)', ()
   it('recomputes the physics mesh at the size (its weight depends on triangle widths) and picks the shape the object uses', () => {
     const o = costReport({ objects: [crate] }, { deflate }).objects[0];
     const bytes = { high: o.lods.high.blockBytes, medium: 0, low: 0, lowest: 0 };
-    const input = { box: objectBox(crate), bytes, physics: o.physics, physicsMesh: lodTriangles(crate.physicsMesh!) };
+    const input = { scale: primScale(crate), position: primPosition(crate), bytes, physics: o.physics, physicsMesh: lodTriangles(crate.physicsMesh!) };
     const small = priceObjectAtScale(input, [1, 1, 1], [0, 0, 0]);
     const big = priceObjectAtScale(input, [10, 10, 10], [0, 0, 0]);
     expect(small.physics.shape).toBe('mesh');

@@ -4,9 +4,11 @@ import {
   canBePhysical,
   convexHullPhysicsCost,
   decompositionPhysicsCost,
+  meshConvexified,
   physicalLinksetPenalty,
   triangleMeshPhysicsCost,
 } from '../../src/cost/physics-cost.js';
+import { USER_MESH_CONVEXIFICATION_SIZE } from '../../src/constants.js';
 
 /** Flat arrays from a list of triangles given as 3 points each. */
 function soup(triangles: number[][][]): { positions: Float32Array; indices: Uint32Array } {
@@ -137,5 +139,15 @@ describe('canBePhysical', () => {
     expect(canBePhysical(32)).toBe(true);
     expect(canBePhysical(32.01)).toBe(false);
     expect(canBePhysical(40, { maxPhysicalCost: 64 })).toBe(true);
+  });
+});
+
+describe('meshConvexified', () => {
+  it('is true exactly when some side is under 0.5 m (USER_MESH_CONVEXIFICATION_SIZE)', () => {
+    expect(meshConvexified([0.49, 3, 3])).toBe(true);
+    expect(meshConvexified([3, 3, 0.1])).toBe(true);
+    expect(meshConvexified([0.5, 0.5, 0.5])).toBe(false);
+    expect(meshConvexified([10, 1, 2])).toBe(false);
+    expect(USER_MESH_CONVEXIFICATION_SIZE).toBe(0.5);
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hausdorffDistance, lodHausdorffDistance, maxDistanceToMesh, pointTriangleDistanceSquared, sampleSurface, TriangleBvh, type TriangleMesh } from '../../src/lod/hausdorff.js';
+import { hausdorffDistance, lodHausdorffDistance, maxDistanceToMesh, pointTriangleDistanceSquared, sampleSurface, TriangleBvh } from '../../src/lod/hausdorff.js';
 import { materialBox, uvSphere } from './lod-fixtures.js';
+import type { IndexedMesh } from '../../src/geometry/indexed-mesh.js';
 
 const coord = fc.double({ min: -5, max: 5, noNaN: true });
 const point = fc.tuple(coord, coord, coord);
@@ -19,14 +20,14 @@ function bruteTriangle(t: number[], p: number[], steps = 60): number {
   return best;
 }
 
-function translated(mesh: TriangleMesh, d: [number, number, number]): TriangleMesh {
+function translated(mesh: IndexedMesh<Float32Array>, d: [number, number, number]): IndexedMesh<Float32Array> {
   const p = mesh.positions.slice();
   for (let i = 0; i < p.length; i += 3) for (let k = 0; k < 3; k++) p[i + k] += d[k];
   return { positions: p, indices: mesh.indices };
 }
 
 const sphere = uvSphere(24);
-const sphereMesh: TriangleMesh = { positions: sphere.positions, indices: sphere.indices };
+const sphereMesh: IndexedMesh<Float32Array> = { positions: sphere.positions, indices: sphere.indices };
 
 describe('pointTriangleDistanceSquared', () => {
   it('a point on the long edge of a sliver is at distance 0 (fast-check counterexample)', () => {
@@ -60,7 +61,7 @@ describe('pointTriangleDistanceSquared', () => {
 describe('TriangleBvh', () => {
   it('finds the same nearest distance as checking every triangle', () => {
     const box = materialBox(2, 1, 0.5, 3);
-    const mesh: TriangleMesh = { positions: new Float32Array([...box.faces.flatMap((f) => [...f.positions])]), indices: new Uint32Array(0) };
+    const mesh: IndexedMesh<Float32Array> = { positions: new Float32Array([...box.faces.flatMap((f) => [...f.positions])]), indices: new Uint32Array(0) };
     const idx: number[] = [];
     let base = 0;
     for (const f of box.faces) {

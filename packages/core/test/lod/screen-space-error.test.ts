@@ -1,17 +1,26 @@
 import fc from 'fast-check';
+import { PerspectiveCamera, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { isSlmeshError } from '../../src/errors.js';
 import { lodSwitchDistances } from '../../src/cost/lod-distances.js';
 import { errorForPixels, lodErrorBounds, lodScreenErrors, metresPerPixel, screenSpaceError, SCREEN_SPACE_DEFAULTS } from '../../src/lod/screen-space-error.js';
 
 describe('screen-space error', () => {
-  it('uses a 1080 px tall view with a 60 degree field of view by default', () => {
-    expect(SCREEN_SPACE_DEFAULTS).toEqual({ viewportHeightPx: 1080, verticalFovDegrees: 60 });
-    // One pixel at 10 m: 2 * 10 * tan(30 deg) / 1080 = 10.69 mm.
-    expect(metresPerPixel(10)).toBeCloseTo((20 * Math.tan(Math.PI / 6)) / 1080, 12);
-    expect(metresPerPixel(10)).toBeCloseTo(0.010692, 6);
-    // A 5 cm error seen from 10 m covers about 4.68 px.
-    expect(screenSpaceError(0.05, 10)).toBeCloseTo(4.6765, 3);
+  it('gives the pixels a perspective camera (1080 px tall, 60 degrees) really draws an error across', () => {
+    // An independent projection: three.js's camera, a segment of length e facing it at distance d.
+    const camera = new PerspectiveCamera(SCREEN_SPACE_DEFAULTS.verticalFovDegrees, 16 / 9, 0.01, 1e5);
+    camera.updateMatrixWorld();
+    const pixelsOf = (e: number, d: number) => {
+      const a = new Vector3(0, -e / 2, -d).project(camera);
+      const b = new Vector3(0, e / 2, -d).project(camera);
+      return ((b.y - a.y) / 2) * SCREEN_SPACE_DEFAULTS.viewportHeightPx;
+    };
+    fc.assert(
+      fc.property(fc.double({ min: 1e-3, max: 1, noNaN: true }), fc.double({ min: 1, max: 500, noNaN: true }), (e, d) => {
+        expect(screenSpaceError(e, d)).toBeCloseTo(pixelsOf(e, d), 4);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('scales with the viewport and the field of view', () => {

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { TriangleMesh } from '../../src/lod/hausdorff.js';
 import { rasterizeSilhouette, silhouetteCoverage, silhouetteReference, silhouetteViews, SILHOUETTE_DIRECTIONS } from '../../src/lod/silhouette.js';
 import { materialBox, uvSphere } from './lod-fixtures.js';
+import type { IndexedMesh } from '../../src/geometry/indexed-mesh.js';
 
-const mesh = (f: { positions: Float32Array; indices: Uint32Array }): TriangleMesh => ({ positions: f.positions, indices: f.indices });
+const mesh = (f: { positions: Float32Array; indices: Uint32Array }): IndexedMesh<Float32Array> => ({ positions: f.positions, indices: f.indices });
 const sphere = mesh(uvSphere(32));
 
-function scaled(m: TriangleMesh, s: number): TriangleMesh {
+function scaled(m: IndexedMesh<Float32Array>, s: number): IndexedMesh<Float32Array> {
   return { positions: m.positions.map((x) => x * s), indices: m.indices };
 }
 
@@ -84,7 +84,7 @@ describe('silhouette coverage', () => {
   });
 
   it('skips views where the reference has no area (a flat quad seen edge on)', () => {
-    const quad: TriangleMesh = { positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 3]) };
+    const quad: IndexedMesh<Float32Array> = { positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 3]) };
     const ref = silhouetteReference(quad);
     expect(ref.areas[0]).toBe(0); // along X
     expect(rasterizeSilhouette(quad, ref.views[2]).reduce((a, b) => a + b, 0)).toBe(64 * 64); // along Z it fills the grid

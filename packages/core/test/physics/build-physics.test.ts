@@ -1,8 +1,26 @@
+import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { buildPhysics } from '../../src/physics/build-physics.js';
-import { convexHullPhysicsCost, decompositionPhysicsCost } from '../../src/cost/physics-cost.js';
+import { convexHullPhysicsCost, decompositionPhysicsCost, triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
+import { computeUploadNormalization, denormalizePoints, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
+import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { SlObject } from '../../src/types.js';
 import { boxes, hullPlanes, insideHull, room, sphere, torus, type TestMesh } from './physics-fixtures.js';
+
+/** A closed blob with dents and bumps (Suzanne-like: concave, no hole): a sphere with radial waves. */
+function blob(seg: number, amp: number, k: number): TestMesh {
+  const m = sphere(1, seg, Math.max(4, seg >> 1));
+  const p = m.positions.slice();
+  for (let i = 0; i < p.length; i += 3) {
+    const [x, y, z] = [p[i], p[i + 1], p[i + 2]];
+    const f = 1 + amp * Math.sin(k * Math.atan2(y, x)) * Math.cos(k * Math.asin(Math.max(-1, Math.min(1, z))));
+    p[i] = x * f;
+    p[i + 1] = y * f;
+    p[i + 2] = z * f;
+  }
+  return { positions: p, indices: m.indices };
+}
 
 function objectOf(m: TestMesh, name = 'Thing'): SlObject {
   return { name, lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] } } };
@@ -46,22 +64,94 @@ describe('buildPhysics', () => {
     const r = buildPhysics(o, { mode: 'mesh' });
     expect(r.mode).toBe('mesh');
     expect(r.object.physicsMesh!.faces[0].indices.length).toBe(o.lods.high.faces[0].indices.length);
+    const big = buildPhysics(o, { mode: 'mesh', scale: [2, 2, 2] });
+    expect(big.weight).toBeLessThan(r.weight);
+    // Under 0.5 m on a side the server charges the mesh as its single hull.
     const small = buildPhysics(o, { mode: 'mesh', scale: [0.25, 0.25, 0.25] });
-    expect(small.weight).toBeGreaterThan(r.weight);
+    expect(small.mesh!.convexified).toBe(true);
+    expect(small.weight).toBeCloseTo(convexHullPhysicsCost(small.object.hull!.length / 3), 12);
+    expect(small.mesh!.triangleWeight).toBeGreaterThan(small.weight);
     const none = buildPhysics(o, { mode: 'none' });
     expect(none.mode).toBe('none');
     expect(none.object).toEqual(o);
     expect(none.weight).toBeCloseTo(none.hull.weight, 12);
   });
 
-  it('auto: decomposes a torus whose triangle mesh would weigh more, keeps the hull for a sphere', () => {
+  it('auto: a torus with an avatar-sized hole keeps it open (decomposition or mesh); a sphere costs no more than its hull', () => {
     const t = buildPhysics(objectOf(torus(1, 0.25, 48, 16)), { mode: 'auto', ...FAST });
-    expect(t.mode).toBe('decompose');
-    expect(t.decomposition!.weight).toBeLessThan(t.mesh!.weight);
+    expect(t.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    expect(['decomposition', 'mesh']).toContain(t.choice!.shape);
+    expect(t.object.physicsChoice).toEqual(t.choice);
     const s = buildPhysics(objectOf(sphere(1, 24, 12)), { mode: 'auto', ...FAST });
-    expect(s.mode).toBe('hull');
-    expect(s.object.decomposition).toBeUndefined();
-    expect(s.decomposition!.hulls).toBe(1);
+    const hull = s.choice!.candidates.find((c) => c.shape === 'hull')!;
+    expect(hull.keepsOpenings).toBe(true);
+    expect(Math.max(s.weight, 0.5)).toBeLessThanOrEqual(hull.landImpact + 1e-12);
+  });
+
+  it('property: auto never gives a closed blob more land impact than its hull unless the hull closes an opening', () => {
+    fc.assert(
+      fc.property(fc.double({ min: 0.2, max: 3, noNaN: true }), fc.double({ min: 0, max: 0.3, noNaN: true }), fc.integer({ min: 2, max: 4 }), fc.double({ min: 0, max: 12, noNaN: true }), (size, amp, k, download) => {
+        const r = buildPhysics(objectOf(blob(16, amp, k)), { mode: 'auto', scale: [size, size, size], downloadWeight: download, ...FAST });
+        const hull = r.choice!.candidates.find((c) => c.shape === 'hull')!;
+        const chosen = r.choice!.candidates.find((c) => c.shape === r.choice!.shape)!;
+        if (hull.keepsOpenings) expect(chosen.landImpact).toBeLessThanOrEqual(hull.landImpact + 1e-12);
+        expect(chosen.landImpact).toBeCloseTo(Math.max(download, r.weight, 0.5), 9);
+        expect(r.choice!.reason.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 4 },
+    );
+  });
+
+  it('auto: a room with a 1 m doorway keeps the doorway open', () => {
+    const m = room();
+    const r = buildPhysics(objectOf(m), { mode: 'auto', ...FAST });
+    expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    expect(['decomposition', 'mesh']).toContain(r.choice!.shape);
+    expect(r.choice!.reason).toMatch(/single hull would close/);
+    if (r.object.decomposition) for (const p of m.doorway) expect(r.object.decomposition.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+    else expect(r.object.physicsMesh).toBeDefined();
+    // Download weight far above every shape: the closest fit that keeps the doorway, never the hull.
+    const heavy = buildPhysics(objectOf(m), { mode: 'auto', downloadWeight: 500, ...FAST });
+    expect(['decomposition', 'mesh']).toContain(heavy.choice!.shape);
+  });
+
+  it('a thin open sheet stays thin', () => {
+    const sheet = { positions: Float64Array.from([0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0]), indices: Uint32Array.from([0, 1, 2, 0, 2, 3]) };
+    const r = buildPhysics(objectOf(sheet), { mode: 'decompose', ...FAST });
+    for (const h of r.object.decomposition!) for (let i = 2; i < h.length; i += 3) expect(Math.abs(h[i])).toBeLessThanOrEqual(0.01);
+  });
+
+  it('the price is the price of re-reading the written asset (decomposition and mesh)', () => {
+    for (const mode of ['decompose', 'mesh'] as const) {
+      const r = buildPhysics(objectOf(torus(1, 0.25, 32, 12)), { mode, ...FAST });
+      const o = r.object;
+      const bytes = encodeMeshAsset({ lods: o.lods, hull: o.hull, decomposition: o.decomposition, physicsMesh: o.physicsMesh }, { deflate: (d, level) => new Uint8Array(deflateSync(d, { level })) }).bytes;
+      const back = decodeMeshAsset(bytes, { inflate: (d) => new Uint8Array(inflateSync(d)) });
+      if (mode === 'decompose') {
+        const hulls = back.physicsConvex!.hulls!;
+        expect(decompositionPhysicsCost(hulls.map((h) => h.length / 3)).cost).toBeCloseTo(r.weight, 12);
+      } else {
+        const n = computeUploadNormalization(o.lods.high);
+        const pos: number[] = [], idx: number[] = [];
+        for (const face of back.physicsMesh!) {
+          if (!face.positions || !face.indices) continue;
+          const base = pos.length / 3;
+          pos.push(...denormalizePoints(face.positions, n));
+          idx.push(...Array.from(face.indices, (i) => i + base));
+        }
+        // Quantised to 16 bits: the triangle widths (and the weight) agree to a small fraction.
+        expect(triangleMeshPhysicsCost(Float32Array.from(pos), Uint32Array.from(idx)).cost).toBeCloseTo(r.weight, 2);
+      }
+    }
+  });
+
+  it('a ~300k-triangle mesh decomposes on a proxy into a bounded number of hulls', () => {
+    const m = blob(550, 0.1, 3);
+    expect(m.indices.length / 3).toBeGreaterThan(290_000);
+    const r = buildPhysics(objectOf(m), { mode: 'decompose', ...FAST });
+    expect(r.decomposition!.hulls).toBeGreaterThan(0);
+    expect(r.decomposition!.hulls).toBeLessThanOrEqual(256);
+    expect(r.diagnostics.some((d) => d.code === 'physics-proxy')).toBe(true);
   });
 
   it('reports progress and honours an abort signal', () => {

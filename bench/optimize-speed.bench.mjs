@@ -1,0 +1,98 @@
+/**
+ * `pnpm bench optimize-speed`: the CPU time and memory of `slmesh optimize --physics hull` on
+ * real Blender models, against gltfpack in the same run.
+ *
+ *   1. a 252k-triangle Suzanne (Blender's monkey, subdivision surface level 4, smooth, UVs),
+ *      paired with `gltfpack -si 0.25` (npm package gltfpack, WASM) on the same file: 3 pairs,
+ *      run alternately, CPU time (user + sys of the child, from /usr/bin/time), median of the
+ *      per-pair ratios; target at most 3x;
+ *   2. a 1M-triangle Suzanne (level 5), one run: CPU time, wall time and peak memory; target
+ *      under 60 s and 2 GB.
+ *
+ * The models are made by Blender (`blender -b --factory-startup --python`) when it is installed;
+ * without it the benchmark says so and stops.
+ */
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const BLENDER = '/usr/bin/blender';
+const TIME = '/usr/bin/time';
+
+const SUZANNE_PY = `
+import bpy, sys
+args = sys.argv[sys.argv.index('--') + 1:]
+bpy.ops.wm.read_factory_settings(use_empty=True)
+bpy.ops.mesh.primitive_monkey_add(size=2)
+o = bpy.context.active_object
+o.name = 'Suzanne'
+m = o.modifiers.new('sub', 'SUBSURF'); m.levels = int(args[1]); m.render_levels = int(args[1])
+bpy.ops.object.shade_smooth()
+bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=True)
+`;
+
+/** Runs a command under /usr/bin/time: its CPU seconds (user + sys), wall seconds and peak RSS (MiB). */
+function timed(cmd, args) {
+  const r = spawnSync(TIME, ['-f', 'TIME %U %S %e %M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = (r.stderr.split('\n').reverse().find((l) => l.startsWith('TIME ')) ?? '').split(' ');
+  if (r.status !== 0 || line.length < 5) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(-500)}`);
+  return { cpu: +line[1] + +line[2], wall: +line[3], rssMiB: +line[4] / 1024, stdout: r.stdout };
+}
+
+const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
+
+export async function run({ root, log }) {
+  if (!existsSync(BLENDER) || !existsSync(TIME)) {
+    return { title: 'optimize speed: slmesh vs gltfpack on Blender models', markdown: `Blender (${BLENDER}) or ${TIME} is missing on this machine: no run.` };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'slmesh-bench-speed-'));
+  const script = join(dir, 'suzanne.py');
+  writeFileSync(script, SUZANNE_PY);
+  const make = (level, name) => {
+    const out = join(dir, name);
+    const r = spawnSync(BLENDER, ['-b', '--factory-startup', '--python', script, '--', out, String(level)], { encoding: 'utf8' });
+    if (!existsSync(out)) throw new Error(`blender failed: ${r.stderr.slice(-500)}`);
+    return out;
+  };
+  const blender = (spawnSync(BLENDER, ['--version'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0].trim();
+  const bin = join(root, 'packages/cli/dist/bin.js');
+  const gltfpack = join(root, 'node_modules/.bin/gltfpack');
+  const gpVersion = (spawnSync(gltfpack, ['-v'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0].trim();
+
+  // 1. 252k: paired runs.
+  const s252 = make(4, 'suzanne-252k.glb');
+  const pairs = [];
+  let line252 = '';
+  for (let i = 0; i < 3; i++) {
+    const sl = timed(process.execPath, [bin, 'optimize', s252, '-o', join(dir, 'out.glb'), '--physics', 'hull']);
+    const gp = timed(gltfpack, ['-si', '0.25', '-i', s252, '-o', join(dir, 'gp.glb')]);
+    pairs.push({ sl, gp, ratio: sl.cpu / gp.cpu });
+    line252 = sl.stdout.split('\n').find((l) => l.startsWith('Suzanne')) ?? '';
+    log(`252k pair ${i + 1}: slmesh ${sl.cpu.toFixed(2)} s CPU, gltfpack ${gp.cpu.toFixed(2)} s CPU: ${(sl.cpu / gp.cpu).toFixed(2)}x`);
+  }
+  const li252 = (pairs[0].sl.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
+
+  // 2. 1M: one run.
+  const s1m = make(5, 'suzanne-1m.glb');
+  const big = timed(process.execPath, [bin, 'optimize', s1m, '-o', join(dir, 'out1m.glb'), '--physics', 'hull']);
+  const line1m = big.stdout.split('\n').find((l) => l.startsWith('Suzanne')) ?? '';
+  const li1m = (big.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
+  log(`1M: ${big.cpu.toFixed(1)} s CPU, ${big.wall.toFixed(1)} s wall, ${big.rssMiB.toFixed(0)} MiB`);
+  rmSync(dir, { recursive: true, force: true });
+
+  const md = [];
+  md.push(`Models made by ${blender || 'Blender'}: Suzanne (\`primitive_monkey_add\`), subdivision surface level 4 (251,904 triangles) and level 5 (1,007,616 triangles), smooth shading, UVs, exported as GLB. Physics: \`--physics hull\` (the single hull; this branch's physics code). CPU time = user + sys of the child process (\`/usr/bin/time\`), which is what a shared machine can measure fairly; peak memory = max RSS.`);
+  md.push('');
+  md.push('| run | slmesh CPU | gltfpack CPU | ratio | slmesh wall | slmesh peak memory |');
+  md.push('|---|---:|---:|---:|---:|---:|');
+  pairs.forEach((p, i) => md.push(`| 252k pair ${i + 1} | ${p.sl.cpu.toFixed(2)} s | ${p.gp.cpu.toFixed(2)} s | ${p.ratio.toFixed(2)}x | ${p.sl.wall.toFixed(2)} s | ${p.sl.rssMiB.toFixed(0)} MiB |`));
+  md.push('');
+  md.push(`\`slmesh optimize suzanne-252k.glb -o out.glb --physics hull\` against \`gltfpack -si 0.25 -i suzanne-252k.glb -o gp.glb\` (${gpVersion || 'gltfpack'}, npm package \`gltfpack\`, WASM; one simplification to 25 %): **${median(pairs.map((p) => p.ratio)).toFixed(2)}x** gltfpack's CPU time, median of the 3 paired ratios (target: at most 3x).`);
+  md.push('');
+  md.push(`slmesh's LODs: \`${line252.trim().replace(/\s+/g, ' ')}\` (object, input, high, medium, low, lowest triangles with their screen-space errors); land impact ${li252.trim()}.`);
+  md.push('');
+  md.push(`1M triangles, \`slmesh optimize suzanne-1m.glb -o out.glb --physics hull\`: **${big.cpu.toFixed(1)} s CPU**, ${big.wall.toFixed(1)} s wall, **${big.rssMiB.toFixed(0)} MiB** peak (target: under 60 s and 2 GB). LODs: \`${line1m.trim().replace(/\s+/g, ' ')}\`; land impact ${li1m.trim()}.`);
+  return { title: 'optimize speed: slmesh vs gltfpack on Blender models', markdown: md.join('\n') };
+}

@@ -1,0 +1,132 @@
+import os
+import stat
+import tempfile
+import unittest
+
+from slmesh_blender import cli
+
+
+class BaseArgvTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+
+    def make_exe(self, name: str) -> str:
+        path = os.path.join(self.tmp.name, name)
+        with open(path, "w") as handle:
+            handle.write("#!/bin/sh\necho 0.1.0\n")
+        os.chmod(path, os.stat(path).st_mode | stat.S_IEXEC)
+        return path
+
+    def test_path_mode_finds_slmesh_on_path(self):
+        exe = self.make_exe("slmesh")
+        old = os.environ.get("PATH", "")
+        os.environ["PATH"] = self.tmp.name
+        try:
+            self.assertEqual(cli.base_argv(cli.CliConfig(mode=cli.MODE_PATH, extra_path=(self.tmp.name,))), [exe])
+        finally:
+            os.environ["PATH"] = old
+
+    def test_path_mode_missing_gives_the_clear_message(self):
+        config = cli.CliConfig(mode=cli.MODE_PATH, extra_path=(self.tmp.name,))
+        old = os.environ.get("PATH", "")
+        os.environ["PATH"] = self.tmp.name
+        try:
+            with self.assertRaises(cli.SlmeshNotFound) as caught:
+                cli.base_argv(config)
+        finally:
+            os.environ["PATH"] = old
+        message = str(caught.exception)
+        self.assertTrue(message.startswith("slmesh not found"))
+        self.assertIn("npm install -g @slmesh/cli", message)
+        self.assertIn("Preferences > Add-ons > slmesh", message)
+
+    def test_executable_mode(self):
+        exe = self.make_exe("my-slmesh")
+        self.assertEqual(cli.base_argv(cli.CliConfig(mode=cli.MODE_EXECUTABLE, executable=exe)), [exe])
+        with self.assertRaises(cli.SlmeshNotFound) as caught:
+            cli.base_argv(cli.CliConfig(mode=cli.MODE_EXECUTABLE, executable=os.path.join(self.tmp.name, "nope")))
+        self.assertIn("no file", str(caught.exception))
+        with self.assertRaises(cli.SlmeshNotFound):
+            cli.base_argv(cli.CliConfig(mode=cli.MODE_EXECUTABLE, executable="  "))
+
+    def test_node_mode_needs_node_and_bin_js(self):
+        node = self.make_exe("node")
+        script = os.path.join(self.tmp.name, "bin.js")
+        with open(script, "w") as handle:
+            handle.write("")
+        self.assertEqual(cli.base_argv(cli.CliConfig(mode=cli.MODE_NODE, node=node, script=script)), [node, script])
+        with self.assertRaises(cli.SlmeshNotFound) as caught:
+            cli.base_argv(cli.CliConfig(mode=cli.MODE_NODE, node=node, script=script + ".missing"))
+        self.assertIn("no bin.js", str(caught.exception))
+        with self.assertRaises(cli.SlmeshNotFound) as caught:
+            cli.base_argv(cli.CliConfig(mode=cli.MODE_NODE, node=os.path.join(self.tmp.name, "no-node"), script=script))
+        self.assertIn("node not found", str(caught.exception))
+
+
+class ArgvTest(unittest.TestCase):
+    BASE = ["slmesh"]
+    CURRENT_HELP = """
+  -o, --output <file.glb>       output GLB
+  --split                       write sibling files out.glb, out_LOD2.glb,
+  --report <file.json>          also write the cost report of the output
+  --lod-factor <F>              RenderVolumeLODFactor (default: "2")
+  --max-error-px <px>           largest screen-space error
+  --target-li <N>               lowest-error LODs that keep the land impact at
+  --keep-lods                   keep authored LODs
+  --physics <mode>              physics shape: auto (a decomposition when
+  --no-siblings                 do not read sibling _LOD2/_LOD1/_LOD0/_PHYS
+"""
+
+    def test_numbers_are_plain(self):
+        self.assertEqual(cli.fmt_number(2), "2")
+        self.assertEqual(cli.fmt_number(1.125), "1.125")
+        self.assertEqual(cli.fmt_number(0.5), "0.5")
+        self.assertEqual(cli.fmt_number(1e-7), "0")
+
+    def test_cost_and_preview(self):
+        self.assertEqual(cli.cost_argv(self.BASE, "m.glb", 1.5), ["slmesh", "cost", "--json", "--lod-factor", "1.5", "m.glb"])
+        self.assertEqual(cli.preview_argv(self.BASE, "m.glb", "p.html"), ["slmesh", "preview", "m.glb", "-o", "p.html", "--lod-factor", "2"])
+        self.assertEqual(cli.version_argv(["node", "bin.js"]), ["node", "bin.js", "--version"])
+
+    def test_help_options(self):
+        options = cli.parse_help_options(self.CURRENT_HELP)
+        self.assertIn("--split", options)
+        self.assertIn("--target-li", options)
+        self.assertIn("--no-siblings", options)
+        self.assertNotIn("--output", {o for o in options if o.startswith("--o") and o != "--output"})
+
+    def test_optimize_with_split_flag(self):
+        options = cli.parse_help_options(self.CURRENT_HELP)
+        plan = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(lod_factor=1, physics="hull", target_li=5), options, "r.json")
+        self.assertEqual(plan.argv[:5], ["slmesh", "optimize", "in.glb", "-o", "out.glb"])
+        self.assertIn("--split", plan.argv)
+        self.assertEqual(plan.argv[plan.argv.index("--target-li") + 1], "5")
+        self.assertEqual(plan.argv[plan.argv.index("--physics") + 1], "hull")
+        self.assertEqual(plan.argv[plan.argv.index("--lod-factor") + 1], "1")
+        self.assertEqual(plan.report_path, "r.json")
+        self.assertNotIn("--max-error-px", plan.argv)  # the default is not passed
+        self.assertEqual(plan.notes, ())
+
+    def test_optimize_siblings_by_default_and_missing_options(self):
+        # The coming CLI writes sibling files by default: no --split; an older one may lack --target-li / --report.
+        options = frozenset({"--output", "--lod-factor", "--physics"})
+        plan = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(target_li=4, keep_lods=True), options, "r.json")
+        self.assertNotIn("--split", plan.argv)
+        self.assertNotIn("--target-li", plan.argv)
+        self.assertNotIn("--report", plan.argv)
+        self.assertIsNone(plan.report_path)
+        self.assertEqual(len(plan.notes), 2)
+        self.assertIn("--target-li", plan.notes[0])
+
+    def test_optimize_rejects_unknown_physics(self):
+        with self.assertRaises(cli.SlmeshError):
+            cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(physics="jelly"), frozenset({"--physics"}))
+
+    def test_failure_message_uses_the_cli_line(self):
+        self.assertEqual(cli.failure_message("slmesh cost", 2, "slmesh: m.glb: not a glTF file\n"), "slmesh cost failed: m.glb: not a glTF file")
+        self.assertEqual(cli.failure_message("slmesh cost", 3, ""), "slmesh cost failed: exit status 3")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,48 @@
+import os
+import re
+import unittest
+
+from slmesh_blender import diagnostics
+
+DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "diagnostics.md")
+
+
+class WordingTest(unittest.TestCase):
+    def test_every_documented_code_has_creator_wording(self):
+        with open(DOCS, encoding="utf-8") as handle:
+            codes = re.findall(r"^\| `([a-z-]+)` \|", handle.read(), re.MULTILINE)
+        self.assertGreater(len(codes), 20)
+        missing = [c for c in codes if c not in diagnostics.CREATOR_TEXT]
+        self.assertEqual(missing, [], "docs/diagnostics.md codes without wording in diagnostics.py")
+
+    def test_known_code(self):
+        f = diagnostics.word({"severity": "warning", "code": "too-many-faces", "message": "Chair: 9 faces", "object": "Chair"})
+        self.assertEqual(f.line, "Chair: " + diagnostics.CREATOR_TEXT["too-many-faces"])
+        self.assertEqual(f.detail, "Chair: 9 faces")
+
+    def test_unknown_code_keeps_the_cli_message(self):
+        f = diagnostics.word({"severity": "odd", "code": "new-thing", "message": "something new"})
+        self.assertEqual(f.severity, "info")
+        self.assertEqual(f.line, "Something new")
+
+    def test_errors_first(self):
+        found = diagnostics.word_all([
+            {"severity": "info", "code": "hull-reduced", "message": "i"},
+            {"severity": "error", "code": "no-mesh", "message": "e"},
+            {"severity": "warning", "code": "not-linkable", "message": "w"},
+            "not a diagnostic",
+        ])
+        self.assertEqual([f.severity for f in found], ["error", "warning", "info"])
+
+    def test_group_merges_a_note_on_every_object(self):
+        raw = [{"severity": "info", "code": "physics-as-hulls", "message": f"{n}: ...", "object": n} for n in ("Seat", "Back", "Leg", "Arm")]
+        raw.append({"severity": "warning", "code": "not-linkable", "message": "not linkable"})
+        groups = diagnostics.group(diagnostics.word_all(raw))
+        self.assertEqual([g.code for g in groups], ["not-linkable", "physics-as-hulls"])
+        self.assertEqual(groups[1].objects, ("Seat", "Back", "Leg", "Arm"))
+        self.assertTrue(groups[1].line.startswith("Seat, Back and 2 more: "))
+        self.assertEqual(groups[0].line, diagnostics.CREATOR_TEXT["not-linkable"])
+
+
+if __name__ == "__main__":
+    unittest.main()

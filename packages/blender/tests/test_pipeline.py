@@ -1,0 +1,108 @@
+import os
+import tempfile
+import unittest
+
+from slmesh_blender import pipeline
+from slmesh_blender.cli import OptimizeOptions, SlmeshError
+from slmesh_blender.jobs import run_sync
+
+from .helpers import FakeSlmesh, arg_after
+
+
+def fake_export(path: str) -> None:
+    with open(path, "wb") as handle:
+        handle.write(b"glTF selection")
+
+
+class PipelineTest(unittest.TestCase):
+    def setUp(self):
+        pipeline._HELP_CACHE.clear()
+        self.tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(self.tmp.cleanup)
+        self.dest = os.path.join(self.tmp.name, "out", "chair.glb")
+
+    def test_price(self):
+        fake = FakeSlmesh()
+        result = run_sync(pipeline.price_job(["slmesh"], fake_export, 1.5), fake)
+        self.assertEqual(result.report["files"][0]["linkset"]["landImpactRounded"], 20)
+        argv = fake.runs[0]
+        self.assertEqual(argv[:5], ["slmesh", "cost", "--json", "--lod-factor", "1.5"])
+        self.assertFalse(os.path.exists(os.path.dirname(argv[-1])), "the temporary export is removed")
+
+    def test_price_failure_uses_the_cli_line(self):
+        def failing(run):
+            from slmesh_blender.jobs import RunResult
+            return RunResult(run.argv, 2, "", "slmesh: selection.glb: no mesh\n")
+
+        with self.assertRaises(SlmeshError) as caught:
+            run_sync(pipeline.price_job(["slmesh"], fake_export), failing)
+        self.assertEqual(str(caught.exception), "slmesh cost failed: selection.glb: no mesh")
+
+    def test_export_with_split_flag(self):
+        fake = FakeSlmesh(split_flag=True)
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions(target_li=5)), fake)
+        self.assertEqual([os.path.basename(f) for f in result.files], ["chair.glb", "chair_LOD2.glb", "chair_LOD1.glb", "chair_LOD0.glb", "chair_PHYS.glb"])
+        optimize = next(r for r in fake.runs if r[1] == "optimize" and "--help" not in r)
+        self.assertIn("--split", optimize)
+        self.assertEqual(arg_after(optimize, "--target-li"), "5")
+        self.assertEqual(os.path.basename(arg_after(optimize, "-o")), "chair.glb")
+        self.assertEqual(fake.runs[-1][-1], self.dest, "the written files are priced")
+        self.assertEqual(result.optimize_report, {"schemaVersion": 1, "optimize": {"maxErrorPx": 1}})
+        self.assertEqual(result.warnings, [])
+
+    def test_export_siblings_by_default(self):
+        # The coming CLI: no --split option, sibling files written by default.
+        fake = FakeSlmesh(split_flag=False, writes=("LOD2", "LOD1", "LOD0"))
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), fake)
+        self.assertEqual([os.path.basename(f) for f in result.files], ["chair.glb", "chair_LOD2.glb", "chair_LOD1.glb", "chair_LOD0.glb"])
+        optimize = next(r for r in fake.runs if r[1] == "optimize" and "--help" not in r)
+        self.assertNotIn("--split", optimize)
+
+    def test_export_single_file_and_stale_siblings(self):
+        # An optimize that writes one file (LOD nodes inside): earlier siblings must go.
+        os.makedirs(os.path.dirname(self.dest))
+        for slot in ("LOD2", "PHYS"):
+            with open(self.dest.replace(".glb", f"_{slot}.glb"), "wb") as handle:
+                handle.write(b"stale")
+        fake = FakeSlmesh(split_flag=False, writes=None)
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), fake)
+        self.assertEqual(result.files, [self.dest])
+        self.assertEqual(os.listdir(os.path.dirname(self.dest)), ["chair.glb"])
+
+    def test_help_is_asked_once(self):
+        fake = FakeSlmesh()
+        for _ in range(2):
+            run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), fake)
+        self.assertEqual(sum(1 for r in fake.runs if "--help" in r), 1)
+
+    def test_target_not_reached_is_a_warning(self):
+        fake = FakeSlmesh(optimize_code=1)
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions(target_li=2)), fake)
+        self.assertEqual(result.warnings, ["land impact 3.2 is over the target 2 (physics weight sets it)"])
+        self.assertTrue(os.path.isfile(self.dest))
+
+    def test_unusable_input_writes_nothing(self):
+        fake = FakeSlmesh(optimize_code=2)
+        with self.assertRaises(SlmeshError) as caught:
+            run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), fake)
+        self.assertIn("not a glTF file", str(caught.exception))
+        self.assertFalse(os.path.exists(self.dest))
+
+    def test_older_cli_without_target_li(self):
+        fake = FakeSlmesh(help_extra="")
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions(target_li=3)), fake)
+        self.assertEqual(len(result.warnings), 1)
+        self.assertIn("--target-li", result.warnings[0])
+        self.assertIsNone(result.optimize_report)
+
+    def test_preview(self):
+        fake = FakeSlmesh()
+        folder = os.path.join(self.tmp.name, "preview")
+        page = run_sync(pipeline.preview_job(["slmesh"], fake_export, folder, 1), fake)
+        self.assertEqual(page, os.path.join(folder, "selection.preview.html"))
+        self.assertTrue(os.path.isfile(page))
+        self.assertEqual(fake.runs[0][1], "preview")
+
+
+if __name__ == "__main__":
+    unittest.main()

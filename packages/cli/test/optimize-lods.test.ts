@@ -1,0 +1,107 @@
+/**
+ * `slmesh optimize`'s LOD options (--keep-high, --max-triangles) end to end, and its progress
+ * line: one per phase on a terminal, nothing when stderr is not a TTY or with --quiet.
+ */
+
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { optimizeOptionsFrom, parseMaxTriangles, runOptimize } from '../src/commands/optimize.js';
+import { createProgress, optimizeProgress } from '../src/progress.js';
+
+const root = resolve(__dirname, '../../..');
+const bin = join(root, 'packages/cli/dist/bin.js');
+const asset = (name: string) => join(root, 'test-assets', name);
+
+function slmesh(...args: string[]) {
+  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function costJson(file: string) {
+  const r = slmesh('cost', '--json', file);
+  expect(r.status, r.stderr).toBe(0);
+  return JSON.parse(r.stdout).files[0];
+}
+
+/** A fake terminal (or pipe) that records what is written to it. */
+function stream(isTTY: boolean) {
+  const chunks: string[] = [];
+  return { isTTY, chunks, write: (s: string) => chunks.push(s) };
+}
+
+describe('slmesh optimize: the high LOD and triangle budgets', () => {
+  it('leaves the high LOD untouched with --keep-high, and honours --max-triangles', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-lods-'));
+    const kept = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'kept.glb'), '--keep-high', '--physics', 'none');
+    expect(kept.status, kept.stderr).toBe(0);
+    expect(kept.stdout).toMatch(/Suzanne\s+7872\s+7872 \(kept\)/);
+    expect(costJson(join(dir, 'kept.glb')).objects[0].lods.high.triangles).toBe(7872);
+
+    const r = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'budget.glb'), '--max-triangles', 'high=3000,medium=500,low=150,lowest=60', '--physics', 'none');
+    expect(r.status, r.stderr).toBe(0);
+    const lods = costJson(join(dir, 'budget.glb')).objects[0].lods;
+    expect(lods.high.triangles).toBeLessThanOrEqual(3000);
+    expect(lods.medium.triangles).toBeLessThanOrEqual(500);
+    expect(lods.low.triangles).toBeLessThanOrEqual(150);
+    expect(lods.lowest.triangles).toBeLessThanOrEqual(60);
+    expect(lods.lowest.triangles).toBeGreaterThan(0);
+    expect(r.stdout).toContain('lod-max-triangles');
+  });
+
+  it('refuses malformed budgets and distances with a usage error', () => {
+    expect(parseMaxTriangles('high=20000, lowest=10')).toEqual({ high: 20000, lowest: 10 });
+    for (const bad of ['high', 'high=0', 'middle=5', 'low=1.5', 'low=-3']) expect(() => parseMaxTriangles(bad)).toThrow(/--max-triangles/);
+    expect(() => optimizeOptionsFrom({ output: 'o.glb', highDistance: '0' })).toThrow(/--high-distance/);
+    expect(optimizeOptionsFrom({ output: 'o.glb', keepHigh: true, highDistance: '3' })).toMatchObject({ keepHigh: true, highDistance: 3 });
+  });
+});
+
+describe('progress', () => {
+  it('draws nothing when the stream is not a TTY, or when quiet', () => {
+    for (const [s, quiet] of [[stream(false), false], [stream(true), true]] as const) {
+      const p = createProgress({ stream: s, quiet });
+      p.step('optimize: planning LODs', 1, 3);
+      p.fraction('physics', 0.5);
+      p.clear();
+      expect(p.active).toBe(false);
+      expect(s.chunks).toEqual([]);
+    }
+  });
+
+  it('on a TTY redraws one line only when its text changes, and clears it', () => {
+    const s = stream(true);
+    const on = optimizeProgress(createProgress({ stream: s }));
+    on('lods', 1, 3);
+    on('lods', 1, 3);
+    on('lods', 2, 3);
+    expect(s.chunks).toEqual(['\roptimize: planning LODs 1/3\x1b[K', '\roptimize: planning LODs 2/3\x1b[K']);
+  });
+
+  it('reports every phase of optimize on a terminal, and nothing with --quiet', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-lods-'));
+    const out: string[] = [], err: string[] = [];
+    const tty = stream(true);
+    const physics = (o: never) => o;
+    expect(await runOptimize(asset('chair.glb'), { output: join(dir, 'a.glb') }, (s) => out.push(s), (s) => err.push(s), physics, tty)).toBe(0);
+    const text = tty.chunks.join('');
+    for (const label of ['reading', 'pricing the input', 'planning LODs', 'physics', 'writing', 'pricing the output']) expect(text).toContain(`optimize: ${label}`);
+    // Per-object phases count the chair's 6 prims; the line is cleared at the end.
+    expect(text).toContain('planning LODs 6/6');
+    expect(tty.chunks.at(-1)).toBe('\r\x1b[K');
+    expect(err).toEqual([]);
+
+    const quiet = stream(true);
+    expect(await runOptimize(asset('chair.glb'), { output: join(dir, 'b.glb'), quiet: true }, () => {}, () => {}, physics, quiet)).toBe(0);
+    expect(quiet.chunks).toEqual([]);
+  });
+
+  it('prints nothing on stderr when stderr is piped', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-lods-'));
+    const r = slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'c.glb'), '--physics', 'hull');
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+  });
+});

@@ -1,0 +1,86 @@
+/**
+ * Prim placement: where an object's prim frame sits in the linkset (spec 4b).
+ *
+ * The current glTF importer (viewer #5431) keeps a non-skinned node's transform as the prim's
+ * rotation and scale: the vertices stay mesh-local, the prim's scale is the mesh-local box times
+ * the node's scale, and its rotation is the node's. slmesh keeps such an object's positions in the
+ * prim frame (so its box is the prim's scale, as every cost needs) and the rotation and
+ * translation in `SlObject.placement`. The prim's position (its box centre in the world), the
+ * linkset's box and the preview need world coordinates: these functions give them.
+ *
+ * Guarantees: without a placement every function is the identity on the object's own positions.
+ */
+
+import type { Box3, Placement, SlObject } from '../types.js';
+import { boxCenter, boxSize, emptyBox, isEmptyBox, objectBox, type Vec3 } from './object-geometry.js';
+
+/** The identity placement. */
+export function identityPlacement(): Placement {
+  return { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0] };
+}
+
+/** A point of the prim frame in the world frame. */
+export function placePoint(placement: Placement | undefined, p: Vec3): Vec3 {
+  if (!placement) return [p[0], p[1], p[2]];
+  const r = placement.rotation, t = placement.translation;
+  return [
+    r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + t[0],
+    r[3] * p[0] + r[4] * p[1] + r[5] * p[2] + t[1],
+    r[6] * p[0] + r[7] * p[1] + r[8] * p[2] + t[2],
+  ];
+}
+
+/** A copy of flat xyz positions (or, with `direction`, normals) moved into the world frame. */
+export function placePositions(placement: Placement | undefined, positions: Float32Array, direction = false): Float32Array {
+  if (!placement) return positions.slice();
+  const r = placement.rotation, t = direction ? [0, 0, 0] : placement.translation;
+  const out = new Float32Array(positions.length);
+  for (let i = 0; i + 2 < positions.length; i += 3) {
+    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    out[i] = r[0] * x + r[1] * y + r[2] * z + t[0];
+    out[i + 1] = r[3] * x + r[4] * y + r[5] * z + t[1];
+    out[i + 2] = r[6] * x + r[7] * y + r[8] * z + t[2];
+  }
+  return out;
+}
+
+/** The prim's position: the centre of its high LOD's box, in the world frame. */
+export function primPosition(object: SlObject): Vec3 {
+  return placePoint(object.placement, boxCenter(objectBox(object)));
+}
+
+/** The prim's scale: the size of its high LOD's box in the prim frame (radius = half its diagonal). */
+export function primScale(object: SlObject): Vec3 {
+  return boxSize(objectBox(object));
+}
+
+/** The world axis-aligned box of a prim: its (rotated) scale box's corners. */
+export function worldBox(object: SlObject): Box3 {
+  const box = objectBox(object);
+  if (!object.placement || isEmptyBox(box)) return box;
+  const out = emptyBox();
+  for (let c = 0; c < 8; c++) {
+    const p = placePoint(object.placement, [c & 1 ? box.max[0] : box.min[0], c & 2 ? box.max[1] : box.min[1], c & 4 ? box.max[2] : box.min[2]]);
+    for (let k = 0; k < 3; k++) {
+      if (p[k] < out.min[k]) out.min[k] = p[k];
+      if (p[k] > out.max[k]) out.max[k] = p[k];
+    }
+  }
+  return out;
+}
+
+/** An object with its geometry moved into the world frame and no placement (for display). */
+export function bakePlacement(object: SlObject): SlObject {
+  const pl = object.placement;
+  if (!pl) return object;
+  const lod = (l: SlObject['lods']['high'] | undefined) =>
+    l && { faces: l.faces.map((f) => ({ ...f, positions: placePositions(pl, f.positions), ...(f.normals ? { normals: placePositions(pl, f.normals, true) } : {}) })) };
+  const { placement: _, ...rest } = object;
+  return {
+    ...rest,
+    lods: { high: lod(object.lods.high)!, ...(object.lods.medium ? { medium: lod(object.lods.medium) } : {}), ...(object.lods.low ? { low: lod(object.lods.low) } : {}), ...(object.lods.lowest ? { lowest: lod(object.lods.lowest) } : {}) },
+    ...(object.physicsMesh ? { physicsMesh: lod(object.physicsMesh) } : {}),
+    ...(object.hull ? { hull: placePositions(pl, object.hull) } : {}),
+    ...(object.decomposition ? { decomposition: object.decomposition.map((h) => placePositions(pl, h)) } : {}),
+  };
+}

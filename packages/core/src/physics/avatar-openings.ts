@@ -1,0 +1,284 @@
+/**
+ * Would a convex shape close an opening an avatar uses? For each given convex hull (the single
+ * hull, the bounding box), finds the empty space it fills that an avatar-sized ball can reach
+ * from outside the object, and calls it an opening when that ball could
+ * - pass through the hull from one side to the opposite one (a doorway, an arch, the hole of a
+ *   ring, the space under a table), or
+ * - be wholly enclosed by the hull (a room entered by its door, a deep hollow).
+ * Smaller concavities (the ball does not fit, or only grazes the hull's surface: a seat between
+ * armrests, the gap under an ear) are not openings and may be closed.
+ *
+ * Method, on a voxel grid at the object's size (cell about a sixth of the ball's diameter):
+ * 1. Rasterise the surface (triangles sampled at half-cell spacing). Only the surface is solid:
+ *    a closed shell's inside is never reached from outside, so it needs no inside test, and
+ *    single-sided walls stay thin walls.
+ * 2. Squared distance transform from the surface cells (Felzenszwalb and Huttenlocher 2012,
+ *    "Distance Transforms of Sampled Functions"); cells at least `clearance` * radius from the
+ *    surface can hold the ball's centre.
+ * 3. Flood those cells from the grid's border (the ball comes from outside; the padding is wider
+ *    than the ball, so it can go round the object).
+ * 4. Per hull: reached cells whose centre is inside the hull (thickened to two cells when flat)
+ *    are space it would fill; group them (6-connected); a group is a passage when the ball
+ *    leaves it through two hull faces facing apart (normals' dot product below -0.5), enclosed
+ *    when one of its cells lies at least a radius inside every face.
+ *
+ * Limits: the grid is capped at `maxCells` voxels; on very big objects the cell grows beyond a
+ * sixth of the ball and gaps near the threshold are judged to about a cell. The ball is a proxy
+ * for an avatar (a capsule about 0.5 m wide and 2 m tall): a gap 0.5 m wide but 0.5 m high counts.
+ * Deterministic; pure (no Node APIs).
+ */
+
+import { AVATAR_PASSAGE_WIDTH } from '../constants.js';
+import { partHull } from './concavity.js';
+
+export interface AvatarOpeningOptions {
+  /** Diameter of the ball standing for an avatar, metres. Default AVATAR_PASSAGE_WIDTH (0.5). */
+  width?: number;
+  /** Share of the radius a gap must clear to count (rounding of the voxel grid). Default 0.85. */
+  clearance?: number;
+  /** Most voxels. Default 2,000,000. */
+  maxCells?: number;
+}
+
+export interface AvatarOpening {
+  /** True when the hull fills space an avatar uses (see the file comment). */
+  closes: boolean;
+  /** What kind: a passage through the object, or a space the hull would enclose. */
+  kind?: 'passage' | 'enclosed';
+  /** Widest clearance in that space, metres (twice the distance to the nearest surface). */
+  width?: number;
+  /** A point in it, metres, in the frame of the input. */
+  at?: [number, number, number];
+}
+
+export const AVATAR_OPENING_DEFAULTS = { clearance: 0.85, maxCells: 2_000_000 } as const;
+
+/** 1D squared distance transform of f (length n) into out (Felzenszwalb-Huttenlocher lower envelope). */
+function edt1d(f: Float64Array, n: number, out: Float64Array, v: Int32Array, z: Float64Array): void {
+  let k = 0;
+  v[0] = 0;
+  z[0] = -Infinity;
+  z[1] = Infinity;
+  for (let q = 1; q < n; q++) {
+    if (f[q] >= 1e20) continue;
+    if (f[v[0]] >= 1e20) {
+      v[0] = q;
+      continue;
+    }
+    let s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+    while (k > 0 && s <= z[k]) {
+      k--;
+      s = (f[q] + q * q - (f[v[k]] + v[k] * v[k])) / (2 * q - 2 * v[k]);
+    }
+    k++;
+    v[k] = q;
+    z[k] = s;
+    z[k + 1] = Infinity;
+  }
+  if (f[v[0]] >= 1e20) {
+    for (let q = 0; q < n; q++) out[q] = 1e20;
+    return;
+  }
+  k = 0;
+  for (let q = 0; q < n; q++) {
+    while (z[k + 1] < q) k++;
+    out[q] = (q - v[k]) * (q - v[k]) + f[v[k]];
+  }
+}
+
+/**
+ * For each hull (flat xyz points, same frame and units as `positions`), whether it closes an
+ * opening an avatar uses. `positions`/`indices`: the object's surface, metres, at its size.
+ */
+export function avatarOpenings(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  hulls: readonly ArrayLike<number>[],
+  options: AvatarOpeningOptions = {},
+): AvatarOpening[] {
+  const width = options.width ?? AVATAR_PASSAGE_WIDTH;
+  const r = width / 2;
+  const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
+  const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
+  const none = hulls.map(() => ({ closes: false }));
+  // 1. The grid: the surface's box, padded by more than the ball.
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i + 2 < positions.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const v = positions[i + k];
+      if (!Number.isFinite(v)) continue;
+      if (v < lo[k]) lo[k] = v;
+      if (v > hi[k]) hi[k] = v;
+    }
+  }
+  if (!(lo[0] <= hi[0]) || indices.length < 3) return none;
+  let cell = width / 6;
+  const dimsAt = (c: number) => [0, 1, 2].map((k) => Math.ceil((hi[k] - lo[k]) / c) + 2 * (Math.ceil(r / c) + 2));
+  while (dimsAt(cell).reduce((a, b) => a * b, 1) > maxCells) cell *= 1.15;
+  const pad = Math.ceil(r / cell) + 2;
+  const [nx, ny, nz] = dimsAt(cell);
+  const origin = [lo[0] - pad * cell, lo[1] - pad * cell, lo[2] - pad * cell];
+  const n = nx * ny * nz;
+  const inv = 1 / cell;
+  const p = positions;
+  const d2 = new Float32Array(n).fill(1e20);
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
+    if (!Number.isFinite(p[a] + p[a + 1] + p[a + 2] + p[b] + p[b + 1] + p[b + 2] + p[c] + p[c + 1] + p[c + 2])) continue;
+    const longest = Math.sqrt(
+      Math.max(
+        (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
+        (p[c] - p[b]) ** 2 + (p[c + 1] - p[b + 1]) ** 2 + (p[c + 2] - p[b + 2]) ** 2,
+        (p[a] - p[c]) ** 2 + (p[a + 1] - p[c + 1]) ** 2 + (p[a + 2] - p[c + 2]) ** 2,
+      ),
+    );
+    const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
+    const ax = (p[a] - origin[0]) * inv, ay = (p[a + 1] - origin[1]) * inv, az = (p[a + 2] - origin[2]) * inv;
+    const ux = (p[b] - p[a]) * inv, uy = (p[b + 1] - p[a + 1]) * inv, uz = (p[b + 2] - p[a + 2]) * inv;
+    const vx = (p[c] - p[a]) * inv, vy = (p[c + 1] - p[a + 1]) * inv, vz = (p[c + 2] - p[a + 2]) * inv;
+    for (let i = 0; i <= steps; i++) {
+      const u = i / steps;
+      for (let j = 0; i + j <= steps; j++) {
+        const w = j / steps;
+        const gi = Math.floor(ax + u * ux + w * vx), gj = Math.floor(ay + u * uy + w * vy), gk = Math.floor(az + u * uz + w * vz);
+        if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
+        d2[gi + nx * (gj + ny * gk)] = 0;
+      }
+    }
+  }
+  // 2. Squared distance (cell units) to the nearest surface cell, one axis at a time.
+  const maxN = Math.max(nx, ny, nz);
+  const f = new Float64Array(maxN), out = new Float64Array(maxN), z = new Float64Array(maxN + 1), v = new Int32Array(maxN);
+  const pass = (len: number, stride: number, s0: number) => {
+    for (let i = 0, at = s0; i < len; i++, at += stride) f[i] = d2[at];
+    edt1d(f, len, out, v, z);
+    for (let i = 0, at = s0; i < len; i++, at += stride) d2[at] = out[i];
+  };
+  for (let l = 0; l < ny * nz; l++) pass(nx, 1, nx * l);
+  for (let k = 0; k < nz; k++) for (let i = 0; i < nx; i++) pass(ny, nx, i + nx * ny * k);
+  for (let l = 0; l < nx * ny; l++) pass(nz, nx * ny, l);
+  // Distances are between cell centres: a surface cell's centre lies within half a cell of the
+  // surface, so a gap is judged to about a cell (the clearance share absorbs it).
+  const need = (clearance * r) / cell;
+  const need2 = need * need;
+
+  // 3. Flood the ball's centre from the border through cells with enough clearance.
+  const reached = new Uint8Array(n);
+  const queue = new Int32Array(n);
+  let qh = 0, qt = 0;
+  const push = (g: number) => {
+    if (reached[g] || d2[g] < need2) return;
+    reached[g] = 1;
+    queue[qt++] = g;
+  };
+  for (let k = 0; k < nz; k++) {
+    for (let j = 0; j < ny; j++) {
+      for (let i = 0; i < nx; i++) {
+        if (i === 0 || j === 0 || k === 0 || i === nx - 1 || j === ny - 1 || k === nz - 1) push(i + nx * (j + ny * k));
+      }
+    }
+  }
+  while (qh < qt) {
+    const g = queue[qh++];
+    const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
+    if (i > 0) push(g - 1);
+    if (i < nx - 1) push(g + 1);
+    if (j > 0) push(g - nx);
+    if (j < ny - 1) push(g + nx);
+    if (k > 0) push(g - nx * ny);
+    if (k < nz - 1) push(g + nx * ny);
+  }
+
+  // 4. Per hull: the reached cells inside it, grouped; passage or enclosure.
+  const centre = (g: number): [number, number, number] => {
+    const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
+    return [origin[0] + (i + 0.5) * cell, origin[1] + (j + 0.5) * cell, origin[2] + (k + 0.5) * cell];
+  };
+  return hulls.map((points): AvatarOpening => {
+    const hull = partHull(points, 2 * cell);
+    if (!hull) return { closes: false };
+    const pl = hull.planes;
+    const planes = pl.length / 4;
+    // Depth of a point inside the hull (negative outside) and the face it is nearest to / beyond.
+    const depth = (x: number, y: number, zz: number): { d: number; face: number } => {
+      let d = Infinity, face = 0;
+      for (let q = 0; q < planes; q++) {
+        const s = pl[4 * q + 3] - (pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz);
+        if (s < d) {
+          d = s;
+          face = q;
+        }
+      }
+      return { d, face };
+    };
+    const i0 = Math.max(0, Math.floor((hull.min[0] - origin[0]) * inv)), i1 = Math.min(nx - 1, Math.floor((hull.max[0] - origin[0]) * inv));
+    const j0 = Math.max(0, Math.floor((hull.min[1] - origin[1]) * inv)), j1 = Math.min(ny - 1, Math.floor((hull.max[1] - origin[1]) * inv));
+    const k0 = Math.max(0, Math.floor((hull.min[2] - origin[2]) * inv)), k1 = Math.min(nz - 1, Math.floor((hull.max[2] - origin[2]) * inv));
+    const inside = new Map<number, number>();
+    for (let k = k0; k <= k1; k++) {
+      for (let j = j0; j <= j1; j++) {
+        for (let i = i0; i <= i1; i++) {
+          const g = i + nx * (j + ny * k);
+          if (!reached[g]) continue;
+          const [x, y, zz] = centre(g);
+          // Most reached cells are outside: stop at the first face they are beyond.
+          let out = false;
+          for (let q = 0; q < planes && !out; q++) out = pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz > pl[4 * q + 3];
+          if (out) continue;
+          const d = depth(x, y, zz).d;
+          if (d > 0) inside.set(g, d);
+        }
+      }
+    }
+    if (inside.size === 0) return { closes: false };
+    const seen = new Set<number>();
+    let best: AvatarOpening = { closes: false };
+    for (const seed of inside.keys()) {
+      if (seen.has(seed)) continue;
+      // Group the cells (6-connected) and collect the faces the ball leaves them through.
+      const stack = [seed];
+      seen.add(seed);
+      const exits = new Set<number>();
+      let deepest = 0, widest = 0, at = seed;
+      while (stack.length > 0) {
+        const g = stack.pop()!;
+        const dg = inside.get(g)!;
+        if (dg > deepest) {
+          deepest = dg;
+          at = g;
+        }
+        widest = Math.max(widest, Math.sqrt(d2[g]) * cell);
+        const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
+        const nbs = [i > 0 ? g - 1 : -1, i < nx - 1 ? g + 1 : -1, j > 0 ? g - nx : -1, j < ny - 1 ? g + nx : -1, k > 0 ? g - nx * ny : -1, k < nz - 1 ? g + nx * ny : -1];
+        for (const h of nbs) {
+          if (h < 0 || !reached[h]) continue;
+          if (inside.has(h)) {
+            if (!seen.has(h)) {
+              seen.add(h);
+              stack.push(h);
+            }
+          } else {
+            const [x, y, zz] = centre(h);
+            exits.add(depth(x, y, zz).face);
+          }
+        }
+      }
+      let passage = false;
+      const ex = [...exits];
+      for (let a = 0; a < ex.length && !passage; a++) {
+        for (let b = a + 1; b < ex.length; b++) {
+          const dot = pl[4 * ex[a]] * pl[4 * ex[b]] + pl[4 * ex[a] + 1] * pl[4 * ex[b] + 1] + pl[4 * ex[a] + 2] * pl[4 * ex[b] + 2];
+          if (dot < -0.5) {
+            passage = true;
+            break;
+          }
+        }
+      }
+      const enclosed = deepest >= r;
+      if ((passage || enclosed) && widest > (best.width ?? 0)) {
+        best = { closes: true, kind: passage ? 'passage' : 'enclosed', width: Math.min(2 * widest, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])), at: centre(at) };
+      }
+    }
+    return best;
+  });
+}

@@ -1,0 +1,92 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boxSize, emptyBox, growBox, lodBox } from '../../src/geometry/object-geometry.js';
+import { conformHulls, conformLod, conformObject, conformPhysicsMesh, boxStretch, faceHasArea } from '../../src/lod/lod-conform.js';
+import type { Box3, Face, MeshLod } from '../../src/types.js';
+import { materialBox, uvSphere } from './lod-fixtures.js';
+
+function expectSameBox(high: Box3, box: Box3) {
+  const tol = 1e-5 * Math.max(...boxSize(high));
+  for (let k = 0; k < 3; k++) {
+    expect(Math.abs(box.min[k] - high.min[k])).toBeLessThanOrEqual(tol);
+    expect(Math.abs(box.max[k] - high.max[k])).toBeLessThanOrEqual(tol);
+  }
+}
+
+/** A LOD made of a random subset of high's triangles per face, its vertices jittered by up to `jitter`. */
+function randomSubLod(high: MeshLod, keep: boolean[], jitter: number[], order: number[]): MeshLod {
+  let t = 0, j = 0;
+  const faces: Face[] = high.faces.map((f) => {
+    const idx: number[] = [];
+    for (let i = 0; i + 2 < f.indices.length; i += 3, t++) if (keep[t % keep.length]) idx.push(f.indices[i], f.indices[i + 1], f.indices[i + 2]);
+    const positions = f.positions.slice();
+    for (let i = 0; i < positions.length; i++) positions[i] += jitter[j++ % jitter.length];
+    return { ...f, positions, indices: Uint32Array.from(idx) };
+  });
+  return { faces: order.map((i) => faces[i % faces.length]).filter((f, i, a) => a.indexOf(f) === i) };
+}
+
+describe('conformLod', () => {
+  it('property: any LOD (subset of high\'s triangles, jittered, materials reordered or missing) gets high\'s box and every material of high, in order, each with area', () => {
+    const high = materialBox(2, 0.5, 1.2, 3);
+    const tris = high.faces.reduce((n, f) => n + f.indices.length / 3, 0);
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { minLength: tris, maxLength: tris }),
+        fc.array(fc.double({ min: -0.05, max: 0.05, noNaN: true }), { minLength: 1, maxLength: 50 }),
+        fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 0, maxLength: 3 }),
+        (keep, jitter, order) => {
+          const lod = conformLod(high, randomSubLod(high, keep, jitter, order));
+          expect(lod.faces.map((f) => f.material)).toEqual(high.faces.map((f) => f.material));
+          expectSameBox(lodBox(high), lodBox(lod));
+          for (const f of lod.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
+          // Attributes stay consistent with the vertex count.
+          for (const f of lod.faces) {
+            if (f.normals) expect(f.normals.length).toBe(f.positions.length);
+            if (f.uvs) expect(f.uvs.length / 2).toBe(f.positions.length / 3);
+            for (const i of f.indices) expect(i).toBeLessThan(f.positions.length / 3);
+          }
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('leaves a LOD that already has high\'s box and materials as it is', () => {
+    const high = { faces: [uvSphere(16)] };
+    const lod = conformLod(high, high);
+    expect(lod.faces[0].indices).toEqual(high.faces[0].indices);
+    expect(lod.faces[0].positions).toEqual(high.faces[0].positions);
+  });
+});
+
+describe('conformPhysicsMesh / conformHulls', () => {
+  it('property: a smaller or larger physics mesh and hulls get high\'s box; no degenerate triangle is added', () => {
+    const high = { faces: [uvSphere(12, 1)] };
+    fc.assert(
+      fc.property(fc.double({ min: 0.5, max: 1.5, noNaN: true }), fc.double({ min: -0.3, max: 0.3, noNaN: true }), (s, dx) => {
+        const small = { faces: [uvSphere(6, s, 'p', [dx, 0, 0])] };
+        const mesh = conformPhysicsMesh(high, small);
+        expectSameBox(lodBox(high), lodBox(mesh));
+        for (const f of mesh.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
+        const hulls = conformHulls(high, [uvSphere(6, s * 0.5, 'h', [dx, 0, 0]).positions, uvSphere(6, s * 0.4, 'h', [-0.5, 0.2, 0]).positions]);
+        expectSameBox(lodBox(high), hulls.reduce((b, h) => growBox(b, h), emptyBox()));
+      }),
+      { numRuns: 40 },
+    );
+  });
+});
+
+describe('conformObject and boxStretch', () => {
+  it('conforms every LOD and the physics; boxStretch reports what the uploader would stretch', () => {
+    const high = { faces: [uvSphere(24, 1)] };
+    const medium = { faces: [uvSphere(8, 0.9)] };
+    const stretch = boxStretch(lodBox(high), lodBox(medium));
+    expect(stretch.mismatch).toBe(true);
+    expect(stretch.factors[0]).toBeGreaterThan(1.05);
+    const o = conformObject({ name: 'S', lods: { high, medium }, hull: uvSphere(6, 0.8).positions });
+    expect(boxStretch(lodBox(high), lodBox(o.lods.medium!)).mismatch).toBe(false);
+    expect(boxStretch(lodBox(high), growBox(emptyBox(), o.hull!)).mismatch).toBe(false);
+    expect(boxStretch(lodBox(high), lodBox(high))).toEqual({ factors: [1, 1, 1], mismatch: false });
+  });
+});

@@ -1,0 +1,129 @@
+/**
+ * The planner's answers for models off the tuning set: LODs for geometry no simplification can
+ * shrink within the bound (leaf cards), the high LOD planned (and kept with keepHigh), and
+ * per-LOD triangle budgets.
+ */
+
+import { deflateSync } from 'node:zlib';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
+import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
+import { planModelLods, planObjectLods } from '../../src/lod/lod-planner.js';
+import { boxSize, lodTriangleCount, objectBox, radiusOfScale } from '../../src/geometry/object-geometry.js';
+import { errorForPixels, fillDistance } from '../../src/lod/screen-space-error.js';
+import type { DeflateFn, Face, SlObject } from '../../src/types.js';
+import { MeshoptSimplifier, object, uvSphere } from './lod-fixtures.js';
+
+const deflate: DeflateFn = (d, level) => new Uint8Array(deflateSync(d, { level }));
+let simplifier: MeshSimplifier;
+beforeAll(async () => {
+  await MeshoptSimplifier.ready;
+  simplifier = MeshoptSimplifier;
+});
+
+/** `n` disconnected quads (two triangles each, own vertices) scattered in a unit ball, as foliage leaf cards are. */
+function leafCards(n: number, size = 0.12): Face {
+  let seed = 12345;
+  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
+  const positions = new Float32Array(n * 12), normals = new Float32Array(n * 12), uvs = new Float32Array(n * 8), indices = new Uint32Array(n * 6);
+  for (let q = 0; q < n; q++) {
+    // A random centre in the ball and two random orthogonal in-plane axes.
+    let c: number[];
+    do c = [rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1];
+    while (Math.hypot(c[0], c[1], c[2]) > 1);
+    const a = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+    const la = Math.hypot(a[0], a[1], a[2]);
+    const u = a.map((x) => x / la);
+    const t = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+    const d = t[0] * u[0] + t[1] * u[1] + t[2] * u[2];
+    const w0 = t.map((x, i) => x - d * u[i]);
+    const lw = Math.hypot(w0[0], w0[1], w0[2]);
+    const w = w0.map((x) => x / lw);
+    const nrm = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    const corners = [[-1, -1], [1, -1], [1, 1], [-1, 1]];
+    corners.forEach(([s, r], k) => {
+      for (let i = 0; i < 3; i++) {
+        positions[q * 12 + k * 3 + i] = c[i] + (s * u[i] + r * w[i]) * size * 0.5;
+        normals[q * 12 + k * 3 + i] = nrm[i];
+      }
+      uvs[q * 8 + k * 2] = (s + 1) / 2;
+      uvs[q * 8 + k * 2 + 1] = (r + 1) / 2;
+    });
+    indices.set([q * 4, q * 4 + 1, q * 4 + 2, q * 4, q * 4 + 2, q * 4 + 3], q * 6);
+  }
+  return { material: 'Leaves', positions, normals, uvs, indices };
+}
+
+describe('LODs off the tuning set', () => {
+  it('leaf cards (many disconnected quads) get LODs smaller than high, and a lod-fallback diagnostic says how', () => {
+    const tree = object('Foliage', [leafCards(1500)]);
+    const high = lodTriangleCount(tree.lods.high);
+    const { object: planned, plan } = planObjectLods(tree, { simplifier, deflate, sizeFactor: 4 });
+    // Never a silent copy: every lower LOD is smaller than high, the lowest much smaller.
+    for (const n of ['medium', 'low', 'lowest'] as const) expect(lodTriangleCount(planned.lods[n])).toBeLessThan(high);
+    expect(lodTriangleCount(planned.lods.lowest)).toBeLessThan(high / 2);
+    // Each LOD made by a fallback has its diagnostic, at least one of them made by a relaxed bound.
+    expect(plan.levels.some((l) => l.fallback === 'relaxed-bound')).toBe(true);
+    const fallbacks = plan.levels.filter((l) => l.fallback);
+    expect(plan.diagnostics.filter((d) => d.code === 'lod-fallback' && d.object === 'Foliage')).toHaveLength(fallbacks.length);
+    for (const l of fallbacks) expect(plan.diagnostics.some((d) => d.message.startsWith(`Foliage: ${l.name}:`))).toBe(true);
+    // Each fallback still keeps the silhouette floor.
+    for (const l of plan.levels) expect(l.coverage).toBeGreaterThanOrEqual(0.9);
+    // Without the fallback, the planner cannot shrink it within the bound (this is why it exists).
+    const strict = planObjectLods(tree, { simplifier, deflate, sizeFactor: 4, fallback: false }).plan;
+    expect(strict.levels[0].triangles).toBeGreaterThan(plan.levels[0].triangles);
+  });
+
+  it('a dense sphere gets a reduced high LOD by default, within the pixel bound at the fill distance; keepHigh leaves it untouched', () => {
+    const ball = object('Ball', [uvSphere(96, 2)]);
+    const input = lodTriangleCount(ball.lods.high);
+    const { object: planned, plan } = planObjectLods(ball, { simplifier, deflate });
+    expect(plan.high.triangles).toBeLessThan(0.75 * input);
+    expect(lodTriangleCount(planned.lods.high)).toBe(plan.high.triangles);
+    expect(plan.highTriangles).toBe(input);
+    // Its error, measured here independently, is within 1 px where the ball fills the view.
+    const radius = radiusOfScale(boxSize(objectBox(ball)));
+    const allowed = errorForPixels(1, fillDistance(radius));
+    expect(plan.high.nearDistance).toBeCloseTo(fillDistance(radius), 9);
+    expect(lodHausdorffDistance(ball.lods.high, planned.lods.high).distance).toBeLessThanOrEqual(allowed * 1.05);
+    // The lower LODs are never larger than the planned high.
+    expect(lodTriangleCount(planned.lods.medium)).toBeLessThanOrEqual(plan.high.triangles);
+    const kept = planObjectLods(ball, { simplifier, deflate, keepHigh: true });
+    expect(kept.object.lods.high).toBe(ball.lods.high);
+    expect(kept.plan.high.mode).toBe('kept');
+    expect(kept.plan.high.triangles).toBe(input);
+  });
+
+  it('a closer high distance keeps more of the high LOD', () => {
+    const ball = object('Ball', [uvSphere(96, 2)]);
+    const near = planObjectLods(ball, { simplifier, deflate, highDistance: 1 }).plan.high.triangles;
+    const fill = planObjectLods(ball, { simplifier, deflate }).plan.high.triangles;
+    expect(near).toBeGreaterThan(fill);
+  });
+
+  it('honours per-LOD triangle budgets, and says so', () => {
+    const ball = object('Ball', [uvSphere(64)]);
+    const max = { high: 3000, medium: 400, low: 120, lowest: 40 };
+    const { object: planned, plan } = planObjectLods(ball, { simplifier, deflate, keepHigh: true, maxTriangles: max });
+    expect(lodTriangleCount(planned.lods.high)).toBeLessThanOrEqual(max.high);
+    expect(lodTriangleCount(planned.lods.medium)).toBeLessThanOrEqual(max.medium);
+    expect(lodTriangleCount(planned.lods.low)).toBeLessThanOrEqual(max.low);
+    expect(lodTriangleCount(planned.lods.lowest)).toBeLessThanOrEqual(max.lowest);
+    expect(lodTriangleCount(planned.lods.lowest)).toBeGreaterThan(0);
+    expect(plan.high.fallback).toBe('max-triangles');
+    expect(plan.diagnostics.some((d) => d.code === 'lod-max-triangles' && d.message.includes('high'))).toBe(true);
+    // A budget the bound already meets changes nothing.
+    const loose = planObjectLods(ball, { simplifier, deflate, maxTriangles: { medium: 1e6 } }).plan;
+    const free = planObjectLods(ball, { simplifier, deflate }).plan;
+    expect(loose.levels.map((l) => l.triangles)).toEqual(free.levels.map((l) => l.triangles));
+    expect(loose.diagnostics).toEqual([]);
+  });
+
+  it('reports each planned object to onObjectPlanned, duplicates included', () => {
+    const a: SlObject = object('A', [uvSphere(16)]);
+    const b: SlObject = { ...a, name: 'B' };
+    const seen: [number, number][] = [];
+    planModelLods({ objects: [a, b] }, { simplifier, onObjectPlanned: (done, total) => seen.push([done, total]) });
+    expect(seen).toEqual([[1, 2], [2, 2]]);
+  });
+});
