@@ -131,7 +131,8 @@ describe('a project that depends on the packages', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^land impact \d+\.\d\d -> \d+\.\d\d$/m);
     const report = JSON.parse(execFileSync(join(project, 'node_modules/.bin/slmesh'), ['cost', 'chair-sl.glb', '--json'], { cwd: project, encoding: 'utf8' }));
-    expect(Object.keys(report.files[0].objects[0].lods)).toEqual(expect.arrayContaining(['medium', 'low', 'lowest']));
+    expect(report.files[0].siblings).toEqual(expect.arrayContaining(['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb']));
+    for (const lod of ['medium', 'low', 'lowest']) expect(report.files[0].objects[0].lods[lod].present, lod).toBe(true);
   });
 
   it('the installed gltf-transform config adds sl-report', () => {

@@ -114,6 +114,7 @@ export * from './cost/land-impact.js';
 export * from './cost/lod-distances.js';
 export * from './cost/linkability.js';
 export * from './cost/cost-report.js';
+export { type ObjectPriceInput, type ObjectPriceOptions, type ObjectPrice, priceObjectAtScale } from './cost/object-price.js';
 
 // ─── LODs: generation, planning by screen-space error, the viewer's own auto-LODs ────────────
 export {

@@ -17,7 +17,7 @@
  */
 
 import type { Document, Transform } from '@gltf-transform/core';
-import { assignDefaults, buildPhysics, boxSize, emptyBox, objectBox, unionBox, type PhysicsMode, type SlObject } from '@slmesh/core';
+import { assignDefaults, buildPhysics, boxSize, emptyBox, unionBox, worldBox, type PhysicsMode, type SlObject } from '@slmesh/core';
 import { createTransform } from './gltf-utils.js';
 import { scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
@@ -77,7 +77,7 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
       logger.warn(`${NAME}: no triangle meshes in the default scene; nothing to do.`);
       return;
     }
-    const box = model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox());
+    const box = model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
     const scale = scaleFactorsFor(boxSize(box), options.size);
 
     // 2. A physics shape per object. A shape that is not chosen is dropped, so the file says one thing.

@@ -23,17 +23,19 @@ describe('gltf-transform --config gltf-transform-config.mjs', () => {
     expect(report.files[0].path).toBe('chair.glb');
     expect(report.files[0].linkset.prims).toBe(6);
     const sized = JSON.parse(run('sl-report', 'chair.glb', '--size', '10'));
-    expect(Math.max(...sized.files[0].linkset.scale)).toBeCloseTo(10, 6);
+    expect(Math.max(...sized.files[0].linkset.scale)).toBeCloseTo(10, 9);
+    expect(sized.settings.size).toEqual({ longestSide: 10 });
   });
 
-  it('sl-lods then sl-physics write uploader-ready sibling files that sl-report prices with their LODs and hulls', () => {
+  it('sl-lods then sl-physics write the high file and its sibling files, which sl-report prices with their LODs and hulls', () => {
     run('sl-lods', 'chair.glb', 'chair-sl.glb', '--max-error-px', '2');
     run('sl-physics', 'chair-sl.glb', 'chair-sl.glb', '--mode', 'decompose');
     for (const f of ['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb', 'chair-sl_PHYS.glb']) expect(existsSync(join(dir, f)), f).toBe(true);
     const report = JSON.parse(run('sl-report', 'chair-sl.glb'));
-    expect(report.files[0].siblings).toHaveLength(4);
+    expect(report.files[0].siblings).toEqual(['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb', 'chair-sl_PHYS.glb']);
     const seat = report.files[0].objects.find((o: { name: string }) => o.name === 'Seat');
-    expect(Object.keys(seat.lods)).toEqual(expect.arrayContaining(['high', 'medium', 'low', 'lowest']));
+    for (const lod of ['medium', 'low', 'lowest']) expect(seat.lods[lod].present, lod).toBe(true);
+    expect(seat.physics.shape).toBe('decomposition');
     expect(report.files[0].diagnostics.some((d: { code: string }) => d.code === 'physics-as-hulls')).toBe(true);
   });
 });

@@ -18,7 +18,7 @@
  * decomposition needs no change here.
  */
 
-import { lodBox, type Box3, type DeflateFn, type Diagnostic, type Face, type LinksetCost, type LodName, type MeshLod } from '@slmesh/core';
+import { lodBox, type Box3, type DeflateFn, type Diagnostic, type Face, type LinksetCost, type LodCost, type LodName, type MeshLod, type ObjectCost } from '@slmesh/core';
 
 export const PREVIEW_FORMAT = 'slmesh-preview/1';
 
@@ -51,9 +51,6 @@ export interface PreviewLod {
 export interface PreviewObject {
   /** The object's box at its own size (its high LOD's): the prim's scale and position come from it. */
   box: Box3;
-  /** The prim's scale (its box in its own frame, which a node rotation keeps) and world position, when given; else from `box`. */
-  scale?: [number, number, number];
-  position?: [number, number, number];
   /** The LODs the asset has its own block for. A missing one shows the next higher, as the viewer does. */
   lods: Partial<Record<LodName, PreviewLod>>;
   /** Single convex hull the object is priced with (the asset's BoundingVerts), f32 xyz. */
@@ -64,40 +61,14 @@ export interface PreviewObject {
   physicsMesh?: { positions: BlobRef; indices: BlobRef };
 }
 
-/** Report shapes the page reads (a subset of docs/cost-report.schema.json). */
-export interface ReportLod {
-  triangles: number;
-  vertices: number;
-  bytes: number;
-  blockBytes: number;
-  present: boolean;
-}
+/**
+ * Report shapes the page reads: core's own types (cost-report.ts), as JSON holds them (a LOD that
+ * never shows has a switch distance of null in JSON, Infinity in core).
+ */
+export type ReportLod = LodCost;
 
-export interface ReportObject {
-  name: string;
-  scale: [number, number, number];
-  position: [number, number, number];
-  radius: number;
-  faces: number;
-  lods: Record<LodName, ReportLod>;
+export interface ReportObject extends Omit<ObjectCost, 'switchDistances'> {
   switchDistances: { lodFactor: number; medium: number | null; low: number | null; lowest: number | null };
-  streaming: number;
-  physics: {
-    weight: number;
-    shape: 'decomposition' | 'mesh' | 'convex-hull';
-    estimate: boolean;
-    convexHull: { vertices: number; weight: number; source: string; reduced: boolean };
-    mesh?: { triangles: number; width: number; weight: number; degenerate: number };
-    decomposition?: { hulls: number; vertices: number; weight: number; estimate: true };
-    /** A physics mesh charged as its single hull (a side under 0.5 m: the server's convexification). */
-    convexified?: boolean;
-    /** Uploader choices the weight assumes ('analyze': hulls from a `_PHYS` file). */
-    assumes?: 'analyze'[];
-  };
-  server: number;
-  landImpact: number;
-  assetBytes: number;
-  submodelId: number;
 }
 
 /** The linkset and diagnostics are core's own types: the JSON holds them as they are. */

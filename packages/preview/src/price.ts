@@ -7,29 +7,15 @@
  * the hull and the decomposition keep their weights. What changes with size: each object's
  * scale, radius and position (scaled about the linkset's centre), hence its download weight and
  * LOD switch distances; the physics mesh's triangle widths (its weight); the linkset's box
- * (physical penalty) and the prim centres (linkability). The arithmetic below follows core's, in
- * its order, so the numbers are identical, not merely close (tested against the CLI).
+ * (physical penalty) and the prim centres (linkability). Each object is priced by core's
+ * priceObjectAtScale and the linkset by core's linksetCost, the functions the report uses, so the
+ * numbers are identical, not merely close (tested against the CLI).
  *
  * The diagnostics of `cost --size X` are those of the model's own size, except `not-linkable`,
  * which follows the size: priceAtSize does the same.
  */
 
-import {
-  linksetCost,
-  scaleAbout,
-  scaledCopy,
-  boxCenter,
-  boxSize,
-  landImpact,
-  lodSwitchDistances,
-  radiusOfScale,
-  serverWeight,
-  streamingCost,
-  triangleMeshPhysicsCost,
-  meshConvexified,
-  type LodSwitchDistances,
-  type Vec3,
-} from '@slmesh/core';
+import { linksetCost, boxCenter, boxSize, priceObjectAtScale, type LodSwitchDistances, type Vec3 } from '@slmesh/core';
 import type { DecodedPreview, ReportDiagnostic, ReportLinkset, ReportObject } from './payload.js';
 
 export interface PricedObject {
@@ -77,42 +63,17 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
   const centre = boxCenter(data.linksetBox);
   const linksetScale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
 
-  // 2. Each object: scale, position, radius; download weight; physics; land impact.
+  // 2. Each object: core's one per-object price (the report's own computation).
   const objects: PricedObject[] = file.objects.map((o, i) => {
-    const po = data.objects[i];
-    const own = po.scale ?? boxSize(po.box);
-    const scale: Vec3 = [own[0] * f[0], own[1] * f[1], own[2] * f[2]];
-    const position = scaleAbout(po.position ?? boxCenter(po.box), centre, f);
-    const radius = radiusOfScale(scale);
     const bytes = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
-    const streaming = streamingCost(bytes, radius).streaming;
-    const physics: ReportObject['physics'] = { ...o.physics, convexHull: { ...o.physics.convexHull } };
     const mesh = preview.objects[i].physicsMesh;
-    if (o.physics.mesh && mesh) {
-      const m = triangleMeshPhysicsCost(scaledCopy(mesh.positions, f), mesh.indices);
-      physics.mesh = { triangles: m.triangles, width: m.width, weight: m.cost, degenerate: m.degenerate };
-      if (!o.physics.decomposition) {
-        // The server's convexification: under 0.5 m on a side, the mesh is charged as its hull.
-        const small = meshConvexified(scale);
-        physics.shape = small ? 'convex-hull' : 'mesh';
-        physics.weight = small ? physics.convexHull.weight : m.cost;
-        if (small) physics.convexified = true;
-        else delete physics.convexified;
-      }
-    }
-    const server = serverWeight(1);
-    const li = landImpact({ streaming, physics: physics.weight, server });
-    return {
-      name: o.name,
-      scale,
-      position,
-      radius,
-      switchDistances: { lodFactor, ...lodSwitchDistances(radius, lodFactor) },
-      streaming,
-      physics,
-      server,
-      landImpact: li.exact,
-    };
+    const priced = priceObjectAtScale(
+      { scale: o.scale, position: o.position, bytes, physics: o.physics, ...(o.physics.mesh && mesh ? { physicsMesh: mesh } : {}) },
+      f,
+      centre,
+      { lodFactor },
+    );
+    return { name: o.name, ...priced };
   });
 
   // 3. The linkset: core's own computation, with the report's linkability limits.

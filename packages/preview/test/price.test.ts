@@ -6,7 +6,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { makePreviewPayload } from '../../cli/src/preview/payload.js';
@@ -29,8 +29,7 @@ function costJson(...args: string[]) {
 const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
 async function previewOf(path: string, lodFactor = 2): Promise<DecodedPreview> {
-  // The path as the CLI is given it (relative to the repository root), so messages naming the file match.
-  const read = await readModelFile(relative(process.cwd(), join(root, path)) || join(root, path));
+  const read = await readModelFile(path); // relative, as the CLI is given it (vitest runs in the root), so diagnostics name the same path
   const { report: file } = reportModel(read, path, { lodFactor, animesh: false, scripts: 0, linkability: { rule: 'current' } });
   const report = makeCostReport([file], { lodFactor, animesh: false, linkabilityRule: 'current' }, 'test');
   const { data, geometry } = makePreviewPayload(read.model, report, lodFactor);

@@ -109,7 +109,7 @@ export function makePreviewPayload(
     // scale around its world position, which is what the page re-prices with.
     const prim = parts[k++].object;
     const object = bakePlacement(prim);
-    const size = primScale(prim), at = primPosition(prim);
+
     const lods: PreviewObject['lods'] = {};
     for (const name of ['high', 'medium', 'low', 'lowest'] as const) {
       const lod = object.lods[name];
@@ -117,8 +117,6 @@ export function makePreviewPayload(
     }
     const out: PreviewObject = {
       box: plainBox(objectBox(object)),
-      scale: size,
-      position: at,
       lods,
       hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
     };

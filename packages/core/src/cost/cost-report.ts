@@ -29,7 +29,6 @@ import {
 import { convexHull } from '../physics/convex-hull.js';
 import { landImpact } from './land-impact.js';
 import { linkabilityCurrent, linkabilityLegacy } from './linkability.js';
-import { lodSwitchDistances } from './lod-distances.js';
 import { encodeMeshAsset } from '../asset/mesh-asset.js';
 import {
   boxCenter,
@@ -39,22 +38,19 @@ import {
   lodTriangles,
   lodVertexCount,
   objectBox,
-  radiusOfScale,
-  scaleAbout,
-  scaledCopy,
   singleHullSource,
   unionBox,
   type Vec3,
 } from '../geometry/object-geometry.js';
-import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, meshConvexified, physicalLinksetPenalty, triangleMeshPhysicsCost } from './physics-cost.js';
+import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, physicalLinksetPenalty } from './physics-cost.js';
 import { serverWeight } from './server-weight.js';
-import { animeshStreamingCost, streamingCost } from './streaming-cost.js';
 import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
 import type { DeflateFn, Diagnostic, LodName, PhysicsChoice, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
-import { primPosition, worldBox } from '../geometry/placement.js';
+import { primPosition, primScale, worldBox } from '../geometry/placement.js';
 import { assignDefaults } from '../options.js';
+import { priceObjectAtScale } from './object-price.js';
 import { LOD_FACTOR_DEFAULT } from '../constants.js';
 
 /** RenderVolumeLODFactor reports use unless told otherwise: Firestorm's default and the official viewer's high presets. */
@@ -188,14 +184,7 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
   );
   const block = (name: LodName) => encoded.blocks[`${name}_lod`]?.size ?? 0;
 
-  // 3. Scale and radius at the size asked about.
-  const box = objectBox(object);
-  const size0 = boxSize(box);
-  const scale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
-  const position = scaleAbout(primPosition(object), centre, f);
-  const radius = radiusOfScale(scale);
-
-  // 4. LODs: a missing LOD is shown (and charged) as the next higher one.
+  // 3. A missing LOD is shown (and charged) as the next higher one.
   const lods = {} as Record<LodName, LodCost>;
   let above: LodCost | undefined;
   for (const name of LOD_NAMES) {
@@ -207,48 +196,32 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
     above = lods[name];
   }
   const bytes = { high: lods.high.blockBytes, medium: lods.medium.blockBytes, low: lods.low.blockBytes, lowest: lods.lowest.blockBytes };
-  const streaming = options.animesh
-    ? animeshStreamingCost(bytes, options.streaming).streaming
-    : streamingCost(bytes, radius, options.streaming).streaming;
 
-  // 5. Physics weight of the shape the object uses.
+  // 4. The size-independent physics costs (the single hull, the decomposition).
   const hullVertices = hull.length / 3;
-  const physics: PhysicsCost = {
-    weight: 0,
-    shape: 'convex-hull',
-    estimate: false,
+  const physics0: Pick<PhysicsCost, 'convexHull' | 'decomposition'> = {
     convexHull: { vertices: hullVertices, weight: convexHullPhysicsCost(hullVertices, physicsSettings), source: object.hull ? 'physics' : src.source, reduced: built?.reduced ?? false },
   };
-  if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {
-    const tri = lodTriangles(object.physicsMesh);
-    const m = triangleMeshPhysicsCost(scaledCopy(tri.positions, f), tri.indices, physicsSettings);
-    physics.mesh = { triangles: m.triangles, width: m.width, weight: m.cost, degenerate: m.degenerate };
-  }
   if (object.decomposition && object.decomposition.length > 0) {
     const counts = object.decomposition.map((h) => h.length / 3);
     const d = decompositionPhysicsCost(counts, physicsSettings);
-    physics.decomposition = { hulls: counts.length, vertices: counts.reduce((a, b) => a + b, 0), weight: d.cost, estimate: true };
-  }
-  if (physics.decomposition) {
-    physics.shape = 'decomposition';
-    physics.weight = physics.decomposition.weight;
-    physics.estimate = true;
-    physics.assumes = ['analyze'];
-  } else if (physics.mesh && meshConvexified(scale)) {
-    // The server's convexification: a small object's triangle mesh is its single hull.
-    physics.convexified = true;
-    physics.weight = physics.convexHull.weight;
-  } else if (physics.mesh) {
-    physics.shape = 'mesh';
-    physics.weight = physics.mesh.weight;
-  } else {
-    physics.weight = physics.convexHull.weight;
+    physics0.decomposition = { hulls: counts.length, vertices: counts.reduce((a, b) => a + b, 0), weight: d.cost, estimate: true };
   }
 
+  // 5. Everything that depends on the size: core's one per-object price (object-price.ts).
+  const { scale, position, radius, switchDistances, streaming, physics, server, landImpact: li } = priceObjectAtScale(
+    {
+      scale: primScale(object),
+      position: primPosition(object),
+      bytes,
+      physics: physics0,
+      ...(object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? { physicsMesh: lodTriangles(object.physicsMesh) } : {}),
+    },
+    f,
+    centre,
+    { lodFactor: options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT, animesh: options.animesh, streaming: options.streaming, physics: physicsSettings },
+  );
   if (object.physicsChoice) physics.choice = object.physicsChoice;
-  const server = serverWeight(1);
-  const li = landImpact({ streaming, physics: physics.weight, server });
-  const switchDistances = { lodFactor: options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT, ...lodSwitchDistances(radius, options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT) };
   const cost: ObjectCost = {
     name: object.name,
     scale,
@@ -260,7 +233,7 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
     streaming,
     physics,
     server,
-    landImpact: li.exact,
+    landImpact: li,
     assetBytes: encoded.bytes.length,
     submodelId,
   };
