@@ -42,6 +42,10 @@ CREATOR_TEXT: dict[str, str] = {
     "physics-mesh-costly": "Thin or tiny triangles make the physics mesh expensive. Use physics 'hull' or 'decompose', or clean the mesh.",
     "lod-budget-unmet": "The target land impact could not be reached, even with the simplest LODs that keep the shape.",
     "physics-as-hulls": "The _PHYS object is made of closed convex pieces; priced as the hulls Analyze keeps (an estimate).",
+    "lod-node-in-high-file": "A _LOD or _PHYS object is exported in the high file; the uploader takes LODs only from the _LOD2/_LOD1/_LOD0/_PHYS sibling files, so it uploads this one as an extra object. Use Export (it writes the sibling files).",
+    "lod-box-mismatch": "A LOD is not the size of the high LOD; the uploader stretches it to the high LOD's box.",
+    "physics-box-mismatch": "The physics shape is not the size of the high LOD; the uploader stretches it to the high LOD's box.",
+    "lod-material-missing": "A LOD lost one of the high LOD's materials; in the official viewer its other faces then show the wrong textures.",
 }
 
 SEVERITY_ICON = {"error": "ERROR", "warning": "ERROR", "info": "INFO"}
