@@ -2,14 +2,17 @@
  * Fuzz harness: seeded mutations of the bundled test assets, run through slmesh commands as a
  * user runs them (a child process each, with a timeout). Every case must end with success or
  * a clean error: exit 0/1/2, at most one line on stderr for an error, no "internal error", no
- * stack trace, no hang past the timeout, and no output files left behind when it fails.
+ * stack trace, no hang past the timeout, and no output files left behind when it fails. Each
+ * case runs with a canary secret in its environment, in a folder planted with symbolic links
+ * out of it (to /etc/passwd, /proc/self/environ, /dev/zero, /) and a `.git/config` holding the
+ * canary: no byte of any of them may appear in an output or a message (docs/security.md).
  *
  * Used by packages/cli/test/fuzz.test.ts (a bounded number of cases in CI) and by `pnpm fuzz`
  * (longer runs; failing inputs are kept in test-assets/fuzz-regressions/ and replayed by tests).
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -113,6 +116,14 @@ export const MUTATIONS = {
       else j.buffers = [...(j.buffers ?? []), { uri, byteLength: 4 }];
     });
   },
+  linkedUri(bytes, r) {
+    return editJson(bytes, r, (j) => {
+      const uri = pick(r, LINKS);
+      if (r() < 0.5) j.images = [{ uri }];
+      else j.buffers = [...(j.buffers ?? []), { uri, byteLength: 4 }];
+      if (j.images && !j.textures) j.textures = [{ source: 0 }];
+    });
+  },
   hostileName(bytes, r) {
     return editJson(bytes, r, (j) => {
       const n = pick(r, j.nodes ?? [{}]);
@@ -120,6 +131,33 @@ export const MUTATIONS = {
     });
   },
 };
+
+/** The canary every case's environment and `.git/config` carry. */
+export const CANARY = 'slmesh-fuzz-canary-5d1c';
+/** Names planted in every case's folder: links out of it, and a hidden file. */
+const LINKS = ['l-passwd.bin', 'l-environ.png', 'l-zero.bin', 'l-root/etc/passwd', '.git/config', 'l-git.bin'];
+
+function plantLinks(work) {
+  const link = (target, name) => {
+    try {
+      symlinkSync(target, join(work, name));
+    } catch {
+      // a platform without symbolic links: the textual checks still run
+    }
+  };
+  link('/etc/passwd', 'l-passwd.bin');
+  link('/proc/self/environ', 'l-environ.png');
+  link('/dev/zero', 'l-zero.bin');
+  link('/', 'l-root');
+  mkdirSync(join(work, '.git'));
+  writeFileSync(join(work, '.git/config'), `[http] extraheader = AUTHORIZATION: basic ${CANARY}\n`);
+  link('.git/config', 'l-git.bin');
+}
+
+/** Whether a finished run leaked the canary or a system file into `text`. */
+function leaks(text) {
+  return text.includes(CANARY) || text.includes('root:x:0:0');
+}
 
 export function mutate(bytes, seed) {
   const r = rng(seed);
@@ -153,11 +191,14 @@ export function runCase(bytes, label, timeoutMs = 30000) {
   const work = mkdtempSync(join(tmpdir(), 'slmesh-fuzz-'));
   const file = join(work, 'case.glb');
   writeFileSync(file, bytes);
+  plantLinks(work);
   const problems = [];
   try {
     for (const [args, allowed, output] of commandsFor(file, work)) {
-      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: timeoutMs, cwd: work, maxBuffer: 256 * 1024 * 1024 });
+      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: timeoutMs, cwd: work, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, SLMESH_FUZZ_CANARY: CANARY }, input: '' });
       const what = `${label}: slmesh ${args[0]}`;
+      if (leaks(`${r.stdout}${r.stderr}`)) problems.push(`${what}: printed the canary or a system file's bytes`);
+      if (output && existsSync(output) && statSync(output).isFile() && leaks(readFileSync(output, 'latin1'))) problems.push(`${what}: wrote the canary or a system file's bytes into ${output}`);
       if (r.error?.code === 'ETIMEDOUT' || r.signal) problems.push(`${what}: hung or was killed (${r.signal ?? r.error?.code})`);
       else if (!allowed.includes(r.status)) problems.push(`${what}: exit ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
       else if (r.status !== 0) {

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 import zipfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -28,9 +29,20 @@ def files() -> list[str]:
     return found
 
 
+def stale() -> bool:
+    """Whether the zip is missing or older than any of the add-on's files."""
+    if not os.path.isfile(OUTPUT):
+        return True
+    built = os.path.getmtime(OUTPUT)
+    return any(os.path.getmtime(os.path.join(SOURCE, rel)) > built for rel in files())
+
+
 def build() -> str:
     os.makedirs(os.path.dirname(OUTPUT), exist_ok=True)
-    tmp = OUTPUT + ".tmp"
+    # A unique temporary name, then an atomic rename: concurrent builds (two test files) never
+    # see or install a half-written zip.
+    handle, tmp = tempfile.mkstemp(prefix=".slmesh_blender.", suffix=".zip", dir=os.path.dirname(OUTPUT))
+    os.close(handle)
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for rel in files():
             info = zipfile.ZipInfo(f"slmesh_blender/{rel.replace(os.sep, '/')}", date_time=(1980, 1, 1, 0, 0, 0))
@@ -38,6 +50,7 @@ def build() -> str:
             info.external_attr = 0o644 << 16
             with open(os.path.join(SOURCE, rel), "rb") as handle:
                 zf.writestr(info, handle.read())
+    os.chmod(tmp, 0o644)
     os.replace(tmp, OUTPUT)
     return OUTPUT
 

@@ -14,6 +14,7 @@ import bpy
 from bpy.app.handlers import persistent
 
 from . import bl_ops
+from .cli import SlmeshError
 
 DELAY = 1.5
 QUIET_AFTER_JOB = 1.0
@@ -77,6 +78,10 @@ def _tick():
         return None
     try:
         with bpy.context.temp_override(**override):
+            try:
+                bl_ops.source_objects(bpy.context)
+            except SlmeshError:
+                return None  # nothing selected to price: not worth an error after every edit
             bpy.ops.slmesh.price("INVOKE_DEFAULT")
     except RuntimeError as error:  # shown in the panel by the operator; keep the timer quiet
         print(f"slmesh: auto price: {error}")

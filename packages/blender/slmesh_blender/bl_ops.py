@@ -24,7 +24,7 @@ from bpy.props import BoolProperty, StringProperty
 from . import cli, pipeline
 from .bl_settings import cli_config, preferences
 from .cli import SlmeshError
-from .files import SLOTS, imported_name, normalise_output, slot_of_file, split_slot, strip_duplicate_suffix
+from .files import export_path_for, imported_name, normalise_output, slot_of_file, split_slot, strip_duplicate_suffix
 from .jobs import Cancelled, PolledJob, Run, run_once, run_sync
 from .report import before_after_line, parse_report, summarize
 
@@ -278,6 +278,8 @@ class _JobOperator:
         return {"FINISHED"}
 
     def _fail(self, context, message: str):
+        if _running["job"] is not None and _running["job"] is self._polled and self._timer is None:
+            _running.update(job=None, cancel=False)  # failed before the modal run began
         scene = self._scene or context.scene
         scene.slmesh.error = message
         scene.slmesh.status = ""
@@ -342,8 +344,11 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
     def make_job(self, context, base):
         settings = context.scene.slmesh
         path = self.filepath or settings.export_path
+        if not path and bpy.data.filepath:
+            path = export_path_for(bpy.data.filepath, "")
+            settings.export_path = path
         if not path:
-            raise SlmeshError("Set 'Export to' in the Second Life panel (the .glb to write)")
+            raise SlmeshError("Set 'Export to' in the Second Life panel (the .glb to write), or save the .blend first")
         path = normalise_output(bpy.path.abspath(path))
         if not self.properties.is_property_set("import_lods"):
             self.import_lods = settings.import_lods
@@ -356,6 +361,7 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
             target_li=settings.target_li,
             max_error_px=settings.max_error_px,
             keep_lods=settings.keep_lods,
+            keep_high=settings.keep_high,
         )
         job = pipeline.export_job(base, lambda p: gltf_export(context, objects, p), path, options)
         return job, pipeline.EXPORT_STEPS

@@ -185,6 +185,7 @@ class SLMESH_PT_export(_Tab, bpy.types.Panel):
         col.prop(settings, "target_li")
         col.prop(settings, "max_error_px")
         col.prop(settings, "keep_lods")
+        col.prop(settings, "keep_high")
         col.prop(settings, "import_lods")
         row = layout.row(align=True)
         row.scale_y = 1.3

@@ -136,9 +136,29 @@ def preview_argv(base: Sequence[str], model: str, page: str, lod_factor: float =
 _OPTION_RE = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 
 
+_ENTRY_RE = re.compile(r"^\s{1,8}(-\w, )?(--[a-z][a-z0-9-]*)")
+
+
 def parse_help_options(help_text: str) -> frozenset[str]:
-    """The long options (``--split``, ``--target-li`` ...) a command's ``--help`` lists."""
-    return frozenset(_OPTION_RE.findall(help_text))
+    """The long options (``--split``, ``--target-li`` ...) a command's ``--help`` lists, less
+    those it calls deprecated (``--split`` once sibling files became the only layout).
+
+    Each option's entry is its line in the Options list plus the more indented lines under it.
+    """
+    options: dict[str, str] = {}
+    current = None
+    for line in help_text.splitlines():
+        match = _ENTRY_RE.match(line)
+        if match:
+            current = match.group(2)
+            options[current] = line[match.end():]
+        elif current and line.startswith(" " * 10):
+            options[current] += " " + line.strip()
+        else:
+            current = None
+    if not options:  # not commander's layout: any option named anywhere
+        return frozenset(_OPTION_RE.findall(help_text))
+    return frozenset(o for o, text in options.items() if "deprecated" not in text.lower())
 
 
 @dataclass(frozen=True)
@@ -150,6 +170,7 @@ class OptimizeOptions:
     target_li: float = 0.0
     max_error_px: float = 1.0
     keep_lods: bool = False
+    keep_high: bool = False
 
 
 @dataclass(frozen=True)
@@ -200,6 +221,8 @@ def optimize_argv(
         want("--max-error-px", fmt_number(options.max_error_px), label="largest error")
     if options.keep_lods:
         want("--keep-lods", label="keep authored LODs")
+    if options.keep_high and "--keep-high" in supported:
+        argv.append("--keep-high")  # older CLIs never touch the high LOD: nothing to note
     used_report = None
     if report_path and "--report" in supported:
         argv.extend(["--report", report_path])

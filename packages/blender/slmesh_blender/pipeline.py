@@ -116,6 +116,8 @@ def export_job(
         os.makedirs(os.path.dirname(produced))
         plan = cli.optimize_argv(base, model, produced, options, supported, os.path.join(tmp, "report.json"))
         result = yield Run(plan.argv, "Generating LODs and physics", OPTIMIZE_TIMEOUT)
+        if result.returncode == 2 and "unknown option" in result.stderr:
+            _HELP_CACHE.pop(tuple(base), None)  # slmesh was updated while Blender ran: ask again next time
         _check(result, "slmesh optimize", ok=(0, 1))
         warnings = list(plan.notes)
         if result.returncode == 1:

@@ -34,7 +34,7 @@ class FakeSlmesh:
     """
 
     def __init__(self, split_flag: bool = True, writes=("LOD2", "LOD1", "LOD0", "PHYS"), optimize_code: int = 0,
-                 help_extra: str = "--report <file.json> --target-li <N> --max-error-px <px> --keep-lods"):
+                 help_extra: str = "--report <file.json>\n  --target-li <N>\n  --max-error-px <px>\n  --keep-lods"):
         self.split_flag = split_flag
         self.writes = writes
         self.optimize_code = optimize_code
@@ -49,7 +49,7 @@ class FakeSlmesh:
         if command == "cost":
             return RunResult(argv, 0, self.cost_text(argv[-1]), "")
         if command == "optimize" and "--help" in argv:
-            text = "Usage: slmesh optimize [options] <input>\n  -o, --output <file.glb>\n  --lod-factor <F>\n  --physics <mode>\n  " + self.help_extra
+            text = "Usage: slmesh optimize [options] <input>\n\nOptions:\n  -o, --output <file.glb>\n  --lod-factor <F>\n  --physics <mode>\n  " + self.help_extra
             if self.split_flag:
                 text += "\n  --split   write sibling files"
             return RunResult(argv, 0, text, "")

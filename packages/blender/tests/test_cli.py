@@ -78,6 +78,37 @@ class ArgvTest(unittest.TestCase):
   --no-siblings                 do not read sibling _LOD2/_LOD1/_LOD0/_PHYS
 """
 
+    COMING_HELP = """Usage: slmesh optimize [options] <input>
+
+Options:
+  -o, --output <file.glb>       output GLB; its sibling files out_LOD2.glb,
+                                out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb)
+                                are written next to it
+  --split                       deprecated, no effect: sibling files are always
+                                written (the only layout the importer takes LODs
+                                from)
+  --report <file.json>          also write the cost report of the output
+  --lod-factor <F>              RenderVolumeLODFactor the LODs are planned for
+  --target-li <N>               lowest-error LODs that keep the land impact at
+                                most N
+  --physics <mode>              physics shape: auto (a decomposition when
+  -q, --quiet                   no progress line on the terminal
+  -h, --help                    display help for command
+"""
+
+    def test_deprecated_split_is_not_passed(self):
+        options = cli.parse_help_options(self.COMING_HELP)
+        self.assertNotIn("--split", options)
+        self.assertTrue({"--output", "--report", "--target-li", "--physics", "--quiet"} <= options)
+        plan = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(target_li=3, keep_high=True), options | {"--keep-high"}, "r.json")
+        self.assertNotIn("--split", plan.argv)
+        self.assertIn("--keep-high", plan.argv)
+        older = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(keep_high=True), options, None)
+        self.assertNotIn("--keep-high", older.argv)
+        self.assertEqual(older.notes, ())
+        self.assertIn("--target-li", plan.argv)
+        self.assertEqual(plan.notes, ())
+
     def test_numbers_are_plain(self):
         self.assertEqual(cli.fmt_number(2), "2")
         self.assertEqual(cli.fmt_number(1.125), "1.125")

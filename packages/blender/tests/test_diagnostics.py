@@ -8,12 +8,18 @@ DOCS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "docs", "diagno
 
 
 class WordingTest(unittest.TestCase):
-    def test_every_documented_code_has_creator_wording(self):
+    def test_wording_matches_the_documented_codes(self):
+        # A code added to docs/diagnostics.md later is shown with the CLI's message until it gets
+        # wording here (not a failure: the CLI may move faster than the add-on); a worded code
+        # must still exist.
         with open(DOCS, encoding="utf-8") as handle:
             codes = re.findall(r"^\| `([a-z-]+)` \|", handle.read(), re.MULTILINE)
         self.assertGreater(len(codes), 20)
-        missing = [c for c in codes if c not in diagnostics.CREATOR_TEXT]
-        self.assertEqual(missing, [], "docs/diagnostics.md codes without wording in diagnostics.py")
+        stale = [c for c in diagnostics.CREATOR_TEXT if c not in codes]
+        self.assertEqual(stale, [], "codes worded in diagnostics.py that docs/diagnostics.md no longer lists")
+        for code in codes:
+            finding = diagnostics.word({"severity": "info", "code": code, "message": f"{code} happened"})
+            self.assertTrue(finding.text)
 
     def test_known_code(self):
         f = diagnostics.word({"severity": "warning", "code": "too-many-faces", "message": "Chair: 9 faces", "object": "Chair"})

@@ -29,9 +29,21 @@ class PackageTest(unittest.TestCase):
         self.assertEqual(version, ".".join(map(str, bl_info["version"])))
         self.assertRegex(manifest, r'(?m)^id = "slmesh_blender"$')
         self.assertRegex(manifest, r'(?m)^type = "add-on"$')
-        tagline = re.search(r'^tagline = "([^"]+)"', manifest, re.MULTILINE).group(1)
-        self.assertLessEqual(len(tagline), 64)
-        self.assertNotRegex(tagline, r"[.!?]$")
+        # Blender's extension validation (bl_pkg, strict): terse texts of at most 64 characters
+        # ending in a letter, digit or closing bracket; permissions from a fixed set.
+        try:
+            import tomllib
+        except ImportError:  # Python < 3.11
+            self.skipTest("tomllib needs Python 3.11")
+        data = tomllib.loads(manifest)
+        terse = {"tagline": data["tagline"], **{f"permissions.{k}": v for k, v in data.get("permissions", {}).items()}}
+        for key, text in terse.items():
+            self.assertLessEqual(len(text), 64, key)
+            self.assertTrue(text[-1].isalnum() or text[-1] in ")]}", key)
+        self.assertLessEqual(set(data.get("permissions", {})), {"files", "network", "clipboard", "camera", "microphone"})
+        for key in ("schema_version", "id", "version", "name", "tagline", "maintainer", "type", "license", "blender_version_min"):
+            self.assertIn(key, data)
+        self.assertTrue(data["id"].isidentifier() and "__" not in data["id"])
 
     def test_only_relative_imports_of_the_addon(self):
         for name in os.listdir(ADDON):

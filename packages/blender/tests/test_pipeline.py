@@ -88,6 +88,20 @@ class PipelineTest(unittest.TestCase):
         self.assertIn("not a glTF file", str(caught.exception))
         self.assertFalse(os.path.exists(self.dest))
 
+    def test_updated_cli_is_asked_again(self):
+        fake = FakeSlmesh()
+        run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), fake)
+
+        def updated(run):
+            from slmesh_blender.jobs import RunResult
+            if run.argv[1] == "optimize" and "--help" not in run.argv:
+                return RunResult(run.argv, 2, "", "error: unknown option '--split'\n")
+            return fake(run)
+
+        with self.assertRaises(SlmeshError):
+            run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), updated)
+        self.assertNotIn(("slmesh",), pipeline._HELP_CACHE)
+
     def test_older_cli_without_target_li(self):
         fake = FakeSlmesh(help_extra="")
         result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions(target_li=3)), fake)

@@ -24,6 +24,11 @@ def main() -> int:
     if not blender or not shutil.which("xvfb-run"):
         print("needs blender and xvfb-run: apt-get install -y blender python3-numpy xvfb xauth", file=sys.stderr)
         return 3
+    sys.path.insert(0, PACKAGE)
+    import build  # the add-on's zip, rebuilt when its sources changed
+
+    if build.stale():
+        build.build()
     tmp = tempfile.mkdtemp(prefix="slmesh-blender-shot-")
     env = dict(os.environ)
     env["BLENDER_USER_CONFIG"] = os.path.join(tmp, "config")

@@ -148,7 +148,7 @@ def steps(opts):
 def main() -> None:
     opts = args()
     install_addon(opts.zip, opts.node, opts.bin)
-    build_scene()
+    build_scene(levels=2)
     # Count draws of the main panel, to know when its tab is the one shown (Blender takes a
     # panel's draw function when the class is registered: register it again).
     from slmesh_blender import bl_ui

@@ -81,7 +81,7 @@ describe('slmesh check: exit statuses', () => {
     const bad = slmesh(tight, 'check', '--budget', 'bad.budget.json');
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toBe('slmesh: bad.budget.json: rules[0].maxTriangles.high: must be a number, got "many"\n');
+    expect(bad.stderr).toBe('slmesh: bad.budget.json: rules[0].maxTriangles.high: must be a whole number, got "many"\n');
   });
 
   it('exits 2 when an asset cannot be read (fails closed), writing no output file', () => {

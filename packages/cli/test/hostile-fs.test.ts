@@ -481,6 +481,45 @@ describe('outputs: nothing overwritten the user did not name; every file-system 
     expect(r.stderr).toMatch(/warning: .*a skin \(rig\); dropped/);
   });
 
+  it('optimize says what it drops: morph targets and GPU instances', () => {
+    const d = folder();
+    triGltf(d, 'morph.gltf', {
+      extra: (j) => {
+        j.meshes[0].primitives[0].targets = [{ POSITION: 0 }];
+        j.extensionsUsed = ['EXT_mesh_gpu_instancing'];
+        j.nodes[0].extensions = { EXT_mesh_gpu_instancing: { attributes: { TRANSLATION: 0 } } };
+      },
+    });
+    const r = slmesh(d, 'optimize', 'morph.gltf', '-o', 'out.glb');
+    clean(r, d);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: .*morph targets; dropped/);
+    expect(r.stderr).toMatch(/warning: .*GPU instances .*; dropped/);
+  });
+
+  it('the default optimize of a model over 100,000 triangles is refused at once, naming the limit', () => {
+    const d = folder();
+    const count = 100_010; // a strip: 100,008 triangles
+    const pos = new Float32Array(count * 3);
+    for (let i = 0; i < count; i++) pos.set([i >> 1, i & 1, 0], i * 3);
+    writeFileSync(join(d, 'big.bin'), Buffer.from(pos.buffer));
+    writeFileSync(
+      join(d, 'big.gltf'),
+      JSON.stringify({
+        asset: { version: '2.0' },
+        scene: 0,
+        scenes: [{ nodes: [0] }],
+        nodes: [{ name: 'Big', mesh: 0 }],
+        meshes: [{ primitives: [{ attributes: { POSITION: 0 }, mode: 5 }] }],
+        accessors: [{ bufferView: 0, componentType: 5126, count, type: 'VEC3' }],
+        bufferViews: [{ buffer: 0, byteLength: count * 12 }],
+        buffers: [{ uri: 'big.bin', byteLength: count * 12 }],
+      }),
+    );
+    refused(slmesh(d, 'optimize', 'big.gltf', '-o', 'out.glb'), /big\.gltf: more than 100,000 triangles \(the limit; raise it with --max-triangles\)/);
+    expect(existsSync(join(d, 'out.glb'))).toBe(false);
+  });
+
   it('a reader that goes away (| head) ends quietly', () => {
     const d = folder();
     const r = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" cost "${join(root, 'test-assets/prims-300.glb')}" | head -c 10 >/dev/null; echo "status $?"`], { cwd: d, encoding: 'utf8', timeout: 180_000 });

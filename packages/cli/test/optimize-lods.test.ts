@@ -52,7 +52,8 @@ describe('slmesh optimize: the high LOD and triangle budgets', () => {
   });
 
   it('refuses malformed budgets and distances with a usage error', () => {
-    expect(parseMaxTriangles('high=20000, lowest=10')).toEqual({ high: 20000, lowest: 10 });
+    expect(parseMaxTriangles('high=20000, lowest=10')).toEqual({ budgets: { high: 20000, lowest: 10 } });
+    expect(parseMaxTriangles('2000000,lowest=10')).toEqual({ inputLimit: 2000000, budgets: { lowest: 10 } });
     for (const bad of ['high', 'high=0', 'middle=5', 'low=1.5', 'low=-3']) expect(() => parseMaxTriangles(bad)).toThrow(/--max-triangles/);
     expect(() => optimizeOptionsFrom({ output: 'o.glb', highDistance: '0' })).toThrow(/--high-distance/);
     expect(optimizeOptionsFrom({ output: 'o.glb', keepHigh: true, highDistance: '3' })).toMatchObject({ keepHigh: true, highDistance: 3 });

@@ -250,7 +250,7 @@ describe('slmesh preview page', () => {
     const { page, errors } = await openPreview(browser, pathToFileURL(out).href);
     expect(await page.isDisabled('#physics-decomposition')).toBe(false);
     expect(await page.textContent('#cost-physics-note')).toBe('estimate');
-    expect(await page.textContent('#objects tr[data-object="0"] td[data-field=physics]')).toMatch(/decomposition\s*estimate$/);
+    expect(await page.textContent('#objects tr[data-object="0"] td[data-field=physics]')).toMatch(/decomposition\s*estimate\s*assumes Analyze$/);
     // The medium LOD is the model's own; low and lowest show it, as the viewer would.
     expect(await page.getAttribute('[data-lod-pane=medium]', 'data-triangles')).toBe('12');
     expect(await page.textContent('[data-lod-pane=low] .pane-info')).toContain('not in the file: shows medium');

@@ -230,6 +230,9 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
     const where = `buffers[${i}]`;
     const declared = b.byteLength as number;
     let data: Uint8Array;
+    if (typeof b.uri !== 'string' && (b.extensions as { EXT_meshopt_compression?: { fallback?: boolean } } | undefined)?.EXT_meshopt_compression?.fallback) {
+      continue; // a meshopt fallback buffer has no data: its views are decoded from another buffer
+    }
     if (typeof b.uri !== 'string') {
       if (!glb || i !== 0) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} has no uri (only a GLB's first buffer may use its binary chunk)`);
       data = glbBinChunk(bytes) ?? new Uint8Array(0);

@@ -89,12 +89,17 @@ function triangleIndices(prim: Primitive, vertexCount: number): Uint32Array {
 }
 
 
+const materialIndex = new WeakMap<Document, Map<unknown, number>>();
+
 function materialName(doc: Document, prim: Primitive): string {
   const mat = prim.getMaterial();
   if (!mat) return 'mat_default';
   const name = mat.getName();
   if (name) return name;
-  return `mat${doc.getRoot().listMaterials().indexOf(mat)}`;
+  // Indexed once per document: indexOf per primitive is quadratic on a file of many materials.
+  let index = materialIndex.get(doc);
+  if (!index) materialIndex.set(doc, (index = new Map(doc.getRoot().listMaterials().map((m, i) => [m, i]))));
+  return `mat${index.get(mat) ?? -1}`;
 }
 
 function assertFinite(a: Float32Array, source: string, label: string, pi: number, what: string): void {

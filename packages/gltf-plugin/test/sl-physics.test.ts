@@ -1,42 +1,51 @@
 import { join, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
-import { convexPieces } from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
-import { documentToModel } from '../src/to-model.js';
 import { readDocument } from '../src/read-file.js';
 import { slPhysics, SL_PHYSICS_DEFAULTS } from '../src/sl-physics.js';
-import { slReport } from '../src/node.js';
+import { createNodeIO, reportFile, slReport } from '../src/node.js';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 
 const root = resolve(__dirname, '../../..');
 const asset = (name: string) => join(root, 'test-assets', name);
 const names = (doc: Awaited<ReturnType<typeof readDocument>>) => doc.getRoot().listNodes().map((n) => n.getName()).sort();
 
 describe('slPhysics', () => {
-  it('has the documented defaults', () => {
-    expect(SL_PHYSICS_DEFAULTS).toEqual({ mode: 'auto', tolerance: 0.05, maxHulls: 256, maxHullVertices: 256 });
+  it('treats options given as undefined as the defaults (auto, 5 cm, 256 hulls of 256 vertices)', async () => {
+    const summary = async (options: Parameters<typeof slPhysics>[0]) => {
+      const doc = await readDocument(asset('vase.glb'));
+      await doc.transform(slPhysics(options));
+      const high = doc.getRoot().listNodes().find((n) => !n.getName().includes('_'))!;
+      return (high.getExtras() as { slmesh: { physics: unknown } }).slmesh.physics;
+    };
+    expect(await summary({ mode: undefined, tolerance: undefined, maxHulls: undefined, maxHullVertices: undefined })).toEqual(await summary({}));
+    expect(SL_PHYSICS_DEFAULTS.mode).toBe('auto');
   });
 
-  it('writes a decomposition as the _PHYS nodes of the _PHYS sibling document (one convex mesh per hull) with a summary in extras', async () => {
+  it('hands out the _PHYS sibling (one convex mesh per hull of a decomposition) with a summary in extras; the pair is priced as hulls', async () => {
     const doc = await readDocument(asset('chair.glb'));
     const before = slReport(doc);
-    let physicsDoc: Document | undefined;
-    await doc.transform(slPhysics({ mode: 'decompose', onPhysicsDocument: (d) => (physicsDoc = d) }));
-    // The high file keeps no _PHYS node (the importer would upload it as an extra object).
-    expect(doc.getRoot().listNodes().some((n) => n.getName().endsWith('_PHYS'))).toBe(false);
-    const phys = physicsDoc!.getRoot().listNodes().filter((n) => n.getName().endsWith('_PHYS'));
-    expect(phys.length).toBe(6);
-    for (const n of phys) expect(n.getMesh()!.listPrimitives().length).toBeGreaterThan(0);
+    let physics: Document | undefined;
+    await doc.transform(slPhysics({ mode: 'decompose', onPhysicsDocument: (d) => (physics = d) }));
+    expect(physics).toBeDefined();
+    // The sibling keeps the input's tree: one `X_PHYS` node per object; the document itself keeps its nodes.
+    expect(names(physics!).filter((n) => n.endsWith('_PHYS'))).toHaveLength(6);
+    expect(names(doc).some((n) => n.endsWith('_PHYS'))).toBe(false);
     const seat = doc.getRoot().listNodes().find((n) => n.getName() === 'Seat')!;
     const extras = (seat.getExtras() as { slmesh: { physics: { mode: string; hulls: number; estimate: boolean; weight: number } } }).slmesh.physics;
     expect(extras.mode).toBe('decompose');
     expect(extras.estimate).toBe(true);
     expect(extras.hulls).toBeGreaterThan(0);
     expect(seat.getMesh()!.listPrimitives().length).toBeGreaterThan(0);
-    const after = slReport(doc);
-    expect(after.files[0].objects.map((o) => o.name)).toEqual(before.files[0].objects.map((o) => o.name));
-    // Read as the uploader reads the _PHYS file's models: closed convex pieces, priced as hulls.
-    const hulls = documentToModel(physicsDoc!).model.objects.map((o) => convexPieces(o.lods.high));
-    expect(hulls.every((h) => h && h.length > 0)).toBe(true);
+    // Written side by side as the uploader finds them, the physics model prices as hulls.
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-slphysics-'));
+    const io = await createNodeIO();
+    await io.write(join(dir, 'chair.glb'), doc);
+    await io.write(join(dir, 'chair_PHYS.glb'), physics!);
+    const after = (await reportFile(join(dir, 'chair.glb'))).report;
+    expect(after.objects.map((o) => o.name)).toEqual(before.files[0].objects.map((o) => o.name));
+    expect(after.diagnostics.some((d) => d.code === 'physics-as-hulls')).toBe(true);
   });
 
   it("mode 'hull' writes no _PHYS node (the uploader builds the single hull) and records the hull's weight", async () => {

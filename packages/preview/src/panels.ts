@@ -120,7 +120,7 @@ export class ObjectsTable {
       setValue(c.scale, size3(o.scale), o.scale.join(','));
       setValue(c.radius, metres(o.radius), o.radius);
       setValue(c.streaming, weight(o.streaming), o.streaming);
-      replaceChildren(c.physics, weight(o.physics.weight), el('span', { class: 'shape' }, ` ${SHAPE_LABEL[o.physics.shape]}`), o.physics.estimate ? estimateBadge() : null);
+      replaceChildren(c.physics, weight(o.physics.weight), el('span', { class: 'shape' }, ` ${SHAPE_LABEL[o.physics.shape]}`), o.physics.estimate ? estimateBadge() : null, o.physics.assumes?.includes('analyze') ? el('span', { class: 'shape', title: 'priced as hulls: a physics model from a file is a triangle mesh unless you click Analyze in the uploader' }, ' assumes Analyze') : null);
       c.physics.setAttribute('data-value', String(o.physics.weight));
       setValue(c.server, weight(o.server), o.server);
       setValue(c.landImpact, weight(o.landImpact), o.landImpact);

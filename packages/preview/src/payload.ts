@@ -89,6 +89,10 @@ export interface ReportObject {
     convexHull: { vertices: number; weight: number; source: string; reduced: boolean };
     mesh?: { triangles: number; width: number; weight: number; degenerate: number };
     decomposition?: { hulls: number; vertices: number; weight: number; estimate: true };
+    /** A physics mesh charged as its single hull (a side under 0.5 m: the server's convexification). */
+    convexified?: boolean;
+    /** Uploader choices the weight assumes ('analyze': hulls from a `_PHYS` file). */
+    assumes?: 'analyze'[];
   };
   server: number;
   landImpact: number;

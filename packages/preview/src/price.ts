@@ -26,6 +26,7 @@ import {
   serverWeight,
   streamingCost,
   triangleMeshPhysicsCost,
+  meshConvexified,
   type LodSwitchDistances,
   type Vec3,
 } from '@slmesh/core';
@@ -90,7 +91,14 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
     if (o.physics.mesh && mesh) {
       const m = triangleMeshPhysicsCost(scaledCopy(mesh.positions, f), mesh.indices);
       physics.mesh = { triangles: m.triangles, width: m.width, weight: m.cost, degenerate: m.degenerate };
-      if (physics.shape === 'mesh') physics.weight = m.cost;
+      if (!o.physics.decomposition) {
+        // The server's convexification: under 0.5 m on a side, the mesh is charged as its hull.
+        const small = meshConvexified(scale);
+        physics.shape = small ? 'convex-hull' : 'mesh';
+        physics.weight = small ? physics.convexHull.weight : m.cost;
+        if (small) physics.convexified = true;
+        else delete physics.convexified;
+      }
     }
     const server = serverWeight(1);
     const li = landImpact({ streaming, physics: physics.weight, server });

@@ -6,7 +6,7 @@
 
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { convexHull, lodPositions, lodTriangles, placePositions, type SlModel } from '@slmesh/core';
+import { bakePlacement, placePositions, convexHull, lodPositions, lodTriangles, type SlModel } from '@slmesh/core';
 import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { encodeGeometry, makePreviewPayload, quantise } from '../../cli/src/preview/payload.js';
 import { base64ToBytes, decodeGeometry, decodePreview, dequantise, inflate, PREVIEW_FORMAT, type PreviewData } from '../src/payload.js';
@@ -15,28 +15,28 @@ const root = resolve(__dirname, '../../..');
 
 async function payloadOf(asset: string) {
   const path = join(root, 'test-assets', asset);
-  const read = await readModelFile(path);
+  // `_LODn` nodes inside the file read as LODs (by default the uploader takes them as extra objects).
+  const read = await readModelFile(path, { lodNodes: 'lods' });
   const { report: file, assets } = reportModel(read, path, { lodFactor: 2, keepAssets: true });
   const report = makeCostReport([file], { lodFactor: 2, animesh: false, linkabilityRule: 'current' }, 'test');
   return { model: read.model as SlModel, ...makePreviewPayload(read.model, report, 2, assets), withoutAssets: makePreviewPayload(read.model, report, 2) };
 }
 
 describe('preview payload', () => {
-  it('round-trips the authored LODs and the physics mesh of vase.glb (sibling files), drawn in the world frame', async () => {
-    const { model, data, geometry } = await payloadOf('vase.glb');
+  it('round-trips the authored LODs and the physics mesh of lod-authored.glb', async () => {
+    const { model, data, geometry } = await payloadOf('lod-authored.glb');
     const json = JSON.stringify(data);
     const decoded = await decodePreview(json, encodeGeometry(geometry));
     expect(decoded.data.format).toBe(PREVIEW_FORMAT);
     expect(decoded.objects).toHaveLength(1);
     const o = decoded.objects[0];
-    const src = model.objects[0];
+    // The page draws in the world frame: the prim's placement applied.
+    const src = bakePlacement(model.objects[0]);
     for (const name of ['high', 'medium', 'low', 'lowest'] as const) {
       const faces = o.lods[name]!;
       expect(faces).toHaveLength(src.lods[name]!.faces.length);
       faces.forEach((f, k) => {
-        // The page draws the prim where it is: its geometry with the placement's rotation.
-        const s0 = src.lods[name]!.faces[k];
-        const s = { ...s0, positions: placePositions(src.placement, s0.positions), normals: s0.normals && placePositions(src.placement, s0.normals, true) };
+        const s = src.lods[name]!.faces[k];
         expect(f.material).toBe(s.material);
         expect(Array.from(f.indices)).toEqual(Array.from(s.indices));
         const box = data.objects[0].lods[name]!.box;
@@ -49,9 +49,9 @@ describe('preview payload', () => {
       });
     }
     const tri = lodTriangles(src.physicsMesh!);
-    expect(Array.from(o.physicsMesh!.positions)).toEqual(Array.from(placePositions(src.placement, tri.positions)));
+    expect(Array.from(o.physicsMesh!.positions)).toEqual(Array.from(tri.positions));
     expect(Array.from(o.physicsMesh!.indices)).toEqual(Array.from(tri.indices));
-    // The hull the report priced.
+    // The hull the report priced: 8 vertices (the _PHYS cube's).
     expect(o.hull.length / 3).toBe(data.report.files[0].objects[0].physics.convexHull.vertices);
   });
 
@@ -70,14 +70,15 @@ describe('preview payload', () => {
       const { model, data, geometry, withoutAssets } = await payloadOf(asset);
       const fromAsset = decodeGeometry(data as unknown as PreviewData, geometry)[0].hull;
       const computed = decodeGeometry(withoutAssets.data as unknown as PreviewData, withoutAssets.geometry)[0].hull;
+      // Core's hull in the prim frame, placed in the world as the page draws it.
       const o = model.objects[0];
       const source = data.report.files[0].objects[0].physics.convexHull.source;
-      // In the world frame: the preview draws the prim with its rotation (placement).
-      const exact = placePositions(o.placement, convexHull(lodPositions(source === 'physics' ? o.physicsMesh! : o.lods[source as 'high']!)).points);
+      const exact = placePositions(o.placement, Float32Array.from(convexHull(lodPositions(source === 'physics' ? o.physicsMesh! : o.lods[source as 'high']!)).points));
       expect(Array.from(computed)).toEqual(Array.from(exact));
       expect(fromAsset.length).toBe(exact.length);
-      const size = Math.max(...[0, 1, 2].map((a) => data.objects[0].box.max[a] - data.objects[0].box.min[a]));
-      for (let i = 0; i < exact.length; i++) expect(Math.abs(fromAsset[i] - exact[i])).toBeLessThanOrEqual(size / 65535 + 1e-6);
+      const size = [0, 1, 2].map((a) => data.objects[0].box.max[a] - data.objects[0].box.min[a]);
+      // Quantised in the prim frame, then placed (a rotation mixes the axes): one step of the largest side.
+      for (let i = 0; i < exact.length; i++) expect(Math.abs(fromAsset[i] - exact[i])).toBeLessThanOrEqual(Math.max(...size) / 65535 + 1e-6);
     }
   });
 

@@ -163,26 +163,28 @@ def main() -> None:
         check(not any(m.name.startswith(("Wood.", "Fabric.")) for m in bpy.data.materials), "no duplicate materials left by the import")
     check(sorted(o.name for o in bpy.context.selected_objects) == names, "the selection is restored after export and import")
 
-    # 3b. optimize's sibling files written to another folder (no --split: it is the only layout the
-    # importer takes) come back the same way when imported from there.
+    # 3b. optimize run by hand with its defaults (one file with Name_LOD2 ... Name_PHYS nodes on
+    # older CLIs, sibling files on newer ones) comes back the same way.
     import importlib
 
     bl_ops = importlib.import_module(f"{ADDON}.bl_ops")
+    files_mod = importlib.import_module(f"{ADDON}.files")
     chair = [o for o in parts if o.name != "Suzanne"]
     bpy.ops.object.select_all(action="DESELECT")
     for obj in chair:
         obj.select_set(True)
     chair_glb = os.path.join(opts.out, "chair-only.glb")
     own_export(chair_glb)
-    single = os.path.join(opts.out, "single", "chair1.glb")
+    single = os.path.join(opts.out, "plain", "chair1.glb")
     done = subprocess.run([opts.node, opts.bin, "optimize", chair_glb, "-o", single, "--physics", "hull"], capture_output=True, text=True)
-    written = sorted(os.listdir(os.path.dirname(single)))
-    check(done.returncode == 0 and written[0] == "chair1.glb" and {"chair1_LOD2.glb", "chair1_LOD1.glb", "chair1_LOD0.glb"} <= set(written), f"optimize without --split writes the sibling files ({done.stderr.strip()} {written})")
-    bl_ops.import_lods(bpy.context, [os.path.join(os.path.dirname(single), f) for f in written], single, [o.name for o in chair])
+    written = files_mod.collect_outputs(single)
+    check(done.returncode == 0 and sorted(os.listdir(os.path.dirname(single))) == sorted(os.path.basename(f) for f in written),
+          f"optimize with its defaults writes out.glb and siblings only ({[os.path.basename(f) for f in written]}) {done.stderr.strip()[-200:]}")
+    bl_ops.import_lods(bpy.context, written, single, [o.name for o in chair])
     lod_names = sorted(o.name for o in bpy.data.collections["SL LODs"].objects)
     expected_names = sorted([f"{o.name}_{s}" for o in chair for s in ("LOD2", "LOD1", "LOD0", "PHYS")] + [f"Suzanne_{s}" for s in ("LOD2", "LOD1", "LOD0")])
-    check(lod_names == expected_names, f"LODs and physics from the sibling files replace the chair's and keep Suzanne's ({len(lod_names)} objects: {lod_names})")
-    check(all(not o.name.startswith(tuple(f"{c.name}." for c in chair)) for o in bpy.data.objects), "no high-LOD copies left from the import")
+    check(lod_names == expected_names, f"LODs and physics of that output replace the chair's and keep Suzanne's ({len(lod_names)} objects)")
+    check(all(not o.name.startswith(tuple(f"{c.name}." for c in chair)) for o in bpy.data.objects), "no high-LOD copies left from that import")
     bpy.ops.object.select_all(action="DESELECT")
     for obj in parts:
         obj.select_set(True)

@@ -68,9 +68,11 @@ def steps(opts):
     window.event_simulate(type="ESC", value="PRESS", x=x, y=y)
     window.event_simulate(type="ESC", value="RELEASE", x=x, y=y)
     started = time.monotonic()
-    while bl_ops.job_running() and time.monotonic() - started < 20:
+    while bl_ops.job_running() and time.monotonic() - started < 60:
         yield 0.2
-    check(not bl_ops.job_running() and time.monotonic() - started < 10, f"Esc stops the run ({time.monotonic() - started:.1f} s)")
+    # Timers are slow under Xvfb's software GL on a busy machine: the proof that Esc stopped the
+    # run is that nothing was written (a finished export writes out.glb), not a tight time limit.
+    check(not bl_ops.job_running(), f"Esc stops the run ({time.monotonic() - started:.1f} s)")
     check(not os.path.exists(out) and settings.export_result == "" and settings.error == "", "a cancelled export writes nothing and shows no error")
 
     settings.physics = "hull"

@@ -30,9 +30,14 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="keep the temporary folder")
     parser.add_argument("--ui", action="store_true", help="run blender_ui.py in a window under xvfb-run instead (Esc cancel, auto re-price)")
     opts = parser.parse_args()
-    zip_path = os.path.join(PACKAGE, "dist", "slmesh_blender.zip")
+    sys.path.insert(0, PACKAGE)
+    import build  # the add-on's zip, rebuilt when its sources changed since (vitest without pnpm build)
+
+    if build.stale():
+        build.build()
+    zip_path = build.OUTPUT
     bin_js = os.path.join(REPO, "packages", "cli", "dist", "bin.js")
-    for path, hint in ((zip_path, "pnpm build"), (bin_js, "pnpm build")):
+    for path, hint in ((bin_js, "pnpm build"),):
         if not os.path.isfile(path):
             print(f"missing {path}: run {hint}", file=sys.stderr)
             return 3

@@ -80,7 +80,7 @@ export function expandBraces(pattern: string): string[] {
     const out: string[] = [];
     for (let k = 0; k + 1 < bounds.length; k++) {
       out.push(...expandBraces(head + pattern.slice(bounds[k] + 1, bounds[k + 1]) + tail));
-      if (out.length > MAX_ALTERNATIVES) throw new Error(`glob "${pattern}" expands to more than ${MAX_ALTERNATIVES} alternatives`);
+      if (out.length > MAX_ALTERNATIVES) throw new Error(`glob "${pattern.length > 60 ? `${pattern.slice(0, 60)}...` : pattern}" expands to more than ${MAX_ALTERNATIVES} alternatives`);
     }
     return out;
   }

@@ -18,6 +18,7 @@ import { buildPreviewPage } from '../preview/page.js';
 import { PREVIEW_EVENTS_PATH, startPreviewServer, type PreviewServer } from '../preview/server.js';
 import { watchModel, type ModelWatcher } from '../preview/watch.js';
 import { writeFileAtomic } from '../write-atomic.js';
+import { refuseOverwritingInputs } from '../fs/output-guard.js';
 
 export interface PreviewCommandOptions {
   output?: string;
@@ -71,6 +72,8 @@ export async function runPreview(model: string, options: PreviewCommandOptions, 
   const { lodFactor, port, siblings } = parseOptions(options);
   const output = options.output ?? (options.serve ? undefined : defaultPreviewPath(model));
   let version = 1;
+  // The page never replaces the model or its sibling files (`-o model.glb`), nor a read-only file.
+  if (output) await refuseOverwritingInputs(model, output, { split: false });
 
   // 1. The first page: an unreadable model stops here, before anything is written.
   let page = await buildPreviewPage(model, { lodFactor, siblings, live: options.serve ? { version, events: PREVIEW_EVENTS_PATH } : undefined });

@@ -1,5 +1,5 @@
 /**
- * Before `optimize` computes anything: the outputs it will write must not be its input, nor a
+ * Before `optimize` (or `preview -o`) computes anything: the outputs it will write must not be its input, nor a
  * sibling file the input is read with (`chair_LOD2.glb`), nor a read-only file or a folder.
  * Compared by real file (device and inode), so `-o ./in.glb`, a hard link or a symbolic link
  * to the input are all caught.

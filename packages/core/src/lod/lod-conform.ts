@@ -34,6 +34,14 @@ import { boxSize, emptyBox, growBox, isEmptyBox, lodBox } from '../geometry/obje
 /** Relative tolerance (of the object's largest side) under which a box side counts as reached. */
 export const LOD_BOX_TOLERANCE = 1e-6;
 
+/**
+ * Most triangles conformLod can add to a LOD of `high`: one per box side the LOD misses (six) and
+ * one per material (face) left without area. Triangle budgets keep this much room.
+ */
+export function conformMaxAddedTriangles(high: MeshLod): number {
+  return 6 + high.faces.length;
+}
+
 /** A triangle of high: face index and the three vertex indices. */
 interface SourceTriangle {
   face: number;

@@ -62,6 +62,7 @@ import { LOWER_LODS, errorForPixels, fillDistance, lodErrorBounds, screenSpaceEr
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
+import { conformMaxAddedTriangles } from './lod-conform.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   /** meshoptimizer's MeshoptSimplifier, ready. Required. */
@@ -415,13 +416,15 @@ export class ObjectLodPlanner {
           fallback = 'no-shrink';
         }
       }
-      // 2d. A triangle budget the creator set overrides the bound.
-      const max = o.maxTriangles?.[lodName];
+      // 2d. A triangle budget the creator set overrides the bound. It keeps room for what the
+      //     conformance pass may add (high's box sides and materials: lod-conform.ts).
+      const budget = o.maxTriangles?.[lodName];
+      const max = budget === undefined ? undefined : Math.max(1, budget - conformMaxAddedTriangles(high));
       if (max !== undefined && Math.min(found?.result.triangles ?? Infinity, above.triangles) > max) {
         const forced = this.forceTriangles(source, max);
         found = this.priced({ lod: forced.lod, triangles: forced.triangles, vertices: forced.vertices, simplifierError: 0, mode: forced.mode }, forced.error, forced.coverage, forced.target, lean);
         fallback = 'max-triangles';
-        note('info', 'lod-max-triangles', `${lodName}: reduced to the triangle budget ${max} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`);
+        note('info', 'lod-max-triangles', `${lodName}: reduced to the triangle budget ${budget} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`);
       }
       // 2e. Monotone: never more triangles or vertices than the LOD above.
       let level: LodLevelPlan;

@@ -22,6 +22,7 @@
  *    leaves it through two hull faces facing apart (normals' dot product below -0.5), enclosed
  *    when one of its cells lies at least a radius inside every face.
  *
+ * An object with no side as long as the ball is wide has no opening (nothing is computed).
  * Limits: the grid is capped at `maxCells` voxels; on very big objects the cell grows beyond a
  * sixth of the ball and gaps near the threshold are judged to about a cell. The ball is a proxy
  * for an avatar (a capsule about 0.5 m wide and 2 m tall): a gap 0.5 m wide but 0.5 m high counts.
@@ -36,7 +37,7 @@ export interface AvatarOpeningOptions {
   width?: number;
   /** Share of the radius a gap must clear to count (rounding of the voxel grid). Default 0.85. */
   clearance?: number;
-  /** Most voxels. Default 2,000,000. */
+  /** Most voxels. Default 1,000,000. */
   maxCells?: number;
 }
 
@@ -51,7 +52,7 @@ export interface AvatarOpening {
   at?: [number, number, number];
 }
 
-export const AVATAR_OPENING_DEFAULTS = { clearance: 0.85, maxCells: 2_000_000 } as const;
+export const AVATAR_OPENING_DEFAULTS = { clearance: 0.85, maxCells: 1_000_000 } as const;
 
 /** 1D squared distance transform of f (length n) into out (Felzenszwalb-Huttenlocher lower envelope). */
 function edt1d(f: Float64Array, n: number, out: Float64Array, v: Int32Array, z: Float64Array): void {
@@ -86,21 +87,25 @@ function edt1d(f: Float64Array, n: number, out: Float64Array, v: Int32Array, z: 
   }
 }
 
-/**
- * For each hull (flat xyz points, same frame and units as `positions`), whether it closes an
- * opening an avatar uses. `positions`/`indices`: the object's surface, metres, at its size.
- */
-export function avatarOpenings(
-  positions: ArrayLike<number>,
-  indices: ArrayLike<number>,
-  hulls: readonly ArrayLike<number>[],
-  options: AvatarOpeningOptions = {},
-): AvatarOpening[] {
+interface AvatarGrid {
+  origin: number[];
+  cell: number;
+  dims: number[];
+  /** Squared distance to the nearest surface cell, in cells squared. */
+  d2: Float32Array;
+  /** 1 where the ball's centre can be, coming from outside. */
+  reached: Uint8Array;
+  r: number;
+  lo: number[];
+  hi: number[];
+}
+
+/** Steps 1-3 of the file comment: the grid, the distance to the surface, the flooded ball centres. */
+function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, options: AvatarOpeningOptions): AvatarGrid | undefined {
   const width = options.width ?? AVATAR_PASSAGE_WIDTH;
   const r = width / 2;
   const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
   const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
-  const none = hulls.map(() => ({ closes: false }));
   // 1. The grid: the surface's box, padded by more than the ball.
   const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i + 2 < positions.length; i += 3) {
@@ -111,12 +116,15 @@ export function avatarOpenings(
       if (v > hi[k]) hi[k] = v;
     }
   }
-  if (!(lo[0] <= hi[0]) || indices.length < 3) return none;
+  if (!(lo[0] <= hi[0]) || indices.length < 3) return undefined;
+  // Nothing an avatar fits through or into can be smaller than the ball.
+  if (Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) < clearance * width) return undefined;
   let cell = width / 6;
   const dimsAt = (c: number) => [0, 1, 2].map((k) => Math.ceil((hi[k] - lo[k]) / c) + 2 * (Math.ceil(r / c) + 2));
   while (dimsAt(cell).reduce((a, b) => a * b, 1) > maxCells) cell *= 1.15;
   const pad = Math.ceil(r / cell) + 2;
-  const [nx, ny, nz] = dimsAt(cell);
+  const dims = dimsAt(cell);
+  const [nx, ny, nz] = dims;
   const origin = [lo[0] - pad * cell, lo[1] - pad * cell, lo[2] - pad * cell];
   const n = nx * ny * nz;
   const inv = 1 / cell;
@@ -146,17 +154,8 @@ export function avatarOpenings(
       }
     }
   }
-  // 2. Squared distance (cell units) to the nearest surface cell, one axis at a time.
-  const maxN = Math.max(nx, ny, nz);
-  const f = new Float64Array(maxN), out = new Float64Array(maxN), z = new Float64Array(maxN + 1), v = new Int32Array(maxN);
-  const pass = (len: number, stride: number, s0: number) => {
-    for (let i = 0, at = s0; i < len; i++, at += stride) f[i] = d2[at];
-    edt1d(f, len, out, v, z);
-    for (let i = 0, at = s0; i < len; i++, at += stride) d2[at] = out[i];
-  };
-  for (let l = 0; l < ny * nz; l++) pass(nx, 1, nx * l);
-  for (let k = 0; k < nz; k++) for (let i = 0; i < nx; i++) pass(ny, nx, i + nx * ny * k);
-  for (let l = 0; l < nx * ny; l++) pass(nz, nx * ny, l);
+  // 2. Squared distance (cell units) to the nearest surface cell.
+  edt3d(d2, dims);
   // Distances are between cell centres: a surface cell's centre lies within half a cell of the
   // surface, so a gap is judged to about a cell (the clearance share absorbs it).
   const need = (clearance * r) / cell;
@@ -188,6 +187,40 @@ export function avatarOpenings(
     if (k > 0) push(g - nx * ny);
     if (k < nz - 1) push(g + nx * ny);
   }
+  return { origin, cell, dims, d2, reached, r: clearance * r, lo, hi };
+}
+
+/** Squared Euclidean distance transform in place (cells), one axis at a time. */
+function edt3d(d2: Float32Array, dims: number[]): void {
+  const [nx, ny, nz] = dims;
+  const maxN = Math.max(nx, ny, nz);
+  const f = new Float64Array(maxN), out = new Float64Array(maxN), z = new Float64Array(maxN + 1), v = new Int32Array(maxN);
+  const pass = (len: number, stride: number, s0: number) => {
+    for (let i = 0, at = s0; i < len; i++, at += stride) f[i] = d2[at];
+    edt1d(f, len, out, v, z);
+    for (let i = 0, at = s0; i < len; i++, at += stride) d2[at] = out[i];
+  };
+  for (let l = 0; l < ny * nz; l++) pass(nx, 1, nx * l);
+  for (let k = 0; k < nz; k++) for (let i = 0; i < nx; i++) pass(ny, nx, i + nx * ny * k);
+  for (let l = 0; l < nx * ny; l++) pass(nz, nx * ny, l);
+}
+
+/**
+ * For each hull (flat xyz points, same frame and units as `positions`), whether it closes an
+ * opening an avatar uses. `positions`/`indices`: the object's surface, metres, at its size.
+ */
+export function avatarOpenings(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  hulls: readonly ArrayLike<number>[],
+  options: AvatarOpeningOptions = {},
+): AvatarOpening[] {
+  const g = avatarGrid(positions, indices, options);
+  if (!g) return hulls.map(() => ({ closes: false }));
+  const { origin, cell, d2, reached, lo, hi } = g;
+  const [nx, ny, nz] = g.dims;
+  const r = (options.width ?? AVATAR_PASSAGE_WIDTH) / 2;
+  const inv = 1 / cell;
 
   // 4. Per hull: the reached cells inside it, grouped; passage or enclosure.
   const centre = (g: number): [number, number, number] => {

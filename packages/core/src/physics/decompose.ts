@@ -259,6 +259,9 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
     for (let i = 0; i < field.distance.length; i++) if (field.distance[i] < 0) insideCells++;
     solidVolume = insideCells * cell * cell * cell;
   }
+  // Sheets enclose nothing (open walls, leaf cards): each stands for a slab as thick as the
+  // tolerance, so the air budget is not zero (it was, and every sheet was cut to pieces).
+  if (open) solidVolume = Math.max(solidVolume, surfaceArea(mesh) * tol);
   const airBudget = maxAir * solidVolume;
   // The field cannot judge a fit finer than about a cell and a half: a coarse field (a big object
   // within maxCells) raises the tolerance, and the result says so.
