@@ -47,6 +47,10 @@ CREATOR_TEXT: dict[str, str] = {
     "physics-mesh-convexified": "Under 0.5 m on a side: Second Life treats its triangle physics mesh as a single hull.",
     "lod-fallback": "A LOD could not shrink within the error limit (many small parts or flat detail); a coarser method was used. Check it in the preview.",
     "lod-max-triangles": "A LOD was over its triangle budget and was cut down to it, whatever the error.",
+    "lod-node-in-high-file": "A _LOD or _PHYS object is exported in the high file; the uploader takes LODs only from the _LOD2/_LOD1/_LOD0/_PHYS sibling files, so it uploads this one as an extra object. Use Export (it writes the sibling files).",
+    "lod-box-mismatch": "A LOD is not the size of the high LOD; the uploader stretches it to the high LOD's box.",
+    "physics-box-mismatch": "The physics shape is not the size of the high LOD; the uploader stretches it to the high LOD's box.",
+    "lod-material-missing": "A LOD lost one of the high LOD's materials; in the official viewer its other faces then show the wrong textures.",
 }
 
 SEVERITY_ICON = {"error": "ERROR", "warning": "ERROR", "info": "INFO"}
