@@ -35,8 +35,9 @@ import { boxSize, emptyBox, growBox, isEmptyBox, lodBox } from '../geometry/obje
 export const LOD_BOX_TOLERANCE = 1e-6;
 
 /**
- * Most triangles conformLod can add to a LOD of `high`: one per box side the LOD misses (six) and
- * one per material (face) left without area. Triangle budgets keep this much room.
+ * Most triangles conformLod can add to a LOD of `high`: one per material (face) left without area,
+ * and up to six (one per box side) for a LOD with no vertices at all. Triangle budgets keep this
+ * much room, so a budget holds after the pass.
  */
 export function conformMaxAddedTriangles(high: MeshLod): number {
   return 6 + high.faces.length;
