@@ -15,7 +15,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { zlibNgDeflate } from '@slmesh/core';
-import { reportFile } from '@slmesh/gltf-plugin';
+import { reportFile } from '@slmesh/gltf-plugin/node';
 
 const ROUNDS = 7;
 

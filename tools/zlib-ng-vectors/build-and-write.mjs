@@ -92,9 +92,10 @@ function compressAll(bin, blocks) {
 
 // 3. The test assets' blocks: everything the cost report hands to deflate, recorded.
 async function assetBlocks() {
-  const dist = join(root, 'packages/gltf-plugin/dist/index.js');
+  const dist = join(root, 'packages/gltf-plugin/dist/node.js');
   if (!existsSync(dist)) throw new Error('run `pnpm build` first (the asset blocks come from the built encoder)');
-  const { reportFile, nodeDeflate } = await import(pathToFileURL(dist).href);
+  const { reportFile } = await import(pathToFileURL(dist).href);
+  const { zlibNgDeflate } = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href);
   const seen = new Set();
   const blocks = [];
   const files = readdirSync(join(root, 'test-assets'))
@@ -108,7 +109,7 @@ async function assetBlocks() {
         seen.add(h);
         blocks.push({ name: `${file}#${k++}`, kind: 'asset', input: Buffer.from(data) });
       }
-      return nodeDeflate(data, level);
+      return zlibNgDeflate(data, level); // the project's deflate, so the planner sees real sizes
     };
     await reportFile(join(root, 'test-assets', file), { deflate });
   }
