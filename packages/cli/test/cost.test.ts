@@ -121,11 +121,12 @@ describe('slmesh cost on Blender exports', () => {
   });
 
   it('prices another size: --size and --scale change the radius and download weight, not the bytes', () => {
-    // Authored lower LODs, so the radius moves the distances at which each is seen. (A model
-    // without lower LODs is charged at high's bytes for every LOD, and its download weight does
-    // not depend on the radius beyond float32 rounding.)
-    const base = costJson(asset('lod-authored.glb')).files[0].objects[0];
-    const big = costJson(asset('lod-authored.glb'), '--size', '10').files[0].objects[0];
+    // The vase has sibling LOD files, so the radius moves the distances at which each LOD is
+    // seen. (An object without lower LODs is charged at high's bytes for every LOD, and its
+    // download weight does not depend on the radius beyond float32 rounding.)
+    const base = costJson(asset('vase.glb')).files[0].objects[0];
+    const big = costJson(asset('vase.glb'), '--size', '10').files[0].objects[0];
+    expect(base.lods.lowest.present).toBe(true);
     expect(Math.max(...big.scale)).toBeCloseTo(10, 6);
     expect(big.lods.high.bytes).toBe(base.lods.high.bytes);
     expect(big.streaming).toBeGreaterThan(base.streaming);
