@@ -24,8 +24,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { boxSize, costReport, emptyBox, fillDistance, lodHausdorffDistance, lodScreenErrors, objectBox, radiusOfScale, screenSpaceError, unionBox, viewerAutoLods } from '@slmesh/core';
-import { isSiblingFileName, nodeDeflate, optimizeFile, readModelFile } from '@slmesh/gltf-plugin';
+import { boxSize, costReport, emptyBox, fillDistance, lodHausdorffDistance, lodScreenErrors, objectBox, radiusOfScale, screenSpaceError, unionBox, viewerAutoLods, zlibNgDeflate } from '@slmesh/core';
+import { isSiblingFileName, optimizeFile, readModelFile } from '@slmesh/gltf-plugin/node';
 import { readObj } from './lod.bench.mjs';
 
 const LOD_FACTOR = 2;
@@ -78,7 +78,7 @@ function worstError(model, planned, k) {
   return worst;
 }
 
-const li = (model, k) => costReport(model, { deflate: nodeDeflate, scaleFactors: [k, k, k], lodFactor: LOD_FACTOR }).linkset;
+const li = (model, k) => costReport(model, { deflate: zlibNgDeflate, scaleFactors: [k, k, k], lodFactor: LOD_FACTOR }).linkset;
 
 export async function run({ root, log }) {
   const require = createRequire(join(root, 'packages/gltf-plugin/package.json'));

@@ -37,8 +37,9 @@ import {
   silhouetteReference,
   silhouetteCoverage,
   viewerAutoLods,
+  zlibNgDeflate,
 } from '@slmesh/core';
-import { generateModelLods, nodeDeflate, readModelFile } from '@slmesh/gltf-plugin/node';
+import { generateModelLods, readModelFile } from '@slmesh/gltf-plugin/node';
 
 const LOD_FACTOR = 2;
 const SIZES = [0.5, 5];
@@ -133,7 +134,7 @@ function measureChain(model, k) {
   return { worst, coverage, strict };
 }
 
-const price = (model, k) => costReport(model, { deflate: nodeDeflate, scaleFactors: [k, k, k], lodFactor: LOD_FACTOR }).linkset.streaming;
+const price = (model, k) => costReport(model, { deflate: zlibNgDeflate, scaleFactors: [k, k, k], lodFactor: LOD_FACTOR }).linkset.streaming;
 const tris = (model, n) => model.objects.reduce((a, o) => a + lodTriangleCount(o.lods[n] ?? o.lods.high), 0);
 const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
@@ -145,10 +146,10 @@ export function compareChains(model, size, simplifier, extra = {}) {
   const viewerMs = performance.now() - t;
   const vm = measureChain(viewer, k);
   t = performance.now();
-  const sl = generateModelLods(model, { simplifier, deflate: nodeDeflate, maxErrorPx: Math.max(vm.worst, 1e-3), lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
+  const sl = generateModelLods(model, { simplifier, deflate: zlibNgDeflate, maxErrorPx: Math.max(vm.worst, 1e-3), lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
   const slMs = performance.now() - t;
   const sm = measureChain(sl, k);
-  const def = generateModelLods(model, { simplifier, deflate: nodeDeflate, lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
+  const def = generateModelLods(model, { simplifier, deflate: zlibNgDeflate, lodFactor: LOD_FACTOR, size: { longestSide: size }, ...extra }).model;
   const dm = measureChain(def, k);
   const lodTris = (m) => ['medium', 'low', 'lowest'].map((n) => tris(m, n));
   return {

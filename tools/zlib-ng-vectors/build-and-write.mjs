@@ -49,11 +49,22 @@ const work = mkdtempSync(join(tmpdir(), 'zlib-ng-vectors-'));
 function build(name, extra) {
   const dir = join(work, name);
   log(`building zlib-ng ${version} (${name}) in ${dir}`);
-  const common = ['-DZLIB_COMPAT=ON', '-DBUILD_SHARED_LIBS=OFF', '-DCMAKE_BUILD_TYPE=Release', '-DZLIB_ENABLE_TESTS=OFF', '-DZLIBNG_ENABLE_TESTS=OFF', '-DWITH_GTEST=OFF'];
+  const common = [
+    '-DZLIB_COMPAT=ON',
+    '-DBUILD_SHARED_LIBS=OFF',
+    '-DCMAKE_BUILD_TYPE=Release',
+    '-DZLIB_ENABLE_TESTS=OFF',
+    '-DZLIBNG_ENABLE_TESTS=OFF',
+    '-DWITH_GTEST=OFF',
+  ];
   execFileSync('cmake', ['-S', src, '-B', dir, ...common, ...extra], { stdio: ['ignore', 'ignore', 'inherit'] });
   execFileSync('cmake', ['--build', dir, '-j', '8'], { stdio: ['ignore', 'ignore', 'inherit'] });
   const bin = join(dir, 'zng-compress');
-  execFileSync(process.env.CC ?? 'cc', ['-O2', '-I', dir, '-o', bin, join(here, 'zng-compress.c'), join(dir, 'libz.a')], { stdio: 'inherit' });
+  execFileSync(
+    process.env.CC ?? 'cc',
+    ['-O2', '-I', dir, '-o', bin, join(here, 'zng-compress.c'), join(dir, 'libz.a')],
+    { stdio: 'inherit' },
+  );
   const reported = execFileSync(bin, ['--version'], { encoding: 'utf8' }).trim();
   if (!reported.includes('zlib-ng')) throw new Error(`${bin} reports ${reported}, not zlib-ng`);
   return bin;
@@ -81,12 +92,15 @@ function compressAll(bin, blocks) {
 
 // 3. The test assets' blocks: everything the cost report hands to deflate, recorded.
 async function assetBlocks() {
-  const dist = join(root, 'packages/gltf-plugin/dist/index.js');
+  const dist = join(root, 'packages/gltf-plugin/dist/node.js');
   if (!existsSync(dist)) throw new Error('run `pnpm build` first (the asset blocks come from the built encoder)');
-  const { reportFile, nodeDeflate } = await import(pathToFileURL(dist).href);
+  const { reportFile } = await import(pathToFileURL(dist).href);
+  const { zlibNgDeflate } = await import(pathToFileURL(join(root, 'packages/core/dist/index.js')).href);
   const seen = new Set();
   const blocks = [];
-  const files = readdirSync(join(root, 'test-assets')).filter((f) => f.endsWith('.glb')).sort();
+  const files = readdirSync(join(root, 'test-assets'))
+    .filter((f) => f.endsWith('.glb'))
+    .sort();
   for (const file of files) {
     let k = 0;
     const deflate = (data, level) => {
@@ -95,7 +109,7 @@ async function assetBlocks() {
         seen.add(h);
         blocks.push({ name: `${file}#${k++}`, kind: 'asset', input: Buffer.from(data) });
       }
-      return nodeDeflate(data, level);
+      return zlibNgDeflate(data, level); // the project's deflate, so the planner sees real sizes
     };
     await reportFile(join(root, 'test-assets', file), { deflate });
   }
@@ -113,8 +127,14 @@ try {
   log(`${assets.length} asset blocks, ${generated.length} generated blocks`);
 
   // 4. Compress with both builds; they must agree.
-  const outA = compressAll(optimised, all.map((b) => b.input));
-  const outB = compressAll(generic, all.map((b) => b.input));
+  const outA = compressAll(
+    optimised,
+    all.map((b) => b.input),
+  );
+  const outB = compressAll(
+    generic,
+    all.map((b) => b.input),
+  );
   all.forEach((b, i) => {
     if (!outA[i].equals(outB[i])) throw new Error(`optimised and generic zlib-ng differ on ${b.name}`);
   });
@@ -125,7 +145,14 @@ try {
   let offset = 0;
   const vectors = all.map((b, i) => {
     const out = outA[i];
-    const v = { name: b.name, kind: b.kind, inputLength: b.input.length, inputSha256: sha256(b.input), outputLength: out.length, outputSha256: sha256(out) };
+    const v = {
+      name: b.name,
+      kind: b.kind,
+      inputLength: b.input.length,
+      inputSha256: sha256(b.input),
+      outputLength: out.length,
+      outputSha256: sha256(out),
+    };
     if (b.kind === 'asset') {
       assetParts.push(out);
       Object.assign(v, { assetOffset: offset });

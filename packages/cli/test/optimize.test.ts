@@ -34,7 +34,8 @@ describe('slmesh optimize', () => {
     const r = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'out.glb'), '--report', join(dir, 'report.json'));
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/land impact\s+381\.\d+ -> \d+\.\d+/);
+    // 367: Suzanne's high LOD block as the viewer's zlib-ng compresses it (node:zlib made it 381).
+    expect(r.stdout).toMatch(/land impact\s+367\.\d+ -> \d+\.\d+/);
     expect(r.stdout).toMatch(/Suzanne\s+7872\s+\d+ \((\d\.\d\d px|kept)\)\s+\d+ \(\d\.\d\d px\)/);
     const bytes = new Uint8Array(readFileSync(join(dir, 'out.glb')));
     expect((await validator.validateBytes(bytes)).issues.numErrors).toBe(0);

@@ -1,13 +1,13 @@
 /**
- * @slmesh/gltf-plugin/node: everything the browser-safe entry has, with node:zlib as the default
- * `deflate` of slLods, slReport and reportModel, plus the Node conveniences: reading files with
- * their sibling LOD / physics files (`readModelFile`, `readDocument`, `reportFile`), a NodeIO
- * with every extension and the Draco / meshopt decoders (`createNodeIO`), node:zlib
- * (`nodeDeflate`, `nodeInflate`) and the whole optimize pipeline (`optimizeFile`).
+ * @slmesh/gltf-plugin/node: everything the browser-safe entry has, with core's zlibNgDeflate (the
+ * viewer's zlib-ng level 9, byte for byte) as the default `deflate` of slLods, slReport and
+ * reportModel, plus the Node conveniences: reading files with their sibling LOD / physics files
+ * (`readModelFile`, `readDocument`, `reportFile`), a NodeIO with every extension and the Draco /
+ * meshopt decoders (`createNodeIO`), node:zlib's inflate (`nodeInflate`) and the whole optimize
+ * pipeline (`optimizeFile`).
  */
 import type { Document, Transform } from '@gltf-transform/core';
-import { assignDefaults } from '@slmesh/core';
-import { nodeDeflate } from './node-zlib.js';
+import { assignDefaults, zlibNgDeflate } from '@slmesh/core';
 import { slLods as slLodsWith, type SlLodsOptions } from './sl-lods.js';
 import { slReport as slReportWith, type SlReportOptions } from './sl-report.js';
 import type { CostReport } from './report.js';
@@ -20,12 +20,12 @@ export * from './node-zlib.js';
 export * from './optimize.js';
 export { reportModel, reportFile } from './report-file.js';
 
-/** {@link slLodsWith | slLods}, with node:zlib as the default deflate. */
+/** {@link slLodsWith | slLods}, with zlibNgDeflate as the default deflate. */
 export function slLods(options: SlLodsOptions): Transform {
-  return slLodsWith(assignDefaults({ deflate: nodeDeflate }, options));
+  return slLodsWith(assignDefaults({ deflate: zlibNgDeflate }, options));
 }
 
-/** {@link slReportWith | slReport}, with node:zlib as the default deflate. */
+/** {@link slReportWith | slReport}, with zlibNgDeflate as the default deflate. */
 export function slReport(document: Document, options: SlReportOptions = {}): CostReport {
-  return slReportWith(document, assignDefaults({ deflate: nodeDeflate }, options));
+  return slReportWith(document, assignDefaults({ deflate: zlibNgDeflate }, options));
 }

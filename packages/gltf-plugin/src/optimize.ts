@@ -36,12 +36,12 @@ import {
   type SlModel,
   type SlObject,
   type Vec3,
+  zlibNgDeflate,
 } from '@slmesh/core';
 import { basename, dirname, join } from 'node:path';
 import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
 import type { ImporterMode } from './importer-frame.js';
 import { createNodeIO } from './node-io.js';
-import { nodeDeflate } from './node-zlib.js';
 import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import { conformModel, generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
@@ -222,7 +222,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const simplifier = (o.simplifier ?? MeshoptSimplifier) as typeof MeshoptSimplifier;
   await simplifier.ready;
   const io = o.io ?? (await createNodeIO());
-  const deflate = memoizeDeflate(o.deflate ?? nodeDeflate);
+  const deflate = memoizeDeflate(o.deflate ?? zlibNgDeflate);
   const progress: OptimizeProgress = o.onProgress ?? (() => {});
 
   // 1. Read, and refuse what cannot be made into LODs.

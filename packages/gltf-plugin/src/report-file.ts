@@ -1,13 +1,12 @@
-/** The cost report of a file on disk (Node): read it with its siblings, price it with node:zlib. */
+/** The cost report of a file on disk (Node): read it with its siblings, price it with zlibNgDeflate. */
 
-import { assignDefaults } from '@slmesh/core';
-import { nodeDeflate } from './node-zlib.js';
+import { assignDefaults, zlibNgDeflate } from '@slmesh/core';
 import { readModelFile } from './read-file.js';
 import { reportModel as reportModelWith, type FileReport, type ReportFileOptions } from './report.js';
 
-/** reportModel with node:zlib as the default deflate. */
+/** reportModel with zlibNgDeflate (the viewer's zlib-ng level 9) as the default deflate. */
 export function reportModel(...[read, path, options]: Parameters<typeof reportModelWith>): ReturnType<typeof reportModelWith> {
-  return reportModelWith(read, path, assignDefaults({ deflate: nodeDeflate }, options));
+  return reportModelWith(read, path, assignDefaults({ deflate: zlibNgDeflate }, options));
 }
 
 /** Reads a file (and its siblings) and prices it. */

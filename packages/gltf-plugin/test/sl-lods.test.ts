@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
 import { Logger, NodeIO, type Document } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
-import { lodTriangleCount } from '@slmesh/core';
+import { lodTriangleCount, zlibNgDeflate } from '@slmesh/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../src/read-file.js';
 import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS } from '../src/sl-lods.js';
-import { nodeDeflate, slLods } from '../src/node.js';
+import { slLods } from '../src/node.js';
 import { documentToModel } from '../src/to-model.js';
 
 const root = resolve(__dirname, '../../..');
@@ -85,18 +85,18 @@ describe('slLods', () => {
   it('plans for another size: the size factor follows --size', async () => {
     const { model } = documentToModel(await readDocument(asset('column-10m.glb')));
     expect(modelScaleFactors(model, { longestSide: 5 })).toEqual([0.5, 0.5, 0.5]);
-    const small = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate, size: { longestSide: 1 } }).plans[0];
-    expect(small.radius).toBeCloseTo(generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate }).plans[0].radius / 10, 6);
+    const small = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate, size: { longestSide: 1 } }).plans[0];
+    expect(small.radius).toBeCloseTo(generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate }).plans[0].radius / 10, 6);
   });
 
   it('budget mode reports whether the target was met', async () => {
     const { model } = documentToModel(await readDocument(asset('suzanne.glb')));
     const fast = { maxProbes: 3 };
-    const met = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate, targetLandImpact: 20, planner: fast });
+    const met = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate, targetLandImpact: 20, planner: fast });
     expect(met.budget?.fits).toBe(true);
     expect(met.budget!.landImpact).toBeLessThanOrEqual(20);
     expect(met.budget!.maxErrorPx).toBeGreaterThan(0);
-    const missed = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: nodeDeflate, targetLandImpact: 0.2, planner: fast });
+    const missed = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate, targetLandImpact: 0.2, planner: fast });
     expect(missed.budget?.fits).toBe(false);
     expect(missed.budget!.floorLandImpact).toBeGreaterThan(0.2);
     expect(lodTriangleCount(missed.model.objects[0].lods.lowest)).toBeGreaterThan(0);

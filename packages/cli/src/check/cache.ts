@@ -2,8 +2,8 @@
  * The content-hash cache of `slmesh check --cache DIR`: an asset whose bytes have not changed
  * is not priced again.
  *
- * Key: sha256 over the cache format, the slmesh version, Node's zlib version (download weight
- * is priced from zlib's compressed sizes), the pricing options, the sizes asked about, the
+ * Key: sha256 over the cache format, the slmesh version, the deflate that sizes the blocks
+ * (core zlibNgDeflate: zlib-ng 2.2.2 level 9, the same on every Node), the pricing options, the sizes asked about, the
  * asset's path (the report and its diagnostics name it), and the sha256 of every file the
  * price depends on: the asset's bytes, each sibling `_LOD2`/`_LOD1`/`_LOD0`/`_PHYS` file (by
  * slot), and external buffers a .gltf refers to (images are not: pricing never reads them).
@@ -99,7 +99,7 @@ export function cacheKey(input: CacheKeyInput): string {
     JSON.stringify({
       format: CACHE_FORMAT,
       slmesh: input.version,
-      zlib: process.versions.zlib,
+      deflate: 'zlib-ng 2.2.2 level 9 (core zlibNgDeflate)',
       pricing,
       sizes: input.sizes,
       path: input.path,

@@ -16,8 +16,10 @@
  * - all LODs, the physics mesh, the hull and the decomposition share the high LOD's normalisation
  *   frame, returned as `normalization` (world = unit * size + center).
  *
- * Not bit-exact by nature: the compressed block sizes depend on the deflate implementation (the
- * viewer links zlib-ng); normals go through the viewer's LLVector4a::normalize3, an SSE
+ * - with `deflate` = zlibNgDeflate (zlib-ng 2.2.2 level 9, what the viewer links) each block is
+ *   the viewer's byte for byte, so are the sizes; another zlib (node:zlib) gives other sizes.
+ *
+ * Not bit-exact by nature: normals go through the viewer's LLVector4a::normalize3, an SSE
  * reciprocal-square-root estimate refined once, which is replaced here by the exact float32
  * reciprocal square root, so a normal component can differ by one quantisation step.
  */

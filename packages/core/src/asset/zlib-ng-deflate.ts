@@ -65,8 +65,69 @@ const STORED_BLOCK = 0;
 const STATIC_TREES = 1;
 const DYN_TREES = 2;
 
-const EXTRA_LBITS = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0);
-const EXTRA_DBITS = Uint8Array.of(0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13);
+const EXTRA_LBITS = Uint8Array.of(
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  0,
+  1,
+  1,
+  1,
+  1,
+  2,
+  2,
+  2,
+  2,
+  3,
+  3,
+  3,
+  3,
+  4,
+  4,
+  4,
+  4,
+  5,
+  5,
+  5,
+  5,
+  0,
+);
+const EXTRA_DBITS = Uint8Array.of(
+  0,
+  0,
+  0,
+  0,
+  1,
+  1,
+  2,
+  2,
+  3,
+  3,
+  4,
+  4,
+  5,
+  5,
+  6,
+  6,
+  7,
+  7,
+  8,
+  8,
+  9,
+  9,
+  10,
+  10,
+  11,
+  11,
+  12,
+  12,
+  13,
+  13,
+);
 const EXTRA_BLBITS = Uint8Array.of(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 3, 7);
 const BL_ORDER = Uint8Array.of(16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15);
 
@@ -92,7 +153,12 @@ function reverseBits(code: number, len: number): number {
 }
 
 /** Canonical codes from code lengths (RFC 1951 3.2.2), bit-reversed. */
-function canonicalCodes(len: ArrayLike<number>, maxCode: number, blCount: ArrayLike<number>, codeOut: Uint16Array): void {
+function canonicalCodes(
+  len: ArrayLike<number>,
+  maxCode: number,
+  blCount: ArrayLike<number>,
+  codeOut: Uint16Array,
+): void {
   const nextCode = new Uint16Array(MAX_BITS + 1);
   let code = 0;
   for (let bits = 1; bits <= MAX_BITS; bits++) {
@@ -159,7 +225,13 @@ interface Tree {
   staticLen: Uint8Array | null;
 }
 
-function newTree(elems: number, maxLength: number, extra: Uint8Array, extraBase: number, staticLen: Uint8Array | null): Tree {
+function newTree(
+  elems: number,
+  maxLength: number,
+  extra: Uint8Array,
+  extraBase: number,
+  staticLen: Uint8Array | null,
+): Tree {
   const size = 2 * elems + 1;
   return {
     freq: new Uint16Array(size),
@@ -294,7 +366,8 @@ function alignToByte(s: State): void {
 
 /** Recomputes quad[from..to) from the window. */
 function updateQuads(s: State, from: number, to: number): void {
-  const win = s.window, quad = s.quad;
+  const win = s.window,
+    quad = s.quad;
   if (from < 0) from = 0;
   if (to > quad.length) to = quad.length;
   const byteAt = (i: number) => (i < win.length ? win[i] : 0);
@@ -368,7 +441,9 @@ function quickInsert(s: State, str: number): number {
 }
 
 function insertStrings(s: State, str: number, count: number): void {
-  const win = s.window, headArr = s.head, prev = s.prev;
+  const win = s.window,
+    headArr = s.head,
+    prev = s.prev;
   let h = s.insH;
   for (let idx = str, end = str + count; idx < end; idx++) {
     h = ((h << 5) ^ win[idx + 2]) & ROLL_MASK;
@@ -394,7 +469,10 @@ function clampToLookahead(s: State, bestLen: number): number {
  * substring), so each candidate is at cur - offset.
  */
 function longestMatch(s: State, firstMatch: number): number {
-  const win = s.window, quad = s.quad, prev = s.prev, head = s.head;
+  const win = s.window,
+    quad = s.quad,
+    prev = s.prev,
+    head = s.head;
   const strstart = s.strstart;
   const lookahead = s.lookahead;
   let cur = firstMatch;
@@ -421,10 +499,12 @@ function longestMatch(s: State, firstMatch: number): number {
 
   // A candidate can beat bestLen only if bytes 0..bestLen agree: the chain walk tests the first
   // and the last four of them (or bytes 0..2 while bestLen is 2), then the length is counted.
-  const scan0 = win[strstart], scan1 = win[strstart + 1], scan2 = win[strstart + 2];
+  const scan0 = win[strstart],
+    scan1 = win[strstart + 1],
+    scan2 = win[strstart + 2];
   const scanStartQ = quad[strstart];
   let scanEndQ = quad[strstart + bestLen - 3];
-  outer: for (;;) {
+  for (;;) {
     if (cur >= strstart) return bestLen;
     // 6b. Walk the chain until a candidate could beat bestLen.
     let m = cur - offset;
@@ -477,7 +557,7 @@ function longestMatch(s: State, firstMatch: number): number {
           cur = pos;
         }
         limit = limitBase + offset;
-        continue outer;
+        continue;
       }
     }
     // 6e. Next candidate on the chain.
@@ -520,7 +600,8 @@ function smaller(freq: Uint16Array, depth: Uint8Array, n: number, m: number): bo
 }
 
 function pqDownHeap(s: State, freq: Uint16Array, k: number): void {
-  const heap = s.heap, depth = s.depth;
+  const heap = s.heap,
+    depth = s.depth;
   const v = heap[k];
   let j = k << 1;
   while (j <= s.heapLen) {
@@ -536,7 +617,8 @@ function pqDownHeap(s: State, freq: Uint16Array, k: number): void {
 /** Code lengths from the built tree, limited to maxLength (gen_bitlen); updates optLen/staticLen. */
 function genBitLengths(s: State, t: Tree): void {
   const { freq, len, dad, maxCode, extra, extraBase, staticLen, maxLength } = t;
-  const heap = s.heap, blCount = s.blCount;
+  const heap = s.heap,
+    blCount = s.blCount;
   blCount.fill(0);
   len[heap[s.heapMax]] = 0;
   let overflow = 0;
@@ -583,7 +665,8 @@ function genBitLengths(s: State, t: Tree): void {
 /** build_tree: Huffman tree by repeatedly joining the two least frequent nodes. */
 function buildTree(s: State, t: Tree): void {
   const { freq, len, dad, elems, staticLen } = t;
-  const heap = s.heap, depth = s.depth;
+  const heap = s.heap,
+    depth = s.depth;
   let maxCode = -1;
   s.heapLen = 0;
   s.heapMax = HEAP_SIZE;
@@ -627,7 +710,9 @@ function buildTree(s: State, t: Tree): void {
 
 /** scan_tree: bit-length-code frequencies of a tree's run-length encoded code lengths. */
 function scanTree(s: State, t: Tree): void {
-  const len = t.len, maxCode = t.maxCode, blFreq = s.bltree.freq;
+  const len = t.len,
+    maxCode = t.maxCode,
+    blFreq = s.bltree.freq;
   let prevLen = -1;
   let nextLen = len[0];
   let count = 0;
@@ -654,7 +739,9 @@ function scanTree(s: State, t: Tree): void {
 
 /** send_tree: the run-length encoded code lengths, with the bit-length code. */
 function sendTree(s: State, t: Tree, maxCode: number): void {
-  const len = t.len, blLen = s.bltree.len, blCode = s.bltree.code;
+  const len = t.len,
+    blLen = s.bltree.len,
+    blCode = s.bltree.code;
   let prevLen = -1;
   let nextLen = len[0];
   let count = 0;
@@ -711,11 +798,21 @@ function sendAllTrees(s: State, lcodes: number, dcodes: number, blcodes: number)
   sendTree(s, s.dtree, dcodes - 1);
 }
 
-function compressBlock(s: State, lLen: ArrayLike<number>, lCode: ArrayLike<number>, dLen: ArrayLike<number>, dCode: ArrayLike<number>): void {
+function compressBlock(
+  s: State,
+  lLen: ArrayLike<number>,
+  lCode: ArrayLike<number>,
+  dLen: ArrayLike<number>,
+  dCode: ArrayLike<number>,
+): void {
   // At most 48 bits per symbol (15 + 5 length, 15 + 13 distance) and 15 for the end code.
   ensureOut(s, s.symNext * 6 + 8);
-  const dBuf = s.dBuf, lBuf = s.lBuf, out = s.out;
-  let pos = s.outPos, buf = s.bitBuf, count = s.bitCount;
+  const dBuf = s.dBuf,
+    lBuf = s.lBuf,
+    out = s.out;
+  let pos = s.outPos,
+    buf = s.bitBuf,
+    count = s.bitCount;
   // The bit buffer holds < 8 bits between codes; each append is <= 15 bits, so it stays < 32.
   for (let i = 0; i < s.symNext; i++) {
     const dist = dBuf[i];
@@ -870,7 +967,8 @@ function deflateSlow(s: State): void {
 // 9. zlib wrapper.
 
 export function adler32(data: Uint8Array): number {
-  let a = 1, b = 0;
+  let a = 1,
+    b = 0;
   const n = data.length;
   for (let i = 0; i < n; ) {
     const end = Math.min(i + 5552, n);

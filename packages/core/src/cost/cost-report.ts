@@ -58,7 +58,10 @@ export const REPORT_LOD_FACTOR_DEFAULT = LOD_FACTOR_DEFAULT;
 export const COST_REPORT_SCHEMA_VERSION = 1;
 
 export interface CostReportOptions {
-  /** zlib deflate (RFC 1950), e.g. node:zlib deflateSync. Required: the costs depend on compressed sizes. */
+  /**
+   * zlib deflate (RFC 1950). Required: the costs depend on compressed sizes. zlibNgDeflate gives the
+   * viewer's bytes (zlib-ng level 9), so the sizes the viewer uploads; any other zlib prices them off.
+   */
   deflate: DeflateFn;
   /** RenderVolumeLODFactor for the switch distances. Default 2 (REPORT_LOD_FACTOR_DEFAULT). */
   lodFactor?: number;

@@ -23,12 +23,16 @@ describe('memoizeDeflate', () => {
   it('never mistakes different bytes for a hit, even when hashes collide', () => {
     // Whatever the hashes do, each input must get its own result back.
     fc.assert(
-      fc.property(fc.uint8Array({ minLength: 1, maxLength: 64 }), fc.uint8Array({ minLength: 1, maxLength: 64 }), (x, y) => {
-        const deflate = memoizeDeflate((d) => d.slice().reverse());
-        expect(deflate(x, 9)).toEqual(x.slice().reverse());
-        expect(deflate(y, 9)).toEqual(y.slice().reverse());
-        expect(deflate(x, 9)).toEqual(x.slice().reverse());
-      }),
+      fc.property(
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        fc.uint8Array({ minLength: 1, maxLength: 64 }),
+        (x, y) => {
+          const deflate = memoizeDeflate((d) => d.slice().reverse());
+          expect(deflate(x, 9)).toEqual(x.slice().reverse());
+          expect(deflate(y, 9)).toEqual(y.slice().reverse());
+          expect(deflate(x, 9)).toEqual(x.slice().reverse());
+        },
+      ),
       { numRuns: 200 },
     );
   });

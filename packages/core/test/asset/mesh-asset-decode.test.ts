@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { MESH_BLOCK_ORDER } from '../../src/constants.js';
 import type { MeshBlockName } from '../../src/constants.js';
 import { isSlmeshError } from '../../src/errors.js';
@@ -15,10 +15,11 @@ import { encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import type { MeshAssetInput } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset, inflatedBlockSize, readMeshHeader } from '../../src/asset/mesh-asset-decode.js';
 import type { DecodedFace, DecodedMeshAsset } from '../../src/asset/mesh-asset-decode.js';
+import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, Face, InflateFn, MeshLod } from '../../src/types.js';
 import { mulberry32 } from '../../src/geometry/seeded-random.js';
 
-const deflate: DeflateFn = (data, level) => new Uint8Array(deflateSync(data, { level }));
+const deflate: DeflateFn = zlibNgDeflate;
 const inflate: InflateFn = (data) => new Uint8Array(inflateSync(data));
 const SCRIPT = fileURLToPath(new URL('./independent/read_llmesh.py', import.meta.url));
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { deflateSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
 import { MESH_BLOCK_ORDER } from '../../src/constants.js';
 import type { MeshBlockName } from '../../src/constants.js';
 import { isSlmeshError } from '../../src/errors.js';
@@ -16,9 +16,10 @@ import {
 import type { EncodedMeshAsset, MeshAssetInput } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { DecodedFace } from '../../src/asset/mesh-asset-decode.js';
+import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, Face, InflateFn, LodName, MeshLod } from '../../src/types.js';
 
-const deflate: DeflateFn = (data, level) => new Uint8Array(deflateSync(data, { level }));
+const deflate: DeflateFn = zlibNgDeflate;
 const inflate: InflateFn = (data) => new Uint8Array(inflateSync(data));
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const u16le = (...v: number[]): Uint8Array => {
@@ -233,7 +234,7 @@ describe('encodeMeshAsset: blocks and header', () => {
     const levels: number[] = [];
     const spy: DeflateFn = (d, l) => {
       levels.push(l);
-      return deflate(d, l);
+      return deflate(d, 9); // zlibNgDeflate is level 9 only
     };
     encodeMeshAsset(all, { deflate: spy });
     encodeMeshAsset({ lods: { high: lod(1) } }, { deflate: spy, level: 1 });
@@ -399,7 +400,7 @@ describe('encode -> decode round trip', () => {
           expect(r.offset).toBe(end);
           end += r.size;
           // Re-deflating the decoded LLSD gives the very same block.
-          const again = deflateSync(writeLlsdBinary(decoded.raw[name]), { level: 9 });
+          const again = zlibNgDeflate(writeLlsdBinary(decoded.raw[name]), 9);
           const stored = asset.bytes.subarray(asset.headerLength + r.offset, asset.headerLength + r.offset + r.size);
           expect(again.length).toBe(r.size);
           expect(Buffer.compare(again, stored)).toBe(0);

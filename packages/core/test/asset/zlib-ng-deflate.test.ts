@@ -30,7 +30,10 @@ interface Vector {
 }
 
 const dir = new URL('../vectors/zlib-ng/', import.meta.url);
-const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as { zlibNg: string; vectors: Vector[] };
+const manifest = JSON.parse(readFileSync(new URL('manifest.json', dir), 'utf8')) as {
+  zlibNg: string;
+  vectors: Vector[];
+};
 const assetBytes = new Uint8Array(readFileSync(new URL('assets.bin', dir)));
 const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
 
@@ -65,14 +68,30 @@ describe('zlibNgDeflate', () => {
 
   it(`has vectors of zlib-ng ${manifest.zlibNg} covering assets, tiny, mesh, window-edge, > 1 MB and every block type`, () => {
     const kinds = new Set(manifest.vectors.map((v) => v.kind));
-    for (const k of ['asset', 'tiny', 'llsd-mesh', 'run', 'period', 'window-edge', 'random', 'alphabet', 'text', 'mixed', 'zeros', 'biased']) expect(kinds).toContain(k);
+    for (const k of [
+      'asset',
+      'tiny',
+      'llsd-mesh',
+      'run',
+      'period',
+      'window-edge',
+      'random',
+      'alphabet',
+      'text',
+      'mixed',
+      'zeros',
+      'biased',
+    ])
+      expect(kinds).toContain(k);
     expect(manifest.vectors.filter((v) => v.kind === 'asset').length).toBeGreaterThan(50);
     expect(manifest.vectors.filter((v) => v.kind !== 'asset').length).toBeGreaterThan(300);
     expect(manifest.vectors.some((v) => v.inputLength > 1 << 20)).toBe(true);
     expect(manifest.vectors.some((v) => v.inputLength > 65536)).toBe(true);
     for (const n of [0, 1, 2, 3]) expect(manifest.vectors.some((v) => v.inputLength === n)).toBe(true);
     // Block types of the first block, from the inline outputs: stored, static and dynamic all occur.
-    const types = new Set(manifest.vectors.filter((v) => v.output).map((v) => firstBlockType(Buffer.from(v.output!, 'base64'))));
+    const types = new Set(
+      manifest.vectors.filter((v) => v.output).map((v) => firstBlockType(Buffer.from(v.output!, 'base64'))),
+    );
     expect([...types].sort()).toEqual([0, 1, 2]);
   });
 
@@ -84,7 +103,10 @@ describe('zlibNgDeflate', () => {
         const input = inputOf(v);
         const out = zlibNgDeflate(input);
         if (v.kind === 'asset') {
-          expect(Buffer.compare(out, assetBytes.subarray(v.assetOffset!, v.assetOffset! + v.outputLength)), v.name).toBe(0);
+          expect(
+            Buffer.compare(out, assetBytes.subarray(v.assetOffset!, v.assetOffset! + v.outputLength)),
+            v.name,
+          ).toBe(0);
         } else if (v.output !== undefined) {
           expect(Buffer.from(out).toString('base64'), v.name).toBe(v.output);
         }

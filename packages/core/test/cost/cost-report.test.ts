@@ -1,9 +1,9 @@
-import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { costReport } from '../../src/cost/cost-report.js';
+import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, Face, MeshLod, SlObject } from '../../src/types.js';
 
-const deflate: DeflateFn = (d, level) => new Uint8Array(deflateSync(d, { level }));
+const deflate: DeflateFn = zlibNgDeflate;
 
 /** A UV sphere face of radius r centred at c: enough triangles that bytes are above the floor. */
 function sphere(material: string, seg: number, r = 1, c = [0, 0, 0]): Face {

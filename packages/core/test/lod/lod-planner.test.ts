@@ -1,4 +1,3 @@
-import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { costReport } from '../../src/cost/cost-report.js';
@@ -10,10 +9,11 @@ import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mes
 import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../../src/geometry/object-geometry.js';
 import { lodErrorBounds } from '../../src/lod/screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
+import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, SlObject } from '../../src/types.js';
 import { facetedSphere, materialBox, MeshoptSimplifier, object, openEdges, uvSphere, vhacdMesh } from './lod-fixtures.js';
 
-const deflate: DeflateFn = (d, level) => new Uint8Array(deflateSync(d, { level }));
+const deflate: DeflateFn = zlibNgDeflate;
 let simplifier: MeshSimplifier;
 beforeAll(async () => {
   await MeshoptSimplifier.ready;

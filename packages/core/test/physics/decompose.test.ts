@@ -1,4 +1,5 @@
-import { deflateSync, inflateSync } from 'node:zlib';
+import { inflateSync } from 'node:zlib';
+import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactConvexHull } from '../../src/physics/convex-hull.js';
@@ -67,7 +68,7 @@ describe('decompose', () => {
     // Encode as the uploader would, decode independently, count again.
     const full = decompose(m.positions, m.indices, FAST);
     const lod = { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] };
-    const asset = encodeMeshAsset({ lods: { high: lod }, hull: full.hulls[0], decomposition: full.hulls }, { deflate: (d, l) => deflateSync(d, { level: l }) });
+    const asset = encodeMeshAsset({ lods: { high: lod }, hull: full.hulls[0], decomposition: full.hulls }, { deflate: zlibNgDeflate });
     const decoded = decodeMeshAsset(asset.bytes, { inflate: (d) => inflateSync(d) });
     const hulls = decoded.physicsConvex!.hulls!;
     expect(hulls.length).toBe(full.hulls.length);

@@ -117,13 +117,20 @@ function llsdMesh(rand, targetBytes) {
     const rows = Math.max(2, Math.floor(perFace / cols));
     const bumps = 1 + (rand() % 6);
     const noise = rand() % 200;
-    const pos = [], nrm = [], uv = [], tri = [];
+    const pos = [],
+      nrm = [],
+      uv = [],
+      tri = [];
     for (let r = 0; r < rows; r++) {
       for (let c = 0; c < cols; c++) {
-        const th = (Math.PI * r) / (rows - 1), ph = (2 * Math.PI * c) / cols;
+        const th = (Math.PI * r) / (rows - 1),
+          ph = (2 * Math.PI * c) / cols;
         const rad = 0.7 + 0.2 * sin(bumps * th) * cos(bumps * ph);
-        const x = rad * sin(th) * cos(ph), y = rad * sin(th) * sin(ph), z = rad * cos(th);
-        const q = (v) => Math.min(65535, Math.max(0, Math.round((v + 1) * 32767.5) + ((rand() % (2 * noise + 1)) - noise)));
+        const x = rad * sin(th) * cos(ph),
+          y = rad * sin(th) * sin(ph),
+          z = rad * cos(th);
+        const q = (v) =>
+          Math.min(65535, Math.max(0, Math.round((v + 1) * 32767.5) + ((rand() % (2 * noise + 1)) - noise)));
         pos.push(q(x), q(y), q(z));
         nrm.push(q(x / rad), q(y / rad), q(z / rad));
         uv.push(Math.round((c / cols) * 65535), Math.round((r / (rows - 1)) * 65535));
@@ -131,7 +138,10 @@ function llsdMesh(rand, targetBytes) {
     }
     for (let r = 0; r + 1 < rows; r++) {
       for (let c = 0; c < cols; c++) {
-        const a = r * cols + c, b = r * cols + ((c + 1) % cols), d = a + cols, e = b + cols;
+        const a = r * cols + c,
+          b = r * cols + ((c + 1) % cols),
+          d = a + cols,
+          e = b + cols;
         if (a < 65536 && e < 65536) tri.push(a, d, b, b, d, e);
       }
     }
@@ -172,7 +182,10 @@ function llsdMesh(rand, targetBytes) {
 
 // 2. The other generators; each fills exactly `length` bytes.
 
-const WORDS = 'the mesh block of a linkset is priced by its download weight streaming cost physics hull vertex triangle normal position texture coordinate level detail second life viewer upload'.split(' ');
+const WORDS =
+  'the mesh block of a linkset is priced by its download weight streaming cost physics hull vertex triangle normal position texture coordinate level detail second life viewer upload'.split(
+    ' ',
+  );
 
 function fill(kind, rand, length) {
   const out = new Uint8Array(length);
@@ -244,7 +257,8 @@ function fill(kind, rand, length) {
       while (i < length) {
         const mode = rand() % 3;
         const n = 100 + (rand() % 20000);
-        for (let k = 0; k < n && i < length; k++, i++) out[i] = mode === 0 ? 0x61 + (rand() % 4) : mode === 1 ? rand() & 0xff : 0;
+        for (let k = 0; k < n && i < length; k++, i++)
+          out[i] = mode === 0 ? 0x61 + (rand() % 4) : mode === 1 ? rand() & 0xff : 0;
       }
       break;
     }
@@ -272,7 +286,8 @@ export function generatedCases() {
   const cases = [];
   const add = (kind, seed, length) => cases.push({ name: `${kind}-${seed}-${length}`, kind, seed, length });
   // 1. Tiny blocks: every length 0..10, several contents each.
-  for (let length = 0; length <= 10; length++) for (let seed = 1; seed <= (length <= 3 ? 6 : 2); seed++) add('tiny', seed, length);
+  for (let length = 0; length <= 10; length++)
+    for (let seed = 1; seed <= (length <= 3 ? 6 : 2); seed++) add('tiny', seed, length);
   add('zeros', 0, 1);
   add('zeros', 0, 3);
   add('zeros', 0, 4);
@@ -285,7 +300,9 @@ export function generatedCases() {
   for (let seed = 1; seed <= 20; seed++) add('run', seed, [300, 3000, 30000, 90000][seed % 4]);
   for (let seed = 1; seed <= 30; seed++) add('period', seed, [600, 5000, 40000, 100000][seed % 4]);
   // 4. Window edges and sliding: lengths around 32 K and 64 K, distances around MAX_DIST.
-  const edges = [32505, 32506, 32507, 32767, 32768, 32769, 65273, 65274, 65275, 65535, 65536, 65537, 65798, 98304, 131072, 200000];
+  const edges = [
+    32505, 32506, 32507, 32767, 32768, 32769, 65273, 65274, 65275, 65535, 65536, 65537, 65798, 98304, 131072, 200000,
+  ];
   edges.forEach((length, k) => {
     add('window-edge', k + 1, length);
     add('text', k + 1, length);
