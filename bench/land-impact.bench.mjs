@@ -19,7 +19,7 @@
  * larger than the baseline's on every model.
  */
 
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -156,7 +156,7 @@ export async function run({ root, log }) {
   const md = [];
   md.push(`Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/ and ${corpus.length - corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}). "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes: as authored and 4x (1/4 when 4x passes 60 m). RenderVolumeLODFactor 2.`);
   md.push('');
-  md.push('**as is** = the input uploaded with "use LOD above" (every LOD = high) and the single hull; **viewer + hull** = the viewer\'s auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize --physics hull` on this branch (LOD defaults: 1 px, the high LOD planned at the fill distance; physics the single hull, not the default \`auto\`: the default physics choice is being rewritten on another branch, and on this one its decomposition takes minutes on some models at 4x), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input\'s high LOD (lower LODs at their switch distances, a planned high at the fill distance).');
+  md.push('**as is** = the input uploaded with "use LOD above" (every LOD = high) and the single hull; **viewer + hull** = the viewer\'s auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize --physics hull` on this branch (LOD defaults: 1 px, the high LOD planned at the fill distance; physics the single hull, not the default `auto`: the default physics choice is being rewritten on another branch, and on this one its decomposition takes minutes on some models at 4x), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input\'s high LOD (lower LODs at their switch distances, a planned high at the fill distance).');
   md.push('');
   md.push(`**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x. Worst error at or under the baseline's in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`);
   md.push('');

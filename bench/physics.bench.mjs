@@ -291,7 +291,6 @@ export async function run({ root, log }) {
 
   // Summary against the targets.
   const vs = rows.filter((r) => r.vhacd);
-  const speedups = vs.map((r) => r.vhacd.s / r.ours.s);
   const lines = [];
   lines.push('Convex decomposition: slmesh `decompose` (defaults: tolerance 5 cm, air budget 4.5 %; meshes over 20,000 triangles on a meshoptimizer proxy, as `optimize` does) against V-HACD v4 (`vhacd-js` defaults: 64 hulls, 400,000 voxels, 64 vertices per hull) on the same meshes, same process. V-HACD\'s meshes are read as metres (slmesh was tuned on them); the held-out meshes (Debian package `assimp-testmodels`, `/usr/share/assimp/models`, not used in tuning) are scaled to a 2 m longest side. On big meshes the voxel budget (1,000,000) raises the tolerance to 1.5 voxels (the column says what was used).');
   lines.push('IoU: volume overlap with the solid (Monte Carlo, ' + SAMPLES.toLocaleString('en-US') + ' Halton points; solid = core `MeshInsideTest`, the six-ray vote, so holes in a non-watertight mesh count as closed). Weight: core `decompositionPhysicsCost`, an **estimate** (0.04 per hull + 0.04 per vertex; Second Life publishes no formula). Time: **CPU time** (user + system, `process.cpuUsage`) of one run each; the machine was shared with other jobs while this ran, which inflates both columns alike but not their ratio much.');

@@ -54,7 +54,6 @@ export function parseGlb(buf) {
 
 // ---------------------------------------------------------------- matrices (column-major, like glTF)
 
-const IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 function mul(a, b) {
   const r = new Array(16).fill(0);

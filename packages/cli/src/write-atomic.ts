@@ -7,7 +7,7 @@
  * (OUTPUT_UNWRITABLE, exit 2) naming the path and the system's reason, never an internal error.
  */
 
-import { constants } from 'node:fs';
+import { constants, type Stats } from 'node:fs';
 import { access, lstat, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
@@ -38,7 +38,7 @@ export function outputError(path: string, e: unknown): SlmeshError {
 
 /** Refuses to replace what exists at `path` unless it is a file the user may write. */
 export async function checkReplaceable(path: string): Promise<void> {
-  let st;
+  let st: Stats;
   try {
     st = await lstat(path);
   } catch {

@@ -19,8 +19,8 @@
  *    never quote the file's bytes, nor where a link points.
  */
 
-import { constants } from 'node:fs';
-import { lstat, open, realpath, stat } from 'node:fs/promises';
+import { type BigIntStats, constants } from 'node:fs';
+import { type FileHandle, lstat, open, realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, sep } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
 
@@ -95,7 +95,7 @@ export async function resolveInside(path: string, shown: string, options: SafeRe
 export async function readInside(path: string, shown: string, options: SafeReadOptions): Promise<Uint8Array> {
   const real = await resolveInside(path, shown, options);
   // 1. What the real path names now.
-  let named;
+  let named: BigIntStats;
   try {
     named = await stat(real, { bigint: true });
   } catch (e) {
@@ -103,7 +103,7 @@ export async function readInside(path: string, shown: string, options: SafeReadO
   }
   if (!named.isFile()) throw new SlmeshError('INPUT_UNSAFE', `${shown}: not a regular file (a folder, device, FIFO or socket is never read)`);
   // 2. Open it once, without following a link put there since, and check what was opened.
-  let fh;
+  let fh: FileHandle;
   try {
     fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
   } catch (e) {

@@ -12,7 +12,6 @@ import {
   boxSize,
   emptyBox,
   lodTriangleCount,
-  objectBox,
   planModelForBudget,
   unionBox,
   type DeflateFn,

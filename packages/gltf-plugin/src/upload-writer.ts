@@ -51,7 +51,7 @@ export function physicsMeshes(object: SlObject): { positions: Float32Array; indi
   if (object.decomposition && object.decomposition.length > 0) {
     return object.decomposition.map((h) => convexHullMesh(h)).filter((m) => m.indices.length >= 3);
   }
-  if (object.physicsMesh && object.physicsMesh.faces.some((f) => f.indices.length >= 3)) {
+  if (object.physicsMesh?.faces.some((f) => f.indices.length >= 3)) {
     return object.physicsMesh.faces.filter((f) => f.indices.length >= 3).map((f) => ({ positions: f.positions, indices: f.indices }));
   }
   if (object.hull && object.hull.length >= 12) {

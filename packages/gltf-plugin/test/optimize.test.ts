@@ -8,7 +8,6 @@ import { describe, expect, it } from 'vitest';
 import { optimizeFile, type PhysicsHookContext } from '../src/optimize.js';
 import { readModelFile } from '../src/read-file.js';
 import { reportFile } from '../src/report-file.js';
-import { documentToModel } from '../src/to-model.js';
 
 const root = resolve(__dirname, '../../..');
 const asset = (name: string) => join(root, 'test-assets', name);

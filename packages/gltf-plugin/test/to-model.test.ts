@@ -1,4 +1,4 @@
-import { Document, Primitive } from '@gltf-transform/core';
+import { Document, type Primitive } from '@gltf-transform/core';
 import { boxSize, encodeMeshAsset, objectBox, placePositions } from '@slmesh/core';
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';

@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
-import { Document, NodeIO } from '@gltf-transform/core';
+import { type Document, NodeIO } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
-import { lodTriangleCount, planModelLods, type SlModel, type SlObject } from '@slmesh/core';
+import { planModelLods, type SlModel, type SlObject } from '@slmesh/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../src/read-file.js';
 import { documentToModel } from '../src/to-model.js';

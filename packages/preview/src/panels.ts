@@ -81,7 +81,7 @@ export class ObjectsTable {
   private rows: { distance: HTMLElement; lod: HTMLElement; row: HTMLElement }[] = [];
   private valueCells: Record<string, HTMLElement>[] = [];
 
-  constructor(private report: ReportObject[], onFocus: (i: number) => void) {
+  constructor(report: ReportObject[], onFocus: (i: number) => void) {
     this.body = el('tbody');
     const head = el(
       'tr',

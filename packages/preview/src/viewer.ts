@@ -8,7 +8,7 @@
  * correction is 1 there), so the main camera uses it too.
  */
 
-import { Color, DirectionalLight, HemisphereLight, PerspectiveCamera, Scene, Vector2, Vector3, WebGLRenderer } from 'three';
+import { Color, DirectionalLight, HemisphereLight, PerspectiveCamera, type Scene, Vector2, Vector3, WebGLRenderer } from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { LOD_NAMES, type LodName } from '@slmesh/core';
 

@@ -10,6 +10,7 @@
  * not assets of their own, when siblings are read.
  */
 
+import type { Dirent } from 'node:fs';
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { SlmeshError } from '@slmesh/core';
@@ -35,7 +36,7 @@ export async function walkFiles(dir: string): Promise<string[]> {
   const stack = [dir];
   while (stack.length) {
     const d = stack.pop()!;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(d, { withFileTypes: true });
     } catch (e) {
@@ -112,7 +113,7 @@ export async function findAllModels(root: string): Promise<string[]> {
     const { dir, layers: parent } = stack.pop()!;
     const own = await readGitignore(dir, displayPath(join(dir, '.gitignore'), process.cwd()));
     const layers = own ? [...parent, { base: dir, rules: own }] : parent;
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {

@@ -28,7 +28,7 @@ describe('previewHtml', () => {
     // Exactly the three script elements the page has, each closed once.
     expect(html.match(/<script/g)).toHaveLength(3);
     expect(html.match(/<\/script>/g)).toHaveLength(3);
-    const data = html.match(/<script type="application\/json" id="slmesh-data">([^]*?)<\/script>/)![1];
+    const data = html.match(/<script type="application\/json" id="slmesh-data">([\s\S]*?)<\/script>/)![1];
     expect(JSON.parse(data).name).toBe(HOSTILE);
   });
 

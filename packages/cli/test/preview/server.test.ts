@@ -30,7 +30,7 @@ function events(port: number, count: number): Promise<{ event: string; data: unk
       res.setEncoding('utf8');
       res.on('data', (c: string) => {
         buf += c;
-        let i;
+        let i: number;
         while ((i = buf.indexOf('\n\n')) >= 0) {
           const block = buf.slice(0, i);
           buf = buf.slice(i + 2);

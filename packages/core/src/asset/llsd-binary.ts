@@ -482,7 +482,7 @@ class ByteReader {
       else return this.fail(`expected a map key, found byte 0x${marker.toString(16).padStart(2, '0')}`, keyAt);
       const v = this.value(depth + 1);
       // std::map::insert keeps the first value of a repeated key.
-      if (!Object.prototype.hasOwnProperty.call(out, key)) {
+      if (!Object.hasOwn(out, key)) {
         Object.defineProperty(out, key, { value: v, enumerable: true, writable: true, configurable: true });
       }
     }

@@ -148,7 +148,7 @@ function asBinary(v: LlsdValue, what: string): Uint8Array {
 }
 
 function has(map: LlsdMap, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(map, key);
+  return  Object.hasOwn(map, key);
 }
 
 function u16(b: Uint8Array, i: number): number {

@@ -494,7 +494,7 @@ export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions
   const zipped: Uint8Array[] = [];
   let offset = 0;
   for (const name of MESH_BLOCK_ORDER) {
-    if (!Object.prototype.hasOwnProperty.call(built.blocks, name)) continue;
+    if (!Object.hasOwn(built.blocks, name)) continue;
     const data = options.deflate(writeLlsdBinary(built.blocks[name]), level);
     if (data.length === 0) continue; // zip_llsd failure: the viewer leaves the block out
     header[name] = { offset: llsdInt(offset), size: llsdInt(data.length) };

@@ -139,7 +139,7 @@ export function checkObject(object: SlObject): Diagnostic[] {
         ? object.decomposition.reduce((b, h) => growBox(b, h), emptyBox())
         : object.hull && object.hull.length >= 12 ? growBox(emptyBox(), object.hull) : undefined;
     const stretch = physicsBox && boxStretch(lodBox(high), physicsBox);
-    if (stretch && stretch.mismatch) add('warning', 'physics-box-mismatch', `the physics model's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`);
+    if (stretch?.mismatch) add('warning', 'physics-box-mismatch', `the physics model's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`);
   }
   if (object.physicsMesh) {
     const degenerate = countDegenerateTriangles(object.physicsMesh);

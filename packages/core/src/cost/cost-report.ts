@@ -37,7 +37,6 @@ import {
   lodTriangleCount,
   lodTriangles,
   lodVertexCount,
-  objectBox,
   singleHullSource,
   unionBox,
   type Vec3,

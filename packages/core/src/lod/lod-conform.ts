@@ -193,7 +193,7 @@ export function conformLod(high: MeshLod, lod: MeshLod): MeshLod {
   // 1. High's material order; 2. clamped into high's box.
   const used = new Set<number>();
   const faces: Face[] = high.faces.map((h, fi) => {
-    let j = lod.faces[fi]?.material === h.material && !used.has(fi) ? fi : lod.faces.findIndex((f, k) => f.material === h.material && !used.has(k));
+    const j = lod.faces[fi]?.material === h.material && !used.has(fi) ? fi : lod.faces.findIndex((f, k) => f.material === h.material && !used.has(k));
     if (j < 0) return { material: h.material, positions: new Float32Array(0), indices: new Uint32Array(0) };
     used.add(j);
     const f = lod.faces[j];

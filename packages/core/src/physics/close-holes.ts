@@ -57,7 +57,7 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
     let cur = start, ok = true;
     for (let guard = 0; guard <= capNext.size; guard++) {
       const nexts = capNext.get(cur);
-      if (!nexts || nexts.length !== 1 || used.has(cur)) {
+      if (nexts?.length !== 1 || used.has(cur)) {
         ok = false;
         break;
       }

@@ -102,6 +102,7 @@ export function partHull(points: ArrayLike<number>, minThickness: number): PartH
  * `spacing` apart, points on each row at most `spacing` apart. The spacing grows so that about
  * `maxProbes` points cover the hull. Each point is handed to `visit`; returning true stops.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a visitor returns nothing to go on, or false to stop
 export function forEachProbe(hull: PartHull, spacing: number, maxProbes: number, visit: (x: number, y: number, z: number) => boolean | void): void {
   const s = Math.max(spacing, Math.sqrt(hull.area / Math.max(1, maxProbes)));
   const p = hull.points, t = hull.triangles;

@@ -33,7 +33,7 @@ export interface CutPlane {
 
 /** Volume of the hull of a piece's points (0 when flat), for ranking cuts. */
 function pieceHullVolume(p: Float64Array): number {
-  let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       lo[k] = Math.min(lo[k], p[i + k]);

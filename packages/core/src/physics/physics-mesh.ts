@@ -66,7 +66,7 @@ const ORDER: LodName[] = ['lowest', 'low', 'medium', 'high'];
 function sourceLod(object: SlObject, lod: LodName): { name: LodName; lod: MeshLod } {
   for (let i = ORDER.indexOf(lod); i < ORDER.length; i++) {
     const l = object.lods[ORDER[i]];
-    if (l && l.faces.some((f) => f.indices.length >= 3)) return { name: ORDER[i], lod: l };
+    if (l?.faces.some((f) => f.indices.length >= 3)) return { name: ORDER[i], lod: l };
   }
   return { name: 'high', lod: object.lods.high };
 }
@@ -161,7 +161,7 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
   // 1. Source: the authored physics mesh, else the LOD asked for.
   let source: LodName | 'physics';
   let lod: MeshLod;
-  if (object.physicsMesh && object.physicsMesh.faces.some((fc) => fc.indices.length >= 3)) {
+  if (object.physicsMesh?.faces.some((fc) => fc.indices.length >= 3)) {
     source = 'physics';
     lod = object.physicsMesh;
   } else {

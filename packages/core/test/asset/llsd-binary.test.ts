@@ -15,7 +15,6 @@ import type { LlsdValue } from '../../src/asset/llsd-binary.js';
 
 const hex = (b: Uint8Array): string => Buffer.from(b).toString('hex');
 const bytes = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
-const ascii = (s: string): string => Buffer.from(s, 'latin1').toString('hex');
 
 /** Exact LLSD equality: Object.is on reals (NaN, -0), classes by content, maps by own keys. */
 function llsdEqual(a: LlsdValue, b: LlsdValue): boolean {
