@@ -497,9 +497,9 @@ describe('outputs: nothing overwritten the user did not name; every file-system 
     expect(r.stderr).toMatch(/warning: .*GPU instances .*; dropped/);
   });
 
-  it('the default optimize of a model over 100,000 triangles is refused at once, naming the limit', () => {
+  it('the default optimize of a model over 2,000,000 triangles is refused at once, naming the limit', () => {
     const d = folder();
-    const count = 100_010; // a strip: 100,008 triangles
+    const count = 2_000_010; // a strip: 2,000,008 triangles
     const pos = new Float32Array(count * 3);
     for (let i = 0; i < count; i++) pos.set([i >> 1, i & 1, 0], i * 3);
     writeFileSync(join(d, 'big.bin'), Buffer.from(pos.buffer));
@@ -516,7 +516,7 @@ describe('outputs: nothing overwritten the user did not name; every file-system 
         buffers: [{ uri: 'big.bin', byteLength: count * 12 }],
       }),
     );
-    refused(slmesh(d, 'optimize', 'big.gltf', '-o', 'out.glb'), /big\.gltf: more than 100,000 triangles \(the limit; raise it with --max-triangles\)/);
+    refused(slmesh(d, 'optimize', 'big.gltf', '-o', 'out.glb'), /big\.gltf: more than 2,000,000 triangles \(the limit; raise it with --max-triangles\)/);
     expect(existsSync(join(d, 'out.glb'))).toBe(false);
   });
 

@@ -252,7 +252,7 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option('--physics-tolerance <metres>', 'how far a decomposition may stray from the solid (default 0.05: avatar-sized gaps stay open)')
     .option('--keep-high', 'leave the high LOD as it is (by default it is simplified as far as stays within --max-error-px where the object fills the view)')
     .option('--high-distance <metres>', 'camera distance at which the high LOD is judged (default: where the object fills the view)')
-    .option('--max-triangles <limits>', 'N: refuse inputs with more triangles (default 100,000); LOD=N: a triangle budget per LOD, e.g. high=20000,medium=2000,low=500,lowest=100 (comma-separated, both may be given)')
+    .option('--max-triangles <limits>', 'N: refuse inputs with more triangles (default 2,000,000); LOD=N: a triangle budget per LOD, e.g. high=20000,medium=2000,low=500,lowest=100 (comma-separated, both may be given)')
     .option('-q, --quiet', 'no progress line on the terminal')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .action(async (input: string, options: OptimizeCommandOptions) => {
