@@ -37,7 +37,14 @@ const BUDGET = {
   '//': 'Budget of the benchmark repository.',
   defaults: { uploadable: true },
   rules: [
-    { name: 'small props', files: 'props/**/*.glb', maxLandImpact: 5, maxDownload: 4, maxPhysics: 2, maxTriangles: { high: 20000 } },
+    {
+      name: 'small props',
+      files: 'props/**/*.glb',
+      maxLandImpact: 5,
+      maxDownload: 4,
+      maxPhysics: 2,
+      maxTriangles: { high: 20000 },
+    },
     { name: 'furniture', files: 'furniture/**/*.glb', maxLandImpact: 30, linkable: true, atSizes: ['asset', 0.5, 4] },
     { name: 'deco', files: 'deco/**/*.glb', maxLandImpact: 60, maxHullVertices: 256 },
     { name: 'architecture', files: 'architecture/**/*.glb', maxLandImpact: 200, maxPrims: 300 },
@@ -95,12 +102,17 @@ function timed(root, dir, args) {
   const rssFile = join(dir, '.rss');
   const hasTime = existsSync('/usr/bin/time');
   const cmd = hasTime ? '/usr/bin/time' : process.execPath;
-  const argv = hasTime ? ['-o', rssFile, '-f', '%M %U %S', process.execPath, bin, 'check', ...args] : [bin, 'check', ...args];
+  const argv = hasTime
+    ? ['-o', rssFile, '-f', '%M %U %S', process.execPath, bin, 'check', ...args]
+    : [bin, 'check', ...args];
   const t0 = process.hrtime.bigint();
   const r = spawnSync(cmd, argv, { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 });
   const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
-  if (r.status !== 0 && r.status !== 1) throw new Error(`slmesh check ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  const [rssKiB, user, sys] = hasTime ? readFileSync(rssFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number) : [NaN, NaN, NaN];
+  if (r.status !== 0 && r.status !== 1)
+    throw new Error(`slmesh check ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const [rssKiB, user, sys] = hasTime
+    ? readFileSync(rssFile, 'utf8').trim().split('\n').at(-1).split(' ').map(Number)
+    : [NaN, NaN, NaN];
   return { seconds, cpu: user + sys, rssMiB: rssKiB / 1024, stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
@@ -118,18 +130,20 @@ export async function run({ root, log }) {
     log('warm ...');
     const warm = timed(root, dir, ['--format', 'json', '--cache', cache, '--verbose']);
     log(`  ${warm.seconds.toFixed(1)} s, ${warm.rssMiB.toFixed(0)} MiB`);
-    if (warm.stdout !== cold.stdout) throw new Error('the warm run\'s report differs from the cold run\'s');
-    if (!/1000 cached, 0 to price/.test(warm.stderr)) throw new Error(`warm run was not all cache hits: ${warm.stderr}`);
+    if (warm.stdout !== cold.stdout) throw new Error("the warm run's report differs from the cold run's");
+    if (!/1000 cached, 0 to price/.test(warm.stderr))
+      throw new Error(`warm run was not all cache hits: ${warm.stderr}`);
     log('cold, one thread ...');
     const single = timed(root, dir, ['--format', 'json', '--jobs', '1']);
     log(`  ${single.seconds.toFixed(1)} s (CPU ${single.cpu.toFixed(1)} s), ${single.rssMiB.toFixed(0)} MiB`);
-    if (single.stdout !== cold.stdout) throw new Error('the one-thread report differs from the pool\'s');
+    if (single.stdout !== cold.stdout) throw new Error("the one-thread report differs from the pool's");
 
     const report = JSON.parse(cold.stdout);
     const s = report.check;
     const mix = MIX.map((m) => `${m.file} ${counts.get(m.file) ?? 0}`).join(', ');
     const na = (x, f) => (Number.isFinite(x) ? f(x) : 'n/a');
-    const row = (what, r, target) => `| ${what} | ${r.seconds.toFixed(1)} s | ${na(r.cpu, (x) => `${x.toFixed(1)} s`)} | ${na(r.rssMiB, (x) => `${x.toFixed(0)} MiB`)} | ${target} |`;
+    const row = (what, r, target) =>
+      `| ${what} | ${r.seconds.toFixed(1)} s | ${na(r.cpu, (x) => `${x.toFixed(1)} s`)} | ${na(r.rssMiB, (x) => `${x.toFixed(0)} MiB`)} | ${target} |`;
     const markdown = [
       `${COUNT} assets (${(bytes / 2 ** 20).toFixed(1)} MiB of main files, plus sibling LOD files), variants of the bundled Blender exports,`,
       `each scaled and nudged with glTF-Transform so no two hash alike: ${mix}.`,

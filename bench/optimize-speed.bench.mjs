@@ -36,7 +36,12 @@ bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=Tr
 /** Runs a command under /usr/bin/time: its CPU seconds (user + sys), wall seconds and peak RSS (MiB). */
 function timed(cmd, args) {
   const r = spawnSync(TIME, ['-f', 'TIME %U %S %e %M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
-  const line = (r.stderr.split('\n').reverse().find((l) => l.startsWith('TIME ')) ?? '').split(' ');
+  const line = (
+    r.stderr
+      .split('\n')
+      .reverse()
+      .find((l) => l.startsWith('TIME ')) ?? ''
+  ).split(' ');
   if (r.status !== 0 || line.length < 5) throw new Error(`${cmd} ${args.join(' ')} failed: ${r.stderr.slice(-500)}`);
   return { cpu: +line[1] + +line[2], wall: +line[3], rssMiB: +line[4] / 1024, stdout: r.stdout };
 }
@@ -45,14 +50,19 @@ const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)];
 
 export async function run({ root, log }) {
   if (!existsSync(BLENDER) || !existsSync(TIME)) {
-    return { title: 'optimize speed: slmesh vs gltfpack on Blender models', markdown: `Blender (${BLENDER}) or ${TIME} is missing on this machine: no run.` };
+    return {
+      title: 'optimize speed: slmesh vs gltfpack on Blender models',
+      markdown: `Blender (${BLENDER}) or ${TIME} is missing on this machine: no run.`,
+    };
   }
   const dir = mkdtempSync(join(tmpdir(), 'slmesh-bench-speed-'));
   const script = join(dir, 'suzanne.py');
   writeFileSync(script, SUZANNE_PY);
   const make = (level, name) => {
     const out = join(dir, name);
-    const r = spawnSync(BLENDER, ['-b', '--factory-startup', '--python', script, '--', out, String(level)], { encoding: 'utf8' });
+    const r = spawnSync(BLENDER, ['-b', '--factory-startup', '--python', script, '--', out, String(level)], {
+      encoding: 'utf8',
+    });
     if (!existsSync(out)) throw new Error(`blender failed: ${r.stderr.slice(-500)}`);
     return out;
   };
@@ -70,7 +80,9 @@ export async function run({ root, log }) {
     const gp = timed(gltfpack, ['-si', '0.25', '-i', s252, '-o', join(dir, 'gp.glb')]);
     pairs.push({ sl, gp, ratio: sl.cpu / gp.cpu });
     line252 = sl.stdout.split('\n').find((l) => l.startsWith('Suzanne')) ?? '';
-    log(`252k pair ${i + 1}: slmesh ${sl.cpu.toFixed(2)} s CPU, gltfpack ${gp.cpu.toFixed(2)} s CPU: ${(sl.cpu / gp.cpu).toFixed(2)}x`);
+    log(
+      `252k pair ${i + 1}: slmesh ${sl.cpu.toFixed(2)} s CPU, gltfpack ${gp.cpu.toFixed(2)} s CPU: ${(sl.cpu / gp.cpu).toFixed(2)}x`,
+    );
   }
   const li252 = (pairs[0].sl.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
 
@@ -83,16 +95,28 @@ export async function run({ root, log }) {
   rmSync(dir, { recursive: true, force: true });
 
   const md = [];
-  md.push(`Models made by ${blender || 'Blender'}: Suzanne (\`primitive_monkey_add\`), subdivision surface level 4 (251,904 triangles) and level 5 (1,007,616 triangles), smooth shading, UVs, exported as GLB. Physics: \`--physics hull\` (the single hull; this branch's physics code). CPU time = user + sys of the child process (\`/usr/bin/time\`), which is what a shared machine can measure fairly; peak memory = max RSS.`);
+  md.push(
+    `Models made by ${blender || 'Blender'}: Suzanne (\`primitive_monkey_add\`), subdivision surface level 4 (251,904 triangles) and level 5 (1,007,616 triangles), smooth shading, UVs, exported as GLB. Physics: \`--physics hull\` (the single hull; this branch's physics code). CPU time = user + sys of the child process (\`/usr/bin/time\`), which is what a shared machine can measure fairly; peak memory = max RSS.`,
+  );
   md.push('');
   md.push('| run | slmesh CPU | gltfpack CPU | ratio | slmesh wall | slmesh peak memory |');
   md.push('|---|---:|---:|---:|---:|---:|');
-  pairs.forEach((p, i) => md.push(`| 252k pair ${i + 1} | ${p.sl.cpu.toFixed(2)} s | ${p.gp.cpu.toFixed(2)} s | ${p.ratio.toFixed(2)}x | ${p.sl.wall.toFixed(2)} s | ${p.sl.rssMiB.toFixed(0)} MiB |`));
+  pairs.forEach((p, i) =>
+    md.push(
+      `| 252k pair ${i + 1} | ${p.sl.cpu.toFixed(2)} s | ${p.gp.cpu.toFixed(2)} s | ${p.ratio.toFixed(2)}x | ${p.sl.wall.toFixed(2)} s | ${p.sl.rssMiB.toFixed(0)} MiB |`,
+    ),
+  );
   md.push('');
-  md.push(`\`slmesh optimize suzanne-252k.glb -o out.glb --physics hull\` against \`gltfpack -si 0.25 -i suzanne-252k.glb -o gp.glb\` (${gpVersion || 'gltfpack'}, npm package \`gltfpack\`, WASM; one simplification to 25 %): **${median(pairs.map((p) => p.ratio)).toFixed(2)}x** gltfpack's CPU time, median of the 3 paired ratios (target: at most 3x).`);
+  md.push(
+    `\`slmesh optimize suzanne-252k.glb -o out.glb --physics hull\` against \`gltfpack -si 0.25 -i suzanne-252k.glb -o gp.glb\` (${gpVersion || 'gltfpack'}, npm package \`gltfpack\`, WASM; one simplification to 25 %): **${median(pairs.map((p) => p.ratio)).toFixed(2)}x** gltfpack's CPU time, median of the 3 paired ratios (target: at most 3x).`,
+  );
   md.push('');
-  md.push(`slmesh's LODs: \`${line252.trim().replace(/\s+/g, ' ')}\` (object, input, high, medium, low, lowest triangles with their screen-space errors); land impact ${li252.trim()}.`);
+  md.push(
+    `slmesh's LODs: \`${line252.trim().replace(/\s+/g, ' ')}\` (object, input, high, medium, low, lowest triangles with their screen-space errors); land impact ${li252.trim()}.`,
+  );
   md.push('');
-  md.push(`1M triangles, \`slmesh optimize suzanne-1m.glb -o out.glb --physics hull\`: **${big.cpu.toFixed(1)} s CPU**, ${big.wall.toFixed(1)} s wall, **${big.rssMiB.toFixed(0)} MiB** peak (target: under 60 s and 2 GB). LODs: \`${line1m.trim().replace(/\s+/g, ' ')}\`; land impact ${li1m.trim()}.`);
+  md.push(
+    `1M triangles, \`slmesh optimize suzanne-1m.glb -o out.glb --physics hull\`: **${big.cpu.toFixed(1)} s CPU**, ${big.wall.toFixed(1)} s wall, **${big.rssMiB.toFixed(0)} MiB** peak (target: under 60 s and 2 GB). LODs: \`${line1m.trim().replace(/\s+/g, ' ')}\`; land impact ${li1m.trim()}.`,
+  );
   return { title: 'optimize speed: slmesh vs gltfpack on Blender models', markdown: md.join('\n') };
 }

@@ -21,7 +21,16 @@ import { deflateSync } from 'node:zlib';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const VHACD_MESHES = ['bunny', 'teapot', 'ob_chess_table', 'ob_chair_wood', 'ob_chair_gothic', 'torus1', 'cube-notch', 'sphere'];
+const VHACD_MESHES = [
+  'bunny',
+  'teapot',
+  'ob_chess_table',
+  'ob_chair_wood',
+  'ob_chair_gothic',
+  'torus1',
+  'cube-notch',
+  'sphere',
+];
 const SAMPLES = 100_000;
 /** Held-out models (Debian assimp-testmodels), not used while tuning slmesh. */
 const ASSIMP = '/usr/share/assimp/models';
@@ -39,26 +48,35 @@ function loadStl(path) {
 
 /** The mesh scaled about its box corner to a longest side of `side` metres. */
 function scaledTo(mesh, side) {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < mesh.positions.length; i += 3) for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], mesh.positions[i + k])), (hi[k] = Math.max(hi[k], mesh.positions[i + k]));
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < mesh.positions.length; i += 3)
+    for (let k = 0; k < 3; k++)
+      (lo[k] = Math.min(lo[k], mesh.positions[i + k])), (hi[k] = Math.max(hi[k], mesh.positions[i + k]));
   const f = side / Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
   return { ...mesh, positions: mesh.positions.map((v, i) => (v - lo[i % 3]) * f) };
 }
 
 /** A bumpy sphere of radius ~1 m with seg x seg/2 quads (seg 1000: about 1M triangles). */
 function bumpySphere(seg) {
-  const rings = seg >> 1, pos = [0, 0, -1], idx = [];
+  const rings = seg >> 1,
+    pos = [0, 0, -1],
+    idx = [];
   for (let r = 1; r < rings; r++) {
     const phi = -Math.PI / 2 + (Math.PI * r) / rings;
     for (let s = 0; s < seg; s++) {
-      const th = (2 * Math.PI * s) / seg, rad = 1 + 0.15 * Math.sin(5 * th) * Math.cos(3 * phi);
+      const th = (2 * Math.PI * s) / seg,
+        rad = 1 + 0.15 * Math.sin(5 * th) * Math.cos(3 * phi);
       pos.push(rad * Math.cos(phi) * Math.cos(th), rad * Math.cos(phi) * Math.sin(th), rad * Math.sin(phi));
     }
   }
   pos.push(0, 0, 1);
-  const top = pos.length / 3 - 1, at = (r, s) => 1 + (r - 1) * seg + (s % seg);
+  const top = pos.length / 3 - 1,
+    at = (r, s) => 1 + (r - 1) * seg + (s % seg);
   for (let s = 0; s < seg; s++) idx.push(0, at(1, s + 1), at(1, s));
-  for (let r = 1; r < rings - 1; r++) for (let s = 0; s < seg; s++) idx.push(at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r + 1, s));
+  for (let r = 1; r < rings - 1; r++)
+    for (let s = 0; s < seg; s++)
+      idx.push(at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r + 1, s));
   for (let s = 0; s < seg; s++) idx.push(top, at(rings - 1, s), at(rings - 1, s + 1));
   return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
 }
@@ -73,7 +91,8 @@ function cpu(f) {
 
 /** Triangulated OBJ (v and f lines; polygons fanned; negative indices supported). */
 function loadObj(path) {
-  const pos = [], idx = [];
+  const pos = [],
+    idx = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     const t = line.trim().split(/\s+/);
     if (t[0] === 'v') pos.push(+t[1], +t[2], +t[3]);
@@ -92,7 +111,14 @@ function loadObj(path) {
 function addBox(mesh, min, max) {
   const base = mesh.pos.length / 3;
   for (let i = 0; i < 8; i++) mesh.pos.push(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]);
-  for (const [a, b, c, d] of [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]]) {
+  for (const [a, b, c, d] of [
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+  ]) {
     mesh.idx.push(base + a, base + b, base + c, base + a, base + c, base + d);
   }
 }
@@ -107,12 +133,22 @@ function room() {
   addBox(m, [-2, -1.5, 0], [-0.5, -1.3, 2.5]); // front wall, left of the door
   addBox(m, [0.5, -1.5, 0], [2, -1.3, 2.5]); // front wall, right of the door
   addBox(m, [-0.5, -1.5, 2.1], [0.5, -1.3, 2.5]); // lintel
-  return { positions: Float64Array.from(m.pos), indices: Uint32Array.from(m.idx), probes: [[0, -1.4, 1.0], [0, -1.4, 0.3], [0, -1.4, 1.9], [0, 0, 1.2]] };
+  return {
+    positions: Float64Array.from(m.pos),
+    indices: Uint32Array.from(m.idx),
+    probes: [
+      [0, -1.4, 1.0],
+      [0, -1.4, 0.3],
+      [0, -1.4, 1.9],
+      [0, 0, 1.2],
+    ],
+  };
 }
 
 /** A torus in the xy plane: ring radius R, tube radius r. */
 function torus(R = 1, r = 0.25, seg = 48, side = 24) {
-  const pos = [], idx = [];
+  const pos = [],
+    idx = [];
   for (let i = 0; i < seg; i++) {
     const a = (2 * Math.PI * i) / seg;
     for (let j = 0; j < side; j++) {
@@ -122,15 +158,27 @@ function torus(R = 1, r = 0.25, seg = 48, side = 24) {
   }
   for (let i = 0; i < seg; i++) {
     for (let j = 0; j < side; j++) {
-      const a = i * side + j, b = ((i + 1) % seg) * side + j, c = ((i + 1) % seg) * side + ((j + 1) % side), d = i * side + ((j + 1) % side);
+      const a = i * side + j,
+        b = ((i + 1) % seg) * side + j,
+        c = ((i + 1) % seg) * side + ((j + 1) % side),
+        d = i * side + ((j + 1) % side);
       idx.push(a, b, c, a, c, d);
     }
   }
-  return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx), probes: [[0, 0, 0], [0.5, 0, 0], [0, -0.5, 0.1]] };
+  return {
+    positions: Float64Array.from(pos),
+    indices: Uint32Array.from(idx),
+    probes: [
+      [0, 0, 0],
+      [0.5, 0, 0],
+      [0, -0.5, 0.1],
+    ],
+  };
 }
 
 function halton(i, b) {
-  let f = 1, r = 0;
+  let f = 1,
+    r = 0;
   while (i > 0) {
     f /= b;
     r += f * (i % b);
@@ -162,7 +210,8 @@ function insideAny(hulls, x, y, z) {
 /** Monte Carlo IoU of the hulls with the mesh's solid. */
 function iou(core, mesh, inside, hulls) {
   const planes = hulls.map((h) => planesOf(core, h));
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (const p of [mesh.positions, ...hulls]) {
     for (let i = 0; i < p.length; i += 3) {
       for (let k = 0; k < 3; k++) {
@@ -171,10 +220,14 @@ function iou(core, mesh, inside, hulls) {
       }
     }
   }
-  let both = 0, either = 0;
+  let both = 0,
+    either = 0;
   for (let i = 1; i <= SAMPLES; i++) {
-    const x = lo[0] + halton(i, 2) * (hi[0] - lo[0]), y = lo[1] + halton(i, 3) * (hi[1] - lo[1]), z = lo[2] + halton(i, 5) * (hi[2] - lo[2]);
-    const s = inside.contains(x, y, z), h = insideAny(planes, x, y, z);
+    const x = lo[0] + halton(i, 2) * (hi[0] - lo[0]),
+      y = lo[1] + halton(i, 3) * (hi[1] - lo[1]),
+      z = lo[2] + halton(i, 5) * (hi[2] - lo[2]);
+    const s = inside.contains(x, y, z),
+      h = insideAny(planes, x, y, z);
     if (s && h) both++;
     if (s || h) either++;
   }
@@ -191,24 +244,43 @@ const fmt = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '-');
 export async function run({ root, log }) {
   const dist = (p) => import(pathToFileURL(join(root, 'packages/core/dist', p)).href);
   // The public API plus two internals the fit measurement needs (inside test, exact hull planes).
-  const core = { ...(await dist('index.js')), ...(await dist('geometry/mesh-inside.js')), ...(await dist('physics/convex-hull.js')) };
-  const { ConvexMeshDecomposition } = await import(pathToFileURL(join(root, 'node_modules/vhacd-js/lib/vhacd.js')).href);
+  const core = {
+    ...(await dist('index.js')),
+    ...(await dist('geometry/mesh-inside.js')),
+    ...(await dist('physics/convex-hull.js')),
+  };
+  const { ConvexMeshDecomposition } = await import(
+    pathToFileURL(join(root, 'node_modules/vhacd-js/lib/vhacd.js')).href
+  );
   const vhacd = await ConvexMeshDecomposition.create();
   const { meshoptSimplifyFn } = await import(pathToFileURL(join(root, 'packages/gltf-plugin/dist/index.js')).href);
   const simplify = await meshoptSimplifyFn();
   const deflate = (d, level) => new Uint8Array(deflateSync(d, { level }));
-  const meshes = VHACD_MESHES.map((name) => ({ name, source: 'V-HACD', ...loadObj(join(root, 'node_modules/vhacd-js/app/meshes', `${name}.obj`)) }));
+  const meshes = VHACD_MESHES.map((name) => ({
+    name,
+    source: 'V-HACD',
+    ...loadObj(join(root, 'node_modules/vhacd-js/app/meshes', `${name}.obj`)),
+  }));
   const heldOut = existsSync(ASSIMP) ? HELD_OUT.filter((f) => existsSync(join(ASSIMP, f))) : [];
-  for (const f of heldOut) meshes.push({ name: f.split('/')[1], source: 'held-out', ...scaledTo(f.endsWith('.obj') ? loadObj(join(ASSIMP, f)) : loadStl(join(ASSIMP, f)), 2) });
+  for (const f of heldOut)
+    meshes.push({
+      name: f.split('/')[1],
+      source: 'held-out',
+      ...scaledTo(f.endsWith('.obj') ? loadObj(join(ASSIMP, f)) : loadStl(join(ASSIMP, f)), 2),
+    });
   meshes.push({ name: 'room with doorway', source: 'generated', ...room() });
   meshes.push({ name: 'torus', source: 'generated', ...torus() });
-  if (!process.env.BENCH_QUICK) meshes.push({ name: 'bumpy sphere 1M triangles', source: 'generated', skipVhacd: true, ...bumpySphere(1000) });
+  if (!process.env.BENCH_QUICK)
+    meshes.push({ name: 'bumpy sphere 1M triangles', source: 'generated', skipVhacd: true, ...bumpySphere(1000) });
 
   const rows = [];
   const single = [];
   for (const mesh of meshes) {
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < mesh.positions.length; i += 3) for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], mesh.positions[i + k])), (hi[k] = Math.max(hi[k], mesh.positions[i + k]));
+    const lo = [Infinity, Infinity, Infinity],
+      hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < mesh.positions.length; i += 3)
+      for (let k = 0; k < 3; k++)
+        (lo[k] = Math.min(lo[k], mesh.positions[i + k])), (hi[k] = Math.max(hi[k], mesh.positions[i + k]));
     const size = hi.map((v, k) => v - lo[k]);
     // The 1M-triangle mesh gets no IoU (its Monte Carlo would dominate the run).
     const inside = mesh.indices.length > 300_000 ? undefined : new core.MeshInsideTest(mesh.positions, mesh.indices);
@@ -217,14 +289,23 @@ export async function run({ root, log }) {
     const ours = ourRun.value;
     const oursCounts = ours.hulls.map((h) => h.length / 3);
     // V-HACD: defaults, one run, CPU time.
-    const vhRun = mesh.skipVhacd ? { value: undefined, s: NaN } : cpu(() => vhacd.computeConvexHulls({ positions: mesh.positions, indices: mesh.indices }));
+    const vhRun = mesh.skipVhacd
+      ? { value: undefined, s: NaN }
+      : cpu(() => vhacd.computeConvexHulls({ positions: mesh.positions, indices: mesh.indices }));
     const vh = vhRun.value;
     const vhHulls = vh ? vh.map((h) => h.positions) : [];
     const vhCounts = vhHulls.map((h) => h.length / 3);
     // What optimize --physics auto gives this object, against the single hull.
-    const object = { name: mesh.name, lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(mesh.positions), indices: mesh.indices }] } } };
+    const object = {
+      name: mesh.name,
+      lods: {
+        high: { faces: [{ material: 'm', positions: Float32Array.from(mesh.positions), indices: mesh.indices }] },
+      },
+    };
     const download = core.costReport({ objects: [object] }, { deflate }).objects.reduce((a, o) => a + o.streaming, 0);
-    const auto = cpu(() => core.buildPhysics(object, { mode: 'auto', downloadWeight: download, decompose: { simplify } }));
+    const auto = cpu(() =>
+      core.buildPhysics(object, { mode: 'auto', downloadWeight: download, decompose: { simplify } }),
+    );
     const cand = (shape) => auto.value.choice.candidates.find((c) => c.shape === shape);
     const row = {
       name: mesh.name,
@@ -251,14 +332,29 @@ export async function run({ root, log }) {
             s: vhRun.s,
           }
         : undefined,
-      auto: { shape: auto.value.choice.shape, li: cand(auto.value.choice.shape).landImpact, hullLi: cand('hull').landImpact, hullKeeps: cand('hull').keepsOpenings, download, s: auto.s, reason: auto.value.choice.reason },
+      auto: {
+        shape: auto.value.choice.shape,
+        li: cand(auto.value.choice.shape).landImpact,
+        hullLi: cand('hull').landImpact,
+        hullKeeps: cand('hull').keepsOpenings,
+        download,
+        s: auto.s,
+        reason: auto.value.choice.reason,
+      },
     };
     if (mesh.probes) {
-      const op = ours.hulls.map((h) => planesOf(core, h)), vp = vhHulls.map((h) => planesOf(core, h));
-      row.probes = { total: mesh.probes.length, ours: mesh.probes.filter(([x, y, z]) => !insideAny(op, x, y, z)).length, vhacd: mesh.probes.filter(([x, y, z]) => !insideAny(vp, x, y, z)).length };
+      const op = ours.hulls.map((h) => planesOf(core, h)),
+        vp = vhHulls.map((h) => planesOf(core, h));
+      row.probes = {
+        total: mesh.probes.length,
+        ours: mesh.probes.filter(([x, y, z]) => !insideAny(op, x, y, z)).length,
+        vhacd: mesh.probes.filter(([x, y, z]) => !insideAny(vp, x, y, z)).length,
+      };
     }
     rows.push(row);
-    log(`${mesh.name}: slmesh ${row.ours.hulls} hulls IoU ${fmt(row.ours.iou, 3)} ${fmt(row.ours.s, 1)} s cpu; V-HACD ${row.vhacd?.hulls ?? '-'} hulls IoU ${fmt(row.vhacd?.iou ?? NaN, 3)} ${fmt(row.vhacd?.s ?? NaN, 1)} s cpu; auto ${row.auto.shape} LI ${fmt(row.auto.li)} vs hull ${fmt(row.auto.hullLi)}`);
+    log(
+      `${mesh.name}: slmesh ${row.ours.hulls} hulls IoU ${fmt(row.ours.iou, 3)} ${fmt(row.ours.s, 1)} s cpu; V-HACD ${row.vhacd?.hulls ?? '-'} hulls IoU ${fmt(row.vhacd?.iou ?? NaN, 3)} ${fmt(row.vhacd?.s ?? NaN, 1)} s cpu; auto ${row.auto.shape} LI ${fmt(row.auto.li)} vs hull ${fmt(row.auto.hullLi)}`,
+    );
 
     // Single hull: containing reduction vs the exact hull.
     const input = Float32Array.from(mesh.positions);
@@ -268,16 +364,27 @@ export async function run({ root, log }) {
     const hp = planesOf(core, hull.points);
     let worst = 0;
     for (let i = 0; i < input.length; i += 3) {
-      for (let k = 0; k < hp.length; k += 4) worst = Math.max(worst, hp[k] * input[i] + hp[k + 1] * input[i + 1] + hp[k + 2] * input[i + 2] - hp[k + 3]);
+      for (let k = 0; k < hp.length; k += 4)
+        worst = Math.max(worst, hp[k] * input[i] + hp[k + 1] * input[i + 1] + hp[k + 2] * input[i + 2] - hp[k + 3]);
     }
     const diag = Math.hypot(...size);
-    single.push({ name: mesh.name, exact: hull.exactVertexCount, out: hull.points.length / 3, ratio: hull.exactVolume > 0 ? hull.volume / hull.exactVolume : NaN, outside: worst / diag, ms: hullMs });
+    single.push({
+      name: mesh.name,
+      exact: hull.exactVertexCount,
+      out: hull.points.length / 3,
+      ratio: hull.exactVolume > 0 ? hull.volume / hull.exactVolume : NaN,
+      outside: worst / diag,
+      ms: hullMs,
+    });
   }
   // A dense sphere: the hardest case for a 256-vertex containing hull.
   {
-    const n = 5000, pts = new Float32Array(3 * n);
+    const n = 5000,
+      pts = new Float32Array(3 * n);
     for (let i = 0; i < n; i++) {
-      const z = 1 - (2 * (i + 0.5)) / n, r = Math.sqrt(1 - z * z), a = i * 2.399963229728653;
+      const z = 1 - (2 * (i + 0.5)) / n,
+        r = Math.sqrt(1 - z * z),
+        a = i * 2.399963229728653;
       pts.set([r * Math.cos(a), r * Math.sin(a), z], 3 * i);
     }
     const t1 = performance.now();
@@ -285,17 +392,34 @@ export async function run({ root, log }) {
     const hullMs = performance.now() - t1;
     const hp = planesOf(core, hull.points);
     let worst = 0;
-    for (let i = 0; i < pts.length; i += 3) for (let k = 0; k < hp.length; k += 4) worst = Math.max(worst, hp[k] * pts[i] + hp[k + 1] * pts[i + 1] + hp[k + 2] * pts[i + 2] - hp[k + 3]);
-    single.push({ name: 'sphere, 5000 points (generated)', exact: hull.exactVertexCount, out: hull.points.length / 3, ratio: hull.volume / hull.exactVolume, outside: worst / 2, ms: hullMs });
+    for (let i = 0; i < pts.length; i += 3)
+      for (let k = 0; k < hp.length; k += 4)
+        worst = Math.max(worst, hp[k] * pts[i] + hp[k + 1] * pts[i + 1] + hp[k + 2] * pts[i + 2] - hp[k + 3]);
+    single.push({
+      name: 'sphere, 5000 points (generated)',
+      exact: hull.exactVertexCount,
+      out: hull.points.length / 3,
+      ratio: hull.volume / hull.exactVolume,
+      outside: worst / 2,
+      ms: hullMs,
+    });
   }
 
   // Summary against the targets.
   const vs = rows.filter((r) => r.vhacd);
   const lines = [];
-  lines.push('Convex decomposition: slmesh `decompose` (defaults: tolerance 5 cm, air budget 4.5 %; meshes over 20,000 triangles on a meshoptimizer proxy, as `optimize` does) against V-HACD v4 (`vhacd-js` defaults: 64 hulls, 400,000 voxels, 64 vertices per hull) on the same meshes, same process. V-HACD\'s meshes are read as metres (slmesh was tuned on them); the held-out meshes (Debian package `assimp-testmodels`, `/usr/share/assimp/models`, not used in tuning) are scaled to a 2 m longest side. On big meshes the voxel budget (1,000,000) raises the tolerance to 1.5 voxels (the column says what was used).');
-  lines.push('IoU: volume overlap with the solid (Monte Carlo, ' + SAMPLES.toLocaleString('en-US') + ' Halton points; solid = core `MeshInsideTest`, the six-ray vote, so holes in a non-watertight mesh count as closed). Weight: core `decompositionPhysicsCost`, an **estimate** (0.04 per hull + 0.04 per vertex; Second Life publishes no formula). Time: **CPU time** (user + system, `process.cpuUsage`) of one run each; the machine was shared with other jobs while this ran, which inflates both columns alike but not their ratio much.');
+  lines.push(
+    "Convex decomposition: slmesh `decompose` (defaults: tolerance 5 cm, air budget 4.5 %; meshes over 20,000 triangles on a meshoptimizer proxy, as `optimize` does) against V-HACD v4 (`vhacd-js` defaults: 64 hulls, 400,000 voxels, 64 vertices per hull) on the same meshes, same process. V-HACD's meshes are read as metres (slmesh was tuned on them); the held-out meshes (Debian package `assimp-testmodels`, `/usr/share/assimp/models`, not used in tuning) are scaled to a 2 m longest side. On big meshes the voxel budget (1,000,000) raises the tolerance to 1.5 voxels (the column says what was used).",
+  );
+  lines.push(
+    'IoU: volume overlap with the solid (Monte Carlo, ' +
+      SAMPLES.toLocaleString('en-US') +
+      ' Halton points; solid = core `MeshInsideTest`, the six-ray vote, so holes in a non-watertight mesh count as closed). Weight: core `decompositionPhysicsCost`, an **estimate** (0.04 per hull + 0.04 per vertex; Second Life publishes no formula). Time: **CPU time** (user + system, `process.cpuUsage`) of one run each; the machine was shared with other jobs while this ran, which inflates both columns alike but not their ratio much.',
+  );
   lines.push('');
-  lines.push('| mesh | set | size (m) | triangles | tolerance used | hulls slmesh / V-HACD | hull vertices slmesh / V-HACD (max per hull) | IoU slmesh / V-HACD | weight (estimate) slmesh / V-HACD | CPU slmesh / V-HACD | speed-up |');
+  lines.push(
+    '| mesh | set | size (m) | triangles | tolerance used | hulls slmesh / V-HACD | hull vertices slmesh / V-HACD (max per hull) | IoU slmesh / V-HACD | weight (estimate) slmesh / V-HACD | CPU slmesh / V-HACD | speed-up |',
+  );
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const v = r.vhacd;
@@ -308,7 +432,10 @@ export async function run({ root, log }) {
   if (probeRows.length) {
     lines.push('Openings kept open (probe points in the doorway / the torus hole that lie outside every hull):');
     lines.push('');
-    for (const r of probeRows) lines.push(`- ${r.name}: slmesh ${r.probes.ours} of ${r.probes.total}, V-HACD ${r.probes.vhacd} of ${r.probes.total}`);
+    for (const r of probeRows)
+      lines.push(
+        `- ${r.name}: slmesh ${r.probes.ours} of ${r.probes.total}, V-HACD ${r.probes.vhacd} of ${r.probes.total}`,
+      );
     lines.push('');
   }
   const target = (set) => {
@@ -323,26 +450,44 @@ export async function run({ root, log }) {
   };
   lines.push('Against the targets (IoU no lower than V-HACD, at most half its estimated weight, no slower):');
   lines.push('');
-  lines.push('V-HACD\'s meshes (tuned on) and the generated ones:');
+  lines.push("V-HACD's meshes (tuned on) and the generated ones:");
   lines.push('');
   lines.push(...target(['V-HACD', 'generated']));
   lines.push('');
-  lines.push(heldOut.length ? 'Held-out meshes (assimp-testmodels, not tuned on):' : 'Held-out meshes: not run (install the Debian package `assimp-testmodels`).');
+  lines.push(
+    heldOut.length
+      ? 'Held-out meshes (assimp-testmodels, not tuned on):'
+      : 'Held-out meshes: not run (install the Debian package `assimp-testmodels`).',
+  );
   lines.push('');
   if (heldOut.length) lines.push(...target(['held-out']));
   lines.push('');
-  lines.push('`optimize --physics auto` on each mesh as one object (download weight of its high LOD alone, no generated LODs): the shape chosen and the object\'s land impact, against the land impact with the single hull. Auto may exceed the hull only when the hull closes an opening an avatar uses (0.5 m at the object\'s size).');
+  lines.push(
+    "`optimize --physics auto` on each mesh as one object (download weight of its high LOD alone, no generated LODs): the shape chosen and the object's land impact, against the land impact with the single hull. Auto may exceed the hull only when the hull closes an opening an avatar uses (0.5 m at the object's size).",
+  );
   lines.push('');
-  lines.push('| mesh | download weight | auto: shape | auto: land impact | single hull: land impact | hull keeps openings | auto CPU | reason |');
+  lines.push(
+    '| mesh | download weight | auto: shape | auto: land impact | single hull: land impact | hull keeps openings | auto CPU | reason |',
+  );
   lines.push('| --- | --- | --- | --- | --- | --- | --- | --- |');
-  for (const r of rows) lines.push(`| ${r.name} | ${fmt(r.auto.download)} | ${r.auto.shape} | ${fmt(r.auto.li)} | ${fmt(r.auto.hullLi)} | ${r.auto.hullKeeps ? 'yes' : 'no'} | ${fmt(r.auto.s, 2)} s | ${r.auto.reason} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.name} | ${fmt(r.auto.download)} | ${r.auto.shape} | ${fmt(r.auto.li)} | ${fmt(r.auto.hullLi)} | ${r.auto.hullKeeps ? 'yes' : 'no'} | ${fmt(r.auto.s, 2)} s | ${r.auto.reason} |`,
+    );
   lines.push('');
-  lines.push(`Auto at or below the hull's land impact: ${rows.filter((r) => r.auto.li <= r.auto.hullLi + 1e-9).length} of ${rows.length}; above it only where the hull closes an opening: ${rows.filter((r) => r.auto.li > r.auto.hullLi + 1e-9).every((r) => !r.auto.hullKeeps) ? 'yes' : 'NO'}.`);
+  lines.push(
+    `Auto at or below the hull's land impact: ${rows.filter((r) => r.auto.li <= r.auto.hullLi + 1e-9).length} of ${rows.length}; above it only where the hull closes an opening: ${rows.filter((r) => r.auto.li > r.auto.hullLi + 1e-9).every((r) => !r.auto.hullKeeps) ? 'yes' : 'NO'}.`,
+  );
   lines.push('');
-  lines.push('Single convex hull (`convexHull`, the BoundingVerts hull, at most 256 vertices, containing every input point): volume against the exact hull, and the farthest any input point lies outside it (relative to the mesh diagonal; 0 = all inside, to 1e-12).');
+  lines.push(
+    'Single convex hull (`convexHull`, the BoundingVerts hull, at most 256 vertices, containing every input point): volume against the exact hull, and the farthest any input point lies outside it (relative to the mesh diagonal; 0 = all inside, to 1e-12).',
+  );
   lines.push('');
   lines.push('| mesh | exact hull vertices | hull vertices | volume / exact | farthest point outside | time |');
   lines.push('| --- | --- | --- | --- | --- | --- |');
-  for (const s of single) lines.push(`| ${s.name} | ${s.exact} | ${s.out} | ${fmt(s.ratio, 4)} | ${s.outside > 1e-12 ? s.outside.toExponential(1) : '0'} | ${fmt(s.ms, 1)} ms |`);
+  for (const s of single)
+    lines.push(
+      `| ${s.name} | ${s.exact} | ${s.out} | ${fmt(s.ratio, 4)} | ${s.outside > 1e-12 ? s.outside.toExponential(1) : '0'} | ${fmt(s.ms, 1)} ms |`,
+    );
   return { title: 'Physics: convex decomposition and the single hull', markdown: lines.join('\n') };
 }

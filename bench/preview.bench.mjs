@@ -33,13 +33,16 @@ async function torusGlb(root, u, v) {
   const { Document, NodeIO } = require('@gltf-transform/core');
   const positions = new Float32Array(u * v * 3);
   const normals = new Float32Array(u * v * 3);
-  const R = 0.5, r = 0.18;
+  const R = 0.5,
+    r = 0.18;
   for (let i = 0; i < u; i++) {
     const a = (i / u) * Math.PI * 2;
     for (let j = 0; j < v; j++) {
       const b = (j / v) * Math.PI * 2;
       const k = (i * v + j) * 3;
-      const nx = Math.cos(a) * Math.cos(b), ny = Math.sin(b), nz = Math.sin(a) * Math.cos(b);
+      const nx = Math.cos(a) * Math.cos(b),
+        ny = Math.sin(b),
+        nz = Math.sin(a) * Math.cos(b);
       positions.set([(R + r * Math.cos(b)) * Math.cos(a), r * Math.sin(b), (R + r * Math.cos(b)) * Math.sin(a)], k);
       normals.set([nx, ny, nz], k);
     }
@@ -48,7 +51,10 @@ async function torusGlb(root, u, v) {
   let o = 0;
   for (let i = 0; i < u; i++) {
     for (let j = 0; j < v; j++) {
-      const a = i * v + j, b = ((i + 1) % u) * v + j, c = ((i + 1) % u) * v + ((j + 1) % v), d = i * v + ((j + 1) % v);
+      const a = i * v + j,
+        b = ((i + 1) % u) * v + j,
+        c = ((i + 1) % u) * v + ((j + 1) % v),
+        d = i * v + ((j + 1) % v);
       indices.set([a, d, b, b, d, c], o);
       o += 6;
     }
@@ -84,7 +90,9 @@ export async function run({ root, log }) {
       const cli = [];
       for (let k = 0; k < 3; k++) {
         const t0 = performance.now();
-        const r = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'preview', m.path, '-o', html], { encoding: 'utf8' });
+        const r = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'preview', m.path, '-o', html], {
+          encoding: 'utf8',
+        });
         cli.push(performance.now() - t0);
         if (r.status !== 0) throw new Error(r.stderr);
       }
@@ -96,9 +104,14 @@ export async function run({ root, log }) {
         const t0 = performance.now();
         const { page, errors } = await openPreview(browser, pathToFileURL(html).href, { timeout: 120_000 });
         ready.push(performance.now() - t0);
-        const s = await page.evaluate(() => ({ ff: window.slmeshPreview.firstFrameMs, err: window.slmeshPreview.error }));
+        const s = await page.evaluate(() => ({
+          ff: window.slmeshPreview.firstFrameMs,
+          err: window.slmeshPreview.error,
+        }));
         if (s.err || errors.length) throw new Error(`${m.label}: ${s.err ?? errors.join('; ')}`);
-        triangles = await page.evaluate(() => Number(document.querySelector('[data-lod-pane=high]').getAttribute('data-triangles')));
+        triangles = await page.evaluate(() =>
+          Number(document.querySelector('[data-lod-pane=high]').getAttribute('data-triangles')),
+        );
         first.push(s.ff);
         await page.close();
       }
@@ -112,7 +125,9 @@ export async function run({ root, log }) {
         firstMax: Math.max(...first),
         ready: median(ready),
       };
-      log(`${m.label}: first frame ${row.first.toFixed(0)} ms (max ${row.firstMax.toFixed(0)}), slmesh preview ${row.cli.toFixed(0)} ms, page ${(row.page / 2 ** 20).toFixed(1)} MiB`);
+      log(
+        `${m.label}: first frame ${row.first.toFixed(0)} ms (max ${row.firstMax.toFixed(0)}), slmesh preview ${row.cli.toFixed(0)} ms, page ${(row.page / 2 ** 20).toFixed(1)} MiB`,
+      );
       rows.push(row);
     }
   } finally {
@@ -128,7 +143,10 @@ export async function run({ root, log }) {
     '',
     '| model | triangles (high) | model file | page (self-contained HTML) | `slmesh preview` (write page) | first frame, median | first frame, slowest | page ready (from `goto`), median |',
     '|---|---:|---:|---:|---:|---:|---:|---:|',
-    ...rows.map((r) => `| ${r.model} | ${r.triangles.toLocaleString('en-US')} | ${mib(r.file)} | ${mib(r.page)} | ${r.cli.toFixed(0)} ms | ${r.first.toFixed(0)} ms | ${r.firstMax.toFixed(0)} ms | ${r.ready.toFixed(0)} ms |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.model} | ${r.triangles.toLocaleString('en-US')} | ${mib(r.file)} | ${mib(r.page)} | ${r.cli.toFixed(0)} ms | ${r.first.toFixed(0)} ms | ${r.firstMax.toFixed(0)} ms | ${r.ready.toFixed(0)} ms |`,
+    ),
     '',
     '`slmesh preview` times are medians of 3 runs of the built CLI (Node start-up included); they include encoding the asset exactly as the uploader does, which the cost report needs.',
   ].join('\n');

@@ -16,7 +16,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const benchDir = join(root, 'bench');
 const resultsDir = join(benchDir, 'results');
-const all = readdirSync(benchDir).filter((f) => f.endsWith('.bench.mjs')).map((f) => f.replace(/\.bench\.mjs$/, '')).sort();
+const all = readdirSync(benchDir)
+  .filter((f) => f.endsWith('.bench.mjs'))
+  .map((f) => f.replace(/\.bench\.mjs$/, ''))
+  .sort();
 const wanted = process.argv.slice(2);
 for (const w of wanted) {
   if (!all.includes(w)) {
@@ -32,11 +35,20 @@ for (const name of names) {
   console.error(`bench: ${name} ...`);
   const mod = await import(pathToFileURL(join(benchDir, `${name}.bench.mjs`)).href);
   const { title, markdown } = await mod.run({ root, log: (s) => console.error(`  ${s}`) });
-  const section = [`## ${title}`, '', `Command: \`pnpm bench ${name}\` (run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}).`, '', markdown.trim(), ''].join('\n');
+  const section = [
+    `## ${title}`,
+    '',
+    `Command: \`pnpm bench ${name}\` (run ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine}).`,
+    '',
+    markdown.trim(),
+    '',
+  ].join('\n');
   writeFileSync(join(resultsDir, `${name}.md`), section);
 }
 
-const sections = all.filter((n) => existsSync(join(resultsDir, `${n}.md`))).map((n) => readFileSync(join(resultsDir, `${n}.md`), 'utf8').trim());
+const sections = all
+  .filter((n) => existsSync(join(resultsDir, `${n}.md`)))
+  .map((n) => readFileSync(join(resultsDir, `${n}.md`), 'utf8').trim());
 writeFileSync(
   join(root, 'docs/benchmarks.md'),
   [

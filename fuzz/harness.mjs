@@ -12,7 +12,17 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +35,9 @@ const rng = mulberry32;
 
 export function seedAssets() {
   const dir = join(root, 'test-assets');
-  return readdirSync(dir).filter((f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f) && statSize(join(dir, f)) < 64 * 1024).map((f) => join(dir, f));
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f) && statSize(join(dir, f)) < 64 * 1024)
+    .map((f) => join(dir, f));
 }
 
 function statSize(p) {
@@ -78,7 +90,8 @@ export const MUTATIONS = {
     const { json } = glbParts(bytes);
     const chars = [...json];
     const n = 1 + Math.floor(r() * 4);
-    for (let i = 0; i < n; i++) chars[Math.floor(r() * chars.length)] = pick(r, ['{', '}', '"', ',', ':', '9', 'x', ']']);
+    for (let i = 0; i < n; i++)
+      chars[Math.floor(r() * chars.length)] = pick(r, ['{', '}', '"', ',', ':', '9', 'x', ']']);
     return withJson(bytes, chars.join(''));
   },
   hugeCount(bytes, r) {
@@ -111,7 +124,15 @@ export const MUTATIONS = {
   },
   hostileUri(bytes, r) {
     return editJson(bytes, r, (j) => {
-      const uri = pick(r, ['../../../../etc/passwd', '/etc/passwd', 'http://127.0.0.1:1/x.bin', 'file:///etc/passwd', '%2e%2e/%2e%2e/x', 'data:,', 'C:\\\\x.bin']);
+      const uri = pick(r, [
+        '../../../../etc/passwd',
+        '/etc/passwd',
+        'http://127.0.0.1:1/x.bin',
+        'file:///etc/passwd',
+        '%2e%2e/%2e%2e/x',
+        'data:,',
+        'C:\\\\x.bin',
+      ]);
       if (r() < 0.5) j.images = [{ uri }];
       else j.buffers = [...(j.buffers ?? []), { uri, byteLength: 4 }];
     });
@@ -127,7 +148,16 @@ export const MUTATIONS = {
   hostileName(bytes, r) {
     return editJson(bytes, r, (j) => {
       const n = pick(r, j.nodes ?? [{}]);
-      n.name = pick(r, ['../../x', '<script>alert(1)</script>', '\u001b[2J', 'a'.repeat(5000), '', 'x_LOD2', 'CON', '\u0000']);
+      n.name = pick(r, [
+        '../../x',
+        '<script>alert(1)</script>',
+        '\u001b[2J',
+        'a'.repeat(5000),
+        '',
+        'x_LOD2',
+        'CON',
+        '\u0000',
+      ]);
     });
   },
 };
@@ -175,13 +205,23 @@ export function mutate(bytes, seed) {
 /** The commands each case runs: [args, allowed exit codes, output path or undefined]. */
 export function commandsFor(file, work) {
   const cmds = [
-    [['cost', file], [0, 2]],
+    [
+      ['cost', file],
+      [0, 2],
+    ],
     [['cost', '--json', file, '--emit-asset', join(work, 'assets')], [0, 2], join(work, 'assets')],
   ];
-  if (existsSync(join(root, 'packages/cli/dist/commands/optimize.js'))) cmds.push([['optimize', file, '-o', join(work, 'out.glb')], [0, 2], join(work, 'out.glb')]);
+  if (existsSync(join(root, 'packages/cli/dist/commands/optimize.js')))
+    cmds.push([['optimize', file, '-o', join(work, 'out.glb')], [0, 2], join(work, 'out.glb')]);
   if (existsSync(join(root, 'packages/cli/dist/commands/check.js'))) {
-    writeFileSync(join(work, 'slmesh.budget.json'), JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 50 }] }));
-    cmds.push([['check', file, '--budget', join(work, 'slmesh.budget.json')], [0, 1, 2]]);
+    writeFileSync(
+      join(work, 'slmesh.budget.json'),
+      JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 50 }] }),
+    );
+    cmds.push([
+      ['check', file, '--budget', join(work, 'slmesh.budget.json')],
+      [0, 1, 2],
+    ]);
   }
   return cmds;
 }
@@ -195,17 +235,28 @@ export function runCase(bytes, label, timeoutMs = 30000) {
   const problems = [];
   try {
     for (const [args, allowed, output] of commandsFor(file, work)) {
-      const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', timeout: timeoutMs, cwd: work, maxBuffer: 256 * 1024 * 1024, env: { ...process.env, SLMESH_FUZZ_CANARY: CANARY }, input: '' });
+      const r = spawnSync(process.execPath, [bin, ...args], {
+        encoding: 'utf8',
+        timeout: timeoutMs,
+        cwd: work,
+        maxBuffer: 256 * 1024 * 1024,
+        env: { ...process.env, SLMESH_FUZZ_CANARY: CANARY },
+        input: '',
+      });
       const what = `${label}: slmesh ${args[0]}`;
       if (leaks(`${r.stdout}${r.stderr}`)) problems.push(`${what}: printed the canary or a system file's bytes`);
-      if (output && existsSync(output) && statSync(output).isFile() && leaks(readFileSync(output, 'latin1'))) problems.push(`${what}: wrote the canary or a system file's bytes into ${output}`);
-      if (r.error?.code === 'ETIMEDOUT' || r.signal) problems.push(`${what}: hung or was killed (${r.signal ?? r.error?.code})`);
-      else if (!allowed.includes(r.status)) problems.push(`${what}: exit ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
+      if (output && existsSync(output) && statSync(output).isFile() && leaks(readFileSync(output, 'latin1')))
+        problems.push(`${what}: wrote the canary or a system file's bytes into ${output}`);
+      if (r.error?.code === 'ETIMEDOUT' || r.signal)
+        problems.push(`${what}: hung or was killed (${r.signal ?? r.error?.code})`);
+      else if (!allowed.includes(r.status))
+        problems.push(`${what}: exit ${r.status}: ${r.stderr.trim().split('\n')[0]}`);
       else if (r.status !== 0) {
         const lines = r.stderr.trim().split('\n');
         if (lines.length !== 1 && r.status === 2) problems.push(`${what}: ${lines.length} lines on stderr`);
         if (/internal error|\n\s+at /.test(r.stderr)) problems.push(`${what}: ${lines[0]}`);
-        if (r.status === 2 && output && existsSync(output)) problems.push(`${what}: left ${output} behind after failing`);
+        if (r.status === 2 && output && existsSync(output))
+          problems.push(`${what}: left ${output} behind after failing`);
       }
     }
   } finally {

@@ -22,7 +22,12 @@ if (process.argv.includes('--replay')) {
   const count = arg('--cases', 500);
   const seed = arg('--seed', Date.now() % 100000);
   console.error(`fuzz: ${count} cases from seed ${seed}`);
-  failures = fuzz({ count, seed, keepDir: process.argv.includes('--no-keep') ? undefined : keepDir, log: (s) => console.error(s) });
+  failures = fuzz({
+    count,
+    seed,
+    keepDir: process.argv.includes('--no-keep') ? undefined : keepDir,
+    log: (s) => console.error(s),
+  });
 }
 for (const f of failures) console.log(f);
 console.error(failures.length ? `fuzz: ${failures.length} problems` : 'fuzz: no problems');

@@ -35,12 +35,19 @@ function newest(dir) {
 const built = (marker) => (existsSync(marker) ? statSync(marker).mtimeMs : 0);
 
 const tsPackages = ['core', 'gltf-plugin', 'cli'];
-const sources = Math.max(...tsPackages.map((p) => newest(join(root, 'packages', p, 'src'))), newest(join(root, 'packages/preview/src')));
-const tsBuilt = Math.min(...tsPackages.map((p) => built(join(root, 'packages', p, 'tsconfig.tsbuildinfo'))), built(join(root, 'packages/preview/dist/app.js')));
+const sources = Math.max(
+  ...tsPackages.map((p) => newest(join(root, 'packages', p, 'src'))),
+  newest(join(root, 'packages/preview/src')),
+);
+const tsBuilt = Math.min(
+  ...tsPackages.map((p) => built(join(root, 'packages', p, 'tsconfig.tsbuildinfo'))),
+  built(join(root, 'packages/preview/dist/app.js')),
+);
 // `pnpm build`'s order: the CLI depends on the preview package's build.
 if (process.argv.includes('--force') || sources > tsBuilt) {
   const tsc = require.resolve('typescript/bin/tsc');
-  const tscBuild = (...pkgs) => execFileSync(process.execPath, [tsc, '-b', ...pkgs.map((p) => join(root, 'packages', p))], { stdio: 'inherit' });
+  const tscBuild = (...pkgs) =>
+    execFileSync(process.execPath, [tsc, '-b', ...pkgs.map((p) => join(root, 'packages', p))], { stdio: 'inherit' });
   tscBuild('core', 'gltf-plugin');
   execFileSync(process.execPath, [join(root, 'packages/preview/build.mjs')], { stdio: 'inherit' });
   tscBuild('cli');

@@ -43,9 +43,15 @@ for (const [pkg, files] of Object.entries(SCHEMAS)) {
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 for (const pkg of PACKAGES) {
-  execFileSync(pnpm, ['pack', '--pack-destination', out], { cwd: join(root, 'packages', pkg), stdio: ['ignore', 'ignore', 'inherit'], shell: process.platform === 'win32' });
+  execFileSync(pnpm, ['pack', '--pack-destination', out], {
+    cwd: join(root, 'packages', pkg),
+    stdio: ['ignore', 'ignore', 'inherit'],
+    shell: process.platform === 'win32',
+  });
 }
-const tarballs = readdirSync(out).filter((f) => f.endsWith('.tgz')).sort();
+const tarballs = readdirSync(out)
+  .filter((f) => f.endsWith('.tgz'))
+  .sort();
 for (const t of tarballs) {
   const manifest = execFileSync('tar', ['-xOzf', join(out, t), 'package/package.json'], { encoding: 'utf8' });
   if (manifest.includes('workspace:')) {

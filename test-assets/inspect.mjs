@@ -38,8 +38,9 @@ export function parseGlb(buf) {
     const start = off + 8;
     if (start + chunkLen > length) throw new Error(`chunk at ${off} overruns file`);
     const data = buf.subarray(start, start + chunkLen);
-    if (chunkType === 0x4e4f534a) json = data;        // "JSON"
-    else if (chunkType === 0x004e4942) bin = data;    // "BIN\0"
+    if (chunkType === 0x4e4f534a)
+      json = data; // "JSON"
+    else if (chunkType === 0x004e4942) bin = data; // "BIN\0"
     off = start + chunkLen;
   }
   if (!json) throw new Error('no JSON chunk');
@@ -53,7 +54,6 @@ export function parseGlb(buf) {
 }
 
 // ---------------------------------------------------------------- matrices (column-major, like glTF)
-
 
 function mul(a, b) {
   const r = new Array(16).fill(0);
@@ -72,15 +72,33 @@ function trs(node) {
   const [x, y, z, w] = node.rotation ?? [0, 0, 0, 1];
   const [sx, sy, sz] = node.scale ?? [1, 1, 1];
   const r = [
-    1 - 2 * (y * y + z * z), 2 * (x * y + z * w), 2 * (x * z - y * w),
-    2 * (x * y - z * w), 1 - 2 * (x * x + z * z), 2 * (y * z + x * w),
-    2 * (x * z + y * w), 2 * (y * z - x * w), 1 - 2 * (x * x + y * y),
+    1 - 2 * (y * y + z * z),
+    2 * (x * y + z * w),
+    2 * (x * z - y * w),
+    2 * (x * y - z * w),
+    1 - 2 * (x * x + z * z),
+    2 * (y * z + x * w),
+    2 * (x * z + y * w),
+    2 * (y * z - x * w),
+    1 - 2 * (x * x + y * y),
   ];
   return [
-    r[0] * sx, r[1] * sx, r[2] * sx, 0,
-    r[3] * sy, r[4] * sy, r[5] * sy, 0,
-    r[6] * sz, r[7] * sz, r[8] * sz, 0,
-    tx, ty, tz, 1,
+    r[0] * sx,
+    r[1] * sx,
+    r[2] * sx,
+    0,
+    r[3] * sy,
+    r[4] * sy,
+    r[5] * sy,
+    0,
+    r[6] * sz,
+    r[7] * sz,
+    r[8] * sz,
+    0,
+    tx,
+    ty,
+    tz,
+    1,
   ];
 }
 
@@ -173,7 +191,9 @@ function printFile(rel, size, gltf, a, brief) {
       if (n.rotation) t.push(`R${vec(n.rotation)}`);
       if (n.scale) t.push(`S${vec(n.scale)}`);
       if (n.matrix) t.push('matrix');
-      console.log(`   ${'  '.repeat(depth)}- ${n.name}${n.mesh !== undefined ? ` [mesh ${n.mesh} "${a.meshes[n.mesh].name}"]` : ''} ${t.join(' ')}`);
+      console.log(
+        `   ${'  '.repeat(depth)}- ${n.name}${n.mesh !== undefined ? ` [mesh ${n.mesh} "${a.meshes[n.mesh].name}"]` : ''} ${t.join(' ')}`,
+      );
       (n.children ?? []).forEach((c) => tree(c, depth + 1));
     };
     const roots = scene?.nodes ?? [];
@@ -208,9 +228,13 @@ const near = (a, b, eps = 1e-3) => Math.abs(a - b) <= eps;
 const nearV = (a, b, eps) => a.every((v, k) => near(v, b[k], eps));
 
 const CHECKS = {
-  'cube.glb': (a) => a.meshNodes.length === 1 && a.meshNodes[0].name === 'Cube' && nearV(a.meshNodes[0].size, [1, 1, 1]),
+  'cube.glb': (a) =>
+    a.meshNodes.length === 1 && a.meshNodes[0].name === 'Cube' && nearV(a.meshNodes[0].size, [1, 1, 1]),
   'chair.glb': (a, g) => {
-    const names = a.meshNodes.map((m) => m.name).sort().join();
+    const names = a.meshNodes
+      .map((m) => m.name)
+      .sort()
+      .join();
     const seat = a.meshNodes.find((m) => m.name === 'Seat');
     const leg = a.meshNodes.find((m) => m.name === 'Leg_FL');
     return (
@@ -230,7 +254,8 @@ const CHECKS = {
     a.meshNodes.length === 300 &&
     a.meshNodes.every((m) => /^P\d{3}$/.test(m.name) && nearV(m.size, [0.1, 0.1, 0.1])) &&
     new Set(a.meshNodes.map((m) => m.name)).size === 300,
-  'beveled-cube-3mat.glb': (a) => a.meshNodes.length === 1 && a.meshNodes[0].name === 'BevelCube' && a.meshNodes[0].primitives === 3,
+  'beveled-cube-3mat.glb': (a) =>
+    a.meshNodes.length === 1 && a.meshNodes[0].name === 'BevelCube' && a.meshNodes[0].primitives === 3,
   'lod-authored.glb': (a) => {
     const want = { Ball: 3968, Ball_LOD2: 960, Ball_LOD1: 224, Ball_LOD0: 48, Ball_PHYS: 12 };
     return (
@@ -239,12 +264,18 @@ const CHECKS = {
       new Set(a.meshNodes.map((m) => m.materials.join())).size === 1
     );
   },
-  'vase.glb': (a) => a.meshNodes.length === 1 && a.meshNodes[0].name === 'Vase' && a.meshNodes[0].tris > 1800 && a.meshNodes[0].tris < 2200,
+  'vase.glb': (a) =>
+    a.meshNodes.length === 1 &&
+    a.meshNodes[0].name === 'Vase' &&
+    a.meshNodes[0].tris > 1800 &&
+    a.meshNodes[0].tris < 2200,
   'vase_LOD2.glb': (a) => a.meshNodes[0]?.name === 'Vase_LOD2',
   'vase_LOD1.glb': (a) => a.meshNodes[0]?.name === 'Vase_LOD1',
   'vase_LOD0.glb': (a) => a.meshNodes[0]?.name === 'Vase_LOD0',
-  'vase_PHYS.glb': (a) => a.meshNodes[0]?.name === 'Vase_PHYS' && a.meshNodes[0].tris === 44 /* 12 side quads + two 12-gon caps */,
-  'column-10m.glb': (a) => a.meshNodes[0]?.name === 'Column' && near(a.meshNodes[0].size[1], 10) && near(a.meshNodes[0].size[0], 1),
+  'vase_PHYS.glb': (a) =>
+    a.meshNodes[0]?.name === 'Vase_PHYS' && a.meshNodes[0].tris === 44 /* 12 side quads + two 12-gon caps */,
+  'column-10m.glb': (a) =>
+    a.meshNodes[0]?.name === 'Column' && near(a.meshNodes[0].size[1], 10) && near(a.meshNodes[0].size[0], 1),
   'bead-5cm.glb': (a) => a.meshNodes[0]?.name === 'Bead' && nearV(a.meshNodes[0].size, [0.05, 0.05, 0.05], 2e-3),
   'rotated-scaled.glb': (a) => {
     const c = a.meshNodes[0];
@@ -257,7 +288,9 @@ const CHECKS = {
 
 // Vase LOD files must get smaller in order.
 function checkVaseOrder(results) {
-  const t = ['vase.glb', 'vase_LOD2.glb', 'vase_LOD1.glb', 'vase_LOD0.glb'].map((n) => results.get(n)?.meshNodes[0]?.tris);
+  const t = ['vase.glb', 'vase_LOD2.glb', 'vase_LOD1.glb', 'vase_LOD0.glb'].map(
+    (n) => results.get(n)?.meshNodes[0]?.tris,
+  );
   return t.every((v, i) => v !== undefined && (i === 0 || v < t[i - 1]));
 }
 

@@ -68,7 +68,13 @@ for (const bad of ['</script', '<!--']) {
 writeFileSync(join(dist, 'app.js'), js);
 
 // 3. The style sheet, minified.
-const css = await build({ entryPoints: [join(here, 'src/style.css')], bundle: true, minify: true, write: false, logLevel: 'warning' });
+const css = await build({
+  entryPoints: [join(here, 'src/style.css')],
+  bundle: true,
+  minify: true,
+  write: false,
+  logLevel: 'warning',
+});
 const cssText = css.outputFiles[0].text;
 if (cssText.toLowerCase().includes('</style')) {
   console.error('preview: the style sheet contains "</style"');

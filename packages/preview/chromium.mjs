@@ -49,6 +49,10 @@ export async function openPreview(browser, url, { width = 1400, height = 1000, t
     await d.dismiss();
   });
   await page.goto(url);
-  await page.waitForFunction(() => window.slmeshPreview && (window.slmeshPreview.ready || window.slmeshPreview.error), null, { timeout });
+  await page.waitForFunction(
+    () => window.slmeshPreview && (window.slmeshPreview.ready || window.slmeshPreview.error),
+    null,
+    { timeout },
+  );
   return { page, errors, dialogs };
 }

@@ -44,7 +44,10 @@ const browser = await launchChromium();
 try {
   for (const s of shots) {
     const html = join(work, `${s.file}.html`);
-    const r = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'preview', s.model, '-o', html], { cwd: root, encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'preview', s.model, '-o', html], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     if (r.status !== 0) throw new Error(r.stderr);
     const { page, errors } = await openPreview(browser, pathToFileURL(html).href, { width: 1400, height: 1000 });
     await page.waitForSelector('#chart svg');

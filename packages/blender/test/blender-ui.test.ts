@@ -11,7 +11,8 @@ import { expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const pkg = fileURLToPath(new URL('..', import.meta.url));
-const onPath = (command: string) => (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
+const onPath = (command: string) =>
+  (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, command)));
 const ready = onPath('blender') && onPath('xvfb-run');
 
 it.skipIf(!ready)(
@@ -22,7 +23,11 @@ it.skipIf(!ready)(
     let output = '';
     let code = 0;
     try {
-      const r = await run('python3', ['tests/e2e/run_e2e.py', '--ui'], { cwd: pkg, timeout: 170_000, maxBuffer: 64 * 1024 * 1024 });
+      const r = await run('python3', ['tests/e2e/run_e2e.py', '--ui'], {
+        cwd: pkg,
+        timeout: 170_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       output = r.stdout + r.stderr;
     } catch (error) {
       const e = error as { code?: number; stdout?: string; stderr?: string; message: string };

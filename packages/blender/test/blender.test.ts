@@ -25,7 +25,10 @@ async function python(args: string[], timeout: number): Promise<{ code: number; 
     return { code: 0, output: stdout + stderr };
   } catch (error) {
     const e = error as { code?: number | string; stdout?: string; stderr?: string; message: string };
-    return { code: typeof e.code === 'number' ? e.code : -1, output: `${e.stdout ?? ''}${e.stderr ?? ''}\n${e.message}` };
+    return {
+      code: typeof e.code === 'number' ? e.code : -1,
+      output: `${e.stdout ?? ''}${e.stderr ?? ''}\n${e.message}`,
+    };
   }
 }
 

@@ -34,7 +34,12 @@ for (const stream of [process.stdout, process.stderr]) {
  * the user's, so work from there (only for that script: npm_package_name is the monorepo's).
  */
 function useCallersFolder(env: NodeJS.ProcessEnv): void {
-  if (env.npm_lifecycle_event === 'slmesh' && env.npm_package_name === 'slmesh-monorepo' && env.INIT_CWD && env.INIT_CWD !== process.cwd()) {
+  if (
+    env.npm_lifecycle_event === 'slmesh' &&
+    env.npm_package_name === 'slmesh-monorepo' &&
+    env.INIT_CWD &&
+    env.INIT_CWD !== process.cwd()
+  ) {
     process.chdir(env.INIT_CWD);
   }
 }

@@ -14,7 +14,14 @@ const size = (v: number[]) => v.map((x) => (x >= 10 ? x.toFixed(1) : x.toFixed(2
 /** Pads columns of a table of strings; numbers (right-aligned) are columns after the first. */
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, c) => rows.reduce((w, r) => Math.max(w, (r[c] ?? '').length), 0));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** Strips control characters so a hostile node name cannot drive the terminal. */
@@ -47,7 +54,9 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
   out.push(`${printable(file.path)}: ${ls.prims} prim${ls.prims === 1 ? '' : 's'}, ${size(ls.scale)} m, ${link}`);
   if (file.siblings.length) out.push(`  with ${file.siblings.map(printable).join(', ')}`);
   out.push('');
-  const rows: string[][] = [['object', 'size (m)', 'triangles H/M/L/Lw', 'bytes H/M/L/Lw', 'download', 'physics', 'server', 'land impact']];
+  const rows: string[][] = [
+    ['object', 'size (m)', 'triangles H/M/L/Lw', 'bytes H/M/L/Lw', 'download', 'physics', 'server', 'land impact'],
+  ];
   for (const o of file.objects) {
     const l = o.lods;
     const mark = (x: { present: boolean }, s: string) => (x.present ? s : `(${s})`);
@@ -74,14 +83,23 @@ export function formatFile(file: FileReport, settings: CostReport['settings']): 
   ]);
   out.push(table(rows));
   const notes: string[] = [];
-  if (file.objects.some((o) => Object.values(o.lods).some((x) => !x.present))) notes.push('(n) = LOD not in the asset; the viewer shows and charges the next higher LOD');
-  if (ls.physicsEstimate) notes.push('* = estimate: no public formula for a decomposition\'s physics weight');
-  if (file.objects.some((o) => o.physics.assumes?.includes('analyze'))) notes.push('assumes Analyze = priced as hulls: a physics model from a file is a triangle mesh unless you click Analyze in the uploader');
-  if (file.objects.some((o) => o.physics.convexified)) notes.push('(hull) = physics mesh on an object with a side under 0.5 m: the server charges its single convex hull');
-  for (const o of file.objects) if (o.physics.choice) notes.push(`physics of ${cellName(o.name)}: ${o.physics.choice.shape}, ${printable(o.physics.choice.reason)}`);
+  if (file.objects.some((o) => Object.values(o.lods).some((x) => !x.present)))
+    notes.push('(n) = LOD not in the asset; the viewer shows and charges the next higher LOD');
+  if (ls.physicsEstimate) notes.push("* = estimate: no public formula for a decomposition's physics weight");
+  if (file.objects.some((o) => o.physics.assumes?.includes('analyze')))
+    notes.push(
+      'assumes Analyze = priced as hulls: a physics model from a file is a triangle mesh unless you click Analyze in the uploader',
+    );
+  if (file.objects.some((o) => o.physics.convexified))
+    notes.push('(hull) = physics mesh on an object with a side under 0.5 m: the server charges its single convex hull');
+  for (const o of file.objects)
+    if (o.physics.choice)
+      notes.push(`physics of ${cellName(o.name)}: ${o.physics.choice.shape}, ${printable(o.physics.choice.reason)}`);
   for (const n of notes) out.push(`  ${n}`);
   out.push(`  land impact is set by ${ls.dominant} weight; rounded half up (Second Life's rounding is not public)`);
-  out.push(`  physical: weight ${w3(ls.physical.weight)}, ${ls.physical.canBePhysical ? 'can' : 'cannot'} be set physical (limit ${ls.physical.limit})`);
+  out.push(
+    `  physical: weight ${w3(ls.physical.weight)}, ${ls.physical.canBePhysical ? 'can' : 'cannot'} be set physical (limit ${ls.physical.limit})`,
+  );
   out.push('');
   out.push(`LOD switch distances at RenderVolumeLODFactor ${settings.lodFactor}:`);
   const drows: string[][] = [['object', 'radius', 'medium from', 'low from', 'lowest from']];

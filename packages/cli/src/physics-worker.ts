@@ -18,7 +18,14 @@
  */
 
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
-import { buildPhysics, SlmeshError, type BuildPhysicsOptions, type PhysicsBuildResult, type SlmeshErrorCode, type SlObject } from '@slmesh/core';
+import {
+  buildPhysics,
+  SlmeshError,
+  type BuildPhysicsOptions,
+  type PhysicsBuildResult,
+  type SlmeshErrorCode,
+  type SlObject,
+} from '@slmesh/core';
 import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
 
 /** buildPhysics options that can be sent to a worker (no callbacks). */
@@ -63,13 +70,24 @@ function hasFunction(value: unknown, depth = 0): boolean {
 }
 
 /** Runs buildPhysics(object, options) in a worker thread. See the file comment. */
-export function runPhysicsInWorker(object: SlObject, options: WorkerPhysicsOptions, run: PhysicsWorkerRun = {}): Promise<PhysicsBuildResult> {
+export function runPhysicsInWorker(
+  object: SlObject,
+  options: WorkerPhysicsOptions,
+  run: PhysicsWorkerRun = {},
+): Promise<PhysicsBuildResult> {
   if (hasFunction(options)) {
-    return Promise.reject(new SlmeshError('USAGE', 'physics options for a worker cannot carry functions (an injected simplifier runs only in-process)'));
+    return Promise.reject(
+      new SlmeshError(
+        'USAGE',
+        'physics options for a worker cannot carry functions (an injected simplifier runs only in-process)',
+      ),
+    );
   }
   if (run.signal?.aborted) return Promise.reject(new PhysicsCancelledError('signal'));
   return new Promise<PhysicsBuildResult>((resolve, reject) => {
-    const worker = new Worker(run.workerUrl ?? defaultWorkerUrl(), { workerData: { kind: WORKER_KIND, object, options } });
+    const worker = new Worker(run.workerUrl ?? defaultWorkerUrl(), {
+      workerData: { kind: WORKER_KIND, object, options },
+    });
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
@@ -99,12 +117,18 @@ export function runPhysicsInWorker(object: SlObject, options: WorkerPhysicsOptio
       } else {
         finish(() => {
           void worker.terminate();
-          reject(msg.code ? new SlmeshError(msg.code, msg.message) : Object.assign(new Error(msg.message), { name: msg.name }));
+          reject(
+            msg.code
+              ? new SlmeshError(msg.code, msg.message)
+              : Object.assign(new Error(msg.message), { name: msg.name }),
+          );
         });
       }
     });
     worker.on('error', (e) => finish(() => reject(e)));
-    worker.on('exit', (code) => finish(() => reject(new Error(`the physics worker stopped (exit code ${code}) before it answered`))));
+    worker.on('exit', (code) =>
+      finish(() => reject(new Error(`the physics worker stopped (exit code ${code}) before it answered`))),
+    );
   });
 }
 
@@ -130,7 +154,12 @@ async function serveWorker(): Promise<void> {
     port.postMessage({ type: 'result', result } satisfies WorkerMessage);
   } catch (e) {
     const err = e as Error & { code?: SlmeshErrorCode };
-    port.postMessage({ type: 'error', name: err?.name ?? 'Error', message: String(err?.message ?? e), ...(e instanceof SlmeshError ? { code: e.code } : {}) } satisfies WorkerMessage);
+    port.postMessage({
+      type: 'error',
+      name: err?.name ?? 'Error',
+      message: String(err?.message ?? e),
+      ...(e instanceof SlmeshError ? { code: e.code } : {}),
+    } satisfies WorkerMessage);
   }
 }
 

@@ -45,14 +45,16 @@ export async function checkReplaceable(path: string): Promise<void> {
     return; // nothing there yet
   }
   if (st.isDirectory()) throw new SlmeshError('OUTPUT_UNWRITABLE', `${path}: is a folder; name a file to write`);
-  if (!st.isFile() && !st.isSymbolicLink()) throw new SlmeshError('OUTPUT_UNWRITABLE', `${path}: is not a regular file; slmesh does not replace it`);
+  if (!st.isFile() && !st.isSymbolicLink())
+    throw new SlmeshError('OUTPUT_UNWRITABLE', `${path}: is not a regular file; slmesh does not replace it`);
   if (st.isFile()) {
     try {
       await access(path, constants.W_OK);
     } catch {
       throw new SlmeshError('OUTPUT_UNWRITABLE', `${path}: is read-only; slmesh does not replace it`);
     }
-    if ((st.mode & 0o222) === 0) throw new SlmeshError('OUTPUT_UNWRITABLE', `${path}: is read-only; slmesh does not replace it`);
+    if ((st.mode & 0o222) === 0)
+      throw new SlmeshError('OUTPUT_UNWRITABLE', `${path}: is read-only; slmesh does not replace it`);
   }
 }
 

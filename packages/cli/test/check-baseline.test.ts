@@ -60,7 +60,11 @@ describe('loadBaseline', () => {
 
   it('reads a slmesh cost report, keyed by path relative to cwd', async () => {
     const chair = await priced('chair.glb');
-    const report = makeCostReport([{ ...chair.report, path: './props/chair.glb' }], { lodFactor: 2, animesh: false, linkabilityRule: 'current' }, '0.1.0');
+    const report = makeCostReport(
+      [{ ...chair.report, path: './props/chair.glb' }],
+      { lodFactor: 2, animesh: false, linkabilityRule: 'current' },
+      '0.1.0',
+    );
     const b = await loadBaseline(write('base.json', report), PRICING_DEFAULTS, dir);
     expect([...b.assets.keys()]).toEqual(['props/chair.glb']);
     expect(b.assets.get('props/chair.glb')).toEqual(baselineValues(chair.report));
@@ -69,13 +73,33 @@ describe('loadBaseline', () => {
   it('refuses a baseline priced another way, or not a slmesh report, naming the file and field', async () => {
     const cube = (await priced('cube.glb')).report;
     const settings = { lodFactor: 2, animesh: false, linkabilityRule: 'current' as const };
-    await expect(loadBaseline(write('sized.json', { ...makeCostReport([cube], { ...settings, size: { longestSide: 2 } }, '0.1.0') }), PRICING_DEFAULTS, dir)).rejects.toThrow('sized.json: settings.size: the baseline was priced at another size');
-    await expect(loadBaseline(write('anim.json', makeCostReport([cube], { ...settings, animesh: true }, '0.1.0')), PRICING_DEFAULTS, dir)).rejects.toThrow('anim.json: settings.animesh: is true, the budget prices animesh false');
-    await expect(loadBaseline(write('other.json', { files: [] }), PRICING_DEFAULTS, dir)).rejects.toThrow('other.json: generator.name: is not "slmesh"');
-    const broken = makeCostReport([cube], settings, '0.1.0') as unknown as { files: { linkset: { landImpact: unknown } }[] };
+    await expect(
+      loadBaseline(
+        write('sized.json', { ...makeCostReport([cube], { ...settings, size: { longestSide: 2 } }, '0.1.0') }),
+        PRICING_DEFAULTS,
+        dir,
+      ),
+    ).rejects.toThrow('sized.json: settings.size: the baseline was priced at another size');
+    await expect(
+      loadBaseline(
+        write('anim.json', makeCostReport([cube], { ...settings, animesh: true }, '0.1.0')),
+        PRICING_DEFAULTS,
+        dir,
+      ),
+    ).rejects.toThrow('anim.json: settings.animesh: is true, the budget prices animesh false');
+    await expect(loadBaseline(write('other.json', { files: [] }), PRICING_DEFAULTS, dir)).rejects.toThrow(
+      'other.json: generator.name: is not "slmesh"',
+    );
+    const broken = makeCostReport([cube], settings, '0.1.0') as unknown as {
+      files: { linkset: { landImpact: unknown } }[];
+    };
     broken.files[0].linkset.landImpact = 'big';
-    await expect(loadBaseline(write('broken.json', broken), PRICING_DEFAULTS, dir)).rejects.toThrow('broken.json: files[0].linkset.landImpact: must be a finite number');
-    await expect(loadBaseline('missing.json', PRICING_DEFAULTS, dir)).rejects.toThrow('missing.json: no such baseline report');
+    await expect(loadBaseline(write('broken.json', broken), PRICING_DEFAULTS, dir)).rejects.toThrow(
+      'broken.json: files[0].linkset.landImpact: must be a finite number',
+    );
+    await expect(loadBaseline('missing.json', PRICING_DEFAULTS, dir)).rejects.toThrow(
+      'missing.json: no such baseline report',
+    );
     writeFileSync(join(dir, 'text.json'), 'not json');
     await expect(loadBaseline('text.json', PRICING_DEFAULTS, dir)).rejects.toThrow(/^text\.json: not valid JSON/);
   });

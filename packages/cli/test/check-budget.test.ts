@@ -16,7 +16,11 @@ const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema)
 const load = (json: unknown) => budgetFromJson(json, 'slmesh.budget.json', '/p');
 
 const VALID: unknown[] = [
-  { rules: [{ files: 'props/**/*.glb', maxLandImpact: 5, maxDownload: 4, maxPhysics: 2, maxTriangles: { high: 20000 } }] },
+  {
+    rules: [
+      { files: 'props/**/*.glb', maxLandImpact: 5, maxDownload: 4, maxPhysics: 2, maxTriangles: { high: 20000 } },
+    ],
+  },
   {
     $schema: 'https://slmesh.dev/schemas/budget.schema.json',
     '//': ['a comment', 'on two lines'],
@@ -24,12 +28,29 @@ const VALID: unknown[] = [
     defaults: { $comment: 'x', uploadable: true, linkable: true, maxTriangles: { high: 1000, lowest: 10 } },
     ignore: ['**/wip/**'],
     rules: [
-      { name: 'props', files: ['props/**/*.glb', 'deco/*.gltf'], exclude: 'props/big/*', maxServer: 1, requiredLods: ['medium', 'physics'], maxHullVertices: 64, maxPrims: 4, canBePhysical: true, atSizes: ['asset', 0.5, 4] },
-      { '//': 'inherits props', files: 'big/*.glb', extends: 'props', maxTriangles: { high: null }, atSizes: null, linkable: null },
+      {
+        name: 'props',
+        files: ['props/**/*.glb', 'deco/*.gltf'],
+        exclude: 'props/big/*',
+        maxServer: 1,
+        requiredLods: ['medium', 'physics'],
+        maxHullVertices: 64,
+        maxPrims: 4,
+        canBePhysical: true,
+        atSizes: ['asset', 0.5, 4],
+      },
+      {
+        '//': 'inherits props',
+        files: 'big/*.glb',
+        extends: 'props',
+        maxTriangles: { high: null },
+        atSizes: null,
+        linkable: null,
+      },
       { files: 'x.glb', maxTriangles: 300 },
     ],
   },
-  { rules: [] , extends: 'base.json' },
+  { rules: [], extends: 'base.json' },
 ];
 
 const INVALID: [unknown, string][] = [
@@ -37,12 +58,24 @@ const INVALID: [unknown, string][] = [
   [{}, '(top level): a budget needs "rules"'],
   [{ rules: {} }, 'rules: must be an array of rules, got an object'],
   [{ rules: [{ maxLandImpact: 5 }] }, 'rules[0]: a rule needs "files"'],
-  [{ rules: [{ files: 'x', maxLandImapct: 5 }] }, 'rules[0].maxLandImapct: unknown key (did you mean "maxLandImpact"?)'],
+  [
+    { rules: [{ files: 'x', maxLandImapct: 5 }] },
+    'rules[0].maxLandImapct: unknown key (did you mean "maxLandImpact"?)',
+  ],
   [{ rules: [{ files: 'x', maxLandImpact: '5' }] }, 'rules[0].maxLandImpact: must be a number, got "5"'],
   [{ rules: [{ files: 'x', maxDownload: -1 }] }, 'rules[0].maxDownload: must be at least 0, got -1'],
-  [{ rules: [{ files: 'x', maxTriangles: { high: 1.5 } }] }, 'rules[0].maxTriangles.high: must be a whole number, got 1.5'],
-  [{ rules: [{ files: 'x', maxTriangles: { hi: 1 } }] }, 'rules[0].maxTriangles.hi: unknown key (did you mean "high"?)'],
-  [{ rules: [{ files: 'x', requiredLods: ['LOD1'] }] }, 'rules[0].requiredLods[0]: must be one of "medium", "low", "lowest", "physics", got "LOD1"'],
+  [
+    { rules: [{ files: 'x', maxTriangles: { high: 1.5 } }] },
+    'rules[0].maxTriangles.high: must be a whole number, got 1.5',
+  ],
+  [
+    { rules: [{ files: 'x', maxTriangles: { hi: 1 } }] },
+    'rules[0].maxTriangles.hi: unknown key (did you mean "high"?)',
+  ],
+  [
+    { rules: [{ files: 'x', requiredLods: ['LOD1'] }] },
+    'rules[0].requiredLods[0]: must be one of "medium", "low", "lowest", "physics", got "LOD1"',
+  ],
   [{ rules: [{ files: 'x', requiredLods: ['low', 'low'] }] }, 'rules[0].requiredLods[1]: "low" is listed twice'],
   [{ rules: [{ files: 'x', atSizes: [] }] }, 'rules[0].atSizes: must be a non-empty array'],
   [{ rules: [{ files: 'x', atSizes: [0] }] }, 'rules[0].atSizes[0]: must be greater than 0, got 0'],
@@ -54,10 +87,16 @@ const INVALID: [unknown, string][] = [
   [{ rules: [{ files: ['a', ''] }] }, 'rules[0].files[1]: must be a non-empty string, got ""'],
   [{ rules: [{ files: 'x', '//': 3 }] }, 'rules[0]["//"]: a comment must be a string or an array of strings, got 3'],
   [{ rules: [{ files: 'x' }], defaults: { files: 'y' } }, 'defaults.files: unknown key'],
-  [{ rules: [{ files: 'x' }], pricing: { linkRule: 'new' } }, 'pricing.linkRule: must be "current" or "legacy", got "new"'],
+  [
+    { rules: [{ files: 'x' }], pricing: { linkRule: 'new' } },
+    'pricing.linkRule: must be "current" or "legacy", got "new"',
+  ],
   [{ rules: [{ files: 'x' }], pricing: { scripts: -1 } }, 'pricing.scripts: must be at least 0, got -1'],
   [{ rules: [{ files: 'x' }], $schema: 3 }, '$schema: must be a string, got 3'],
-  [{ rules: [{ files: 'x' }], colour: 'red' }, 'colour: unknown key (known keys: $schema, extends, defaults, rules, ignore, pricing)'],
+  [
+    { rules: [{ files: 'x' }], colour: 'red' },
+    'colour: unknown key (known keys: $schema, extends, defaults, rules, ignore, pricing)',
+  ],
 ];
 
 describe('budget validation', () => {
@@ -76,13 +115,36 @@ describe('budget validation', () => {
 
   it('needs at least one rule, unique names, known extends and no cycles', () => {
     expect(() => load({ rules: [] })).toThrow('slmesh.budget.json: rules: the budget has no rules');
-    expect(() => load({ rules: [{ name: 'a', files: 'x' }, { name: 'a', files: 'y' }] })).toThrow('rules[1].name: "a" is also the name of slmesh.budget.json: rules[0]');
-    expect(() => load({ rules: [{ name: 'props', files: 'x' }, { files: 'y', extends: 'prop' }] })).toThrow('rules[1].extends: no rule is named "prop" (did you mean "props"?)');
-    expect(() => load({ rules: [{ name: 'a', files: 'x', extends: 'b' }, { name: 'b', files: 'y', extends: 'a' }] })).toThrow(/extends: "[ab]" leads back to this rule \(a cycle\)/);
+    expect(() =>
+      load({
+        rules: [
+          { name: 'a', files: 'x' },
+          { name: 'a', files: 'y' },
+        ],
+      }),
+    ).toThrow('rules[1].name: "a" is also the name of slmesh.budget.json: rules[0]');
+    expect(() =>
+      load({
+        rules: [
+          { name: 'props', files: 'x' },
+          { files: 'y', extends: 'prop' },
+        ],
+      }),
+    ).toThrow('rules[1].extends: no rule is named "prop" (did you mean "props"?)');
+    expect(() =>
+      load({
+        rules: [
+          { name: 'a', files: 'x', extends: 'b' },
+          { name: 'b', files: 'y', extends: 'a' },
+        ],
+      }),
+    ).toThrow(/extends: "[ab]" leads back to this rule \(a cycle\)/);
   });
 
   it('reports JSON syntax errors with line and column', () => {
-    expect(() => parseJsonFile('{\n  "rules": [\n    {"files": "x",}\n  ]\n}', 'b.json')).toThrow(/^b\.json: not valid JSON at line 3, column 19: /);
+    expect(() => parseJsonFile('{\n  "rules": [\n    {"files": "x",}\n  ]\n}', 'b.json')).toThrow(
+      /^b\.json: not valid JSON at line 3, column 19: /,
+    );
     expect(() => parseJsonFile('{"rules": ', 'b.json')).toThrow('b.json: not valid JSON (it ends too early)');
   });
 
@@ -103,13 +165,24 @@ describe('budget inheritance', () => {
       ],
     });
     const [a, bb, c] = b.rules.map((r) => r.limits);
-    expect(a).toEqual({ maxLandImpact: 10, uploadable: true, maxTriangles: { high: 5000, lowest: 50 }, atSizes: ['asset'] });
+    expect(a).toEqual({
+      maxLandImpact: 10,
+      uploadable: true,
+      maxTriangles: { high: 5000, lowest: 50 },
+      atSizes: ['asset'],
+    });
     expect(bb).toEqual({ maxLandImpact: 3, maxTriangles: { high: 800, lowest: 50 }, atSizes: ['asset'] });
     expect(c).toEqual({ maxLandImpact: 3, maxTriangles: { high: 800 }, atSizes: [4] });
   });
 
   it('names rules by their globs when unnamed, and matches with files minus exclude', () => {
-    const b = load({ ignore: 'wip/**', rules: [{ files: ['props/**/*.glb'], exclude: 'props/big/*' }, { files: 'props/**/*.glb', maxPrims: 2 }] });
+    const b = load({
+      ignore: 'wip/**',
+      rules: [
+        { files: ['props/**/*.glb'], exclude: 'props/big/*' },
+        { files: 'props/**/*.glb', maxPrims: 2 },
+      ],
+    });
     expect(b.rules.map((r) => r.name)).toEqual(['props/**/*.glb', 'props/**/*.glb (rule 2)']);
     expect(b.rules[0].matches('props/a/x.glb')).toBe(true);
     expect(b.rules[0].matches('props/big/x.glb')).toBe(false);
@@ -124,8 +197,23 @@ describe('budget inheritance', () => {
 
   it('extends other budget files: their defaults and pricing under ours, their rules first', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-budget-'));
-    writeFileSync(join(dir, 'org.json'), JSON.stringify({ pricing: { scripts: 3 }, defaults: { maxLandImpact: 10, uploadable: true }, rules: [{ name: 'all', files: '**/*.glb' }] }));
-    writeFileSync(join(dir, 'slmesh.budget.json'), JSON.stringify({ extends: './org.json', pricing: { animesh: true }, defaults: { maxLandImpact: 4 }, rules: [{ name: 'props', files: 'props/*.glb', extends: 'all' }] }));
+    writeFileSync(
+      join(dir, 'org.json'),
+      JSON.stringify({
+        pricing: { scripts: 3 },
+        defaults: { maxLandImpact: 10, uploadable: true },
+        rules: [{ name: 'all', files: '**/*.glb' }],
+      }),
+    );
+    writeFileSync(
+      join(dir, 'slmesh.budget.json'),
+      JSON.stringify({
+        extends: './org.json',
+        pricing: { animesh: true },
+        defaults: { maxLandImpact: 4 },
+        rules: [{ name: 'props', files: 'props/*.glb', extends: 'all' }],
+      }),
+    );
     const b = await loadBudget('slmesh.budget.json', dir);
     expect(b.rules.map((r) => r.name)).toEqual(['all', 'props']);
     expect(b.rules[0].limits).toEqual({ maxLandImpact: 4, uploadable: true, atSizes: ['asset'] });
@@ -138,12 +226,16 @@ describe('budget inheritance', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-budget-'));
     writeFileSync(join(dir, 'base.json'), JSON.stringify({ rules: [{ files: 'x', maxPhysics: 'lots' }] }));
     writeFileSync(join(dir, 'a.json'), JSON.stringify({ extends: 'base.json', rules: [] }));
-    await expect(loadBudget('a.json', dir)).rejects.toThrow('base.json: rules[0].maxPhysics: must be a number, got "lots"');
+    await expect(loadBudget('a.json', dir)).rejects.toThrow(
+      'base.json: rules[0].maxPhysics: must be a number, got "lots"',
+    );
     writeFileSync(join(dir, 'b.json'), JSON.stringify({ extends: 'missing.json' }));
     await expect(loadBudget('b.json', dir)).rejects.toThrow('b.json: extends: no such budget file "missing.json"');
     writeFileSync(join(dir, 'c.json'), JSON.stringify({ extends: 'd.json', rules: [{ files: 'x' }] }));
     writeFileSync(join(dir, 'd.json'), JSON.stringify({ extends: 'c.json', rules: [{ files: 'y' }] }));
-    await expect(loadBudget('c.json', dir)).rejects.toThrow(/extends: "c\.json" leads back to c\.json \(a cycle\)|a cycle/);
+    await expect(loadBudget('c.json', dir)).rejects.toThrow(
+      /extends: "c\.json" leads back to c\.json \(a cycle\)|a cycle/,
+    );
     await expect(loadBudget('none.json', dir)).rejects.toThrow('none.json: no such budget file');
   });
 });

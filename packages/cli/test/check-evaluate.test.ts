@@ -1,7 +1,14 @@
 /** check/evaluate.ts: judging priced Blender exports against budget rules. */
 
 import { describe, expect, it } from 'vitest';
-import { evaluateRule, formatOver, formatWeight, linksetAt, linksetTriangles, sizesFor } from '../src/check/evaluate.js';
+import {
+  evaluateRule,
+  formatOver,
+  formatWeight,
+  linksetAt,
+  linksetTriangles,
+  sizesFor,
+} from '../src/check/evaluate.js';
 import { budget, priced } from './check-fixtures.js';
 
 const rule = (limits: Record<string, unknown>) => budget({ rules: [{ name: 'r', files: '**/*', ...limits }] }).rules[0];
@@ -33,7 +40,11 @@ describe('evaluateRule', () => {
     expect(land.message).toBe(`land impact ${formatWeight(li, 5)} > 5 (+${Math.round(((li - 5) / 5) * 100)}%)`);
     expect(download.ok).toBe(true);
     expect(download.message).toMatch(/^download weight [\d.]+ <= 100$/);
-    expect(physics).toMatchObject({ metric: 'physics', actual: chair.report.linkset.physics, ok: chair.report.linkset.physics <= 2 });
+    expect(physics).toMatchObject({
+      metric: 'physics',
+      actual: chair.report.linkset.physics,
+      ok: chair.report.linkset.physics <= 2,
+    });
     expect(server).toMatchObject({ metric: 'server', actual: 3, limit: 3, ok: true }); // a limit is inclusive
   });
 
@@ -52,7 +63,10 @@ describe('evaluateRule', () => {
 
   it('triangles per LOD are the linkset sums; required LODs list the objects without them', async () => {
     const chair = await priced('chair.glb');
-    const r = evaluateRule(chair, rule({ maxTriangles: { high: 400, lowest: 10000 }, requiredLods: ['medium', 'physics'] }));
+    const r = evaluateRule(
+      chair,
+      rule({ maxTriangles: { high: 400, lowest: 10000 }, requiredLods: ['medium', 'physics'] }),
+    );
     const high = r.checks.find((c) => c.metric === 'triangles.high')!;
     expect(high.actual).toBe(chair.report.objects.reduce((n, o) => n + o.lods.high.triangles, 0));
     expect(high.actual).toBe(linksetTriangles(chair.report, 'high'));
@@ -90,7 +104,9 @@ describe('evaluateRule', () => {
   it('a rule without limits passes; sizesFor collects the sizes of all rules', async () => {
     const cube = await priced('cube.glb');
     expect(evaluateRule(cube, rule({}))).toEqual({ rule: 'r', ok: true, checks: [] });
-    const b = budget({ rules: [{ files: 'a', atSizes: [4, 'asset', 0.5] }, { files: 'b', atSizes: [0.5, 2] }, { files: 'c' }] });
+    const b = budget({
+      rules: [{ files: 'a', atSizes: [4, 'asset', 0.5] }, { files: 'b', atSizes: [0.5, 2] }, { files: 'c' }],
+    });
     expect(sizesFor(b.rules)).toEqual([0.5, 2, 4]);
     expect(() => linksetAt(cube, 3)).toThrow(/not priced at 3 m/);
   });

@@ -15,19 +15,41 @@ function tree(files: string[]): string {
   return dir;
 }
 
-const FILES = ['props/b.glb', 'props/a.glb', 'props/deep/c.gltf', 'props/notes.txt', 'vase.glb', 'vase_LOD2.glb', 'vase_PHYS.glb', 'orphan_LOD1.glb', '.git/x.glb', 'node_modules/pkg/y.glb', '.cache/z.glb'];
+const FILES = [
+  'props/b.glb',
+  'props/a.glb',
+  'props/deep/c.gltf',
+  'props/notes.txt',
+  'vase.glb',
+  'vase_LOD2.glb',
+  'vase_PHYS.glb',
+  'orphan_LOD1.glb',
+  '.git/x.glb',
+  'node_modules/pkg/y.glb',
+  '.cache/z.glb',
+];
 
 describe('findAssets', () => {
   const dir = tree(FILES);
   const rel = (list: string[]) => list.map((f) => displayPath(f, dir));
 
   it('expands globs relative to cwd, sorted, without dot folders or node_modules', async () => {
-    expect(rel(await findAssets(['**/*.glb'], { cwd: dir }))).toEqual(['orphan_LOD1.glb', 'props/a.glb', 'props/b.glb', 'vase.glb']);
+    expect(rel(await findAssets(['**/*.glb'], { cwd: dir }))).toEqual([
+      'orphan_LOD1.glb',
+      'props/a.glb',
+      'props/b.glb',
+      'vase.glb',
+    ]);
   });
 
   it('drops sibling LOD / physics files whose main file is there, keeps orphans', async () => {
     expect(rel(await findAssets(['*.glb'], { cwd: dir }))).toEqual(['orphan_LOD1.glb', 'vase.glb']);
-    expect(rel(await findAssets(['*.glb'], { cwd: dir, siblings: false }))).toEqual(['orphan_LOD1.glb', 'vase.glb', 'vase_LOD2.glb', 'vase_PHYS.glb']);
+    expect(rel(await findAssets(['*.glb'], { cwd: dir, siblings: false }))).toEqual([
+      'orphan_LOD1.glb',
+      'vase.glb',
+      'vase_LOD2.glb',
+      'vase_PHYS.glb',
+    ]);
   });
 
   it('takes files and folders (every .glb / .gltf below), once each, whatever the order', async () => {
@@ -45,14 +67,22 @@ describe('findAssets', () => {
   });
 
   it('findMatching matches relative to its root and returns nothing for no match', async () => {
-    expect(rel(await findMatching(['props/**/*.{glb,gltf}'], dir)).sort()).toEqual(['props/a.glb', 'props/b.glb', 'props/deep/c.gltf']);
+    expect(rel(await findMatching(['props/**/*.{glb,gltf}'], dir)).sort()).toEqual([
+      'props/a.glb',
+      'props/b.glb',
+      'props/deep/c.gltf',
+    ]);
     expect(await findMatching(['nope/*.glb'], dir)).toEqual([]);
   });
 });
 
 describe('dropSiblings and displayPath', () => {
   it('only drops a real pair', () => {
-    expect(dropSiblings(['/a/x.glb', '/a/x_LOD0.glb', '/a/y_LOD0.glb', '/b/x_LOD0.glb'], true)).toEqual(['/a/x.glb', '/a/y_LOD0.glb', '/b/x_LOD0.glb']);
+    expect(dropSiblings(['/a/x.glb', '/a/x_LOD0.glb', '/a/y_LOD0.glb', '/b/x_LOD0.glb'], true)).toEqual([
+      '/a/x.glb',
+      '/a/y_LOD0.glb',
+      '/b/x_LOD0.glb',
+    ]);
   });
   it('prints paths relative to cwd with /', () => {
     expect(displayPath('/work/p/props/a.glb', '/work/p')).toBe('props/a.glb');

@@ -47,7 +47,16 @@ export function slmesh(cwd: string, ...args: string[]) {
  * A CheckRun as `slmesh check` builds it, from bundled assets shown under other paths:
  * files = { 'props/chair.glb': 'chair.glb', ... }, judged against a budget's rules.
  */
-export async function checkRun(files: Record<string, string>, budgetJson: unknown, options: { baseline?: Record<string, BaselineValues>; maxIncrease?: number; removed?: string[]; shard?: { index: number; count: number } } = {}): Promise<CheckRun> {
+export async function checkRun(
+  files: Record<string, string>,
+  budgetJson: unknown,
+  options: {
+    baseline?: Record<string, BaselineValues>;
+    maxIncrease?: number;
+    removed?: string[];
+    shard?: { index: number; count: number };
+  } = {},
+): Promise<CheckRun> {
   const b = budget(budgetJson);
   const assets: AssetResult[] = [];
   for (const [path, name] of Object.entries(files).sort(([x], [y]) => (x < y ? -1 : 1))) {
@@ -55,19 +64,40 @@ export async function checkRun(files: Record<string, string>, budgetJson: unknow
     const p = await priced(name, sizesFor(rules));
     p.report.path = path;
     const results = rules.map((r) => evaluateRule(p, r));
-    const base = options.baseline ? compareWithBaseline(baselineValues(p.report), options.baseline[path], options.maxIncrease ?? 0) : undefined;
+    const base = options.baseline
+      ? compareWithBaseline(baselineValues(p.report), options.baseline[path], options.maxIncrease ?? 0)
+      : undefined;
     const unmatched = rules.length === 0;
-    assets.push({ path, report: p.report, rules: results, unmatched, ...(base ? { baseline: base } : {}), ok: !unmatched && results.every((r) => r.ok) && (base?.ok ?? true) });
+    assets.push({
+      path,
+      report: p.report,
+      rules: results,
+      unmatched,
+      ...(base ? { baseline: base } : {}),
+      ok: !unmatched && results.every((r) => r.ok) && (base?.ok ?? true),
+    });
   }
   const summary = makeSummary(b.file, assets, {
     ...(options.shard ? { shard: options.shard } : {}),
-    ...(options.baseline ? { baseline: { file: 'main.json', maxIncrease: options.maxIncrease ?? 0, removed: options.removed ?? [] } } : {}),
+    ...(options.baseline
+      ? { baseline: { file: 'main.json', maxIncrease: options.maxIncrease ?? 0, removed: options.removed ?? [] } }
+      : {}),
   });
   return { summary, settings: { lodFactor: 2, animesh: false, linkabilityRule: 'current' }, assets };
 }
 
 /** Parses with Python's xml.etree (an independent, strict XML parser) into suites and cases. */
-export function parseJunit(xml: string): { name: string; tests: number; failures: number; suites: { name: string; tests: number; failures: number; cases: { name: string; file: string; failure: string | null; message: string | null }[] }[] } {
+export function parseJunit(xml: string): {
+  name: string;
+  tests: number;
+  failures: number;
+  suites: {
+    name: string;
+    tests: number;
+    failures: number;
+    cases: { name: string; file: string; failure: string | null; message: string | null }[];
+  }[];
+} {
   const py = `
 import json, sys, xml.etree.ElementTree as ET
 root = ET.fromstring(sys.stdin.buffer.read())
@@ -82,4 +112,3 @@ print(json.dumps(out))
 `;
   return JSON.parse(execFileSync('python3', ['-c', py], { input: xml, encoding: 'utf8' }));
 }
-

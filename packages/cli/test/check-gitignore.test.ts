@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { ignoredBy, parseGitignore } from '../src/check/gitignore.js';
 
 describe('parseGitignore / ignoredBy', () => {
-  const rules = parseGitignore('# comment\n\nbuild/\n*.tmp.glb\n/top.glb\ndeep/wip/*.glb\n!keep.tmp.glb\n.cache\n', '.gitignore');
+  const rules = parseGitignore(
+    '# comment\n\nbuild/\n*.tmp.glb\n/top.glb\ndeep/wip/*.glb\n!keep.tmp.glb\n.cache\n',
+    '.gitignore',
+  );
 
   it('matches names at any depth, anchored paths from the folder, folders only with a slash', () => {
     expect(ignoredBy(rules, 'build', true)).toBe(true);

@@ -13,7 +13,10 @@ const BUDGET = {
 
 describe('formatJunit', () => {
   it('one suite per rule, one case per asset x rule, failures saying what is over; parses', async () => {
-    const run = await checkRun({ 'props/chair.glb': 'chair.glb', 'props/cube.glb': 'cube.glb', 'other/vase.glb': 'vase.glb' }, BUDGET);
+    const run = await checkRun(
+      { 'props/chair.glb': 'chair.glb', 'props/cube.glb': 'cube.glb', 'other/vase.glb': 'vase.glb' },
+      BUDGET,
+    );
     const doc = parseJunit(formatJunit(run, ['props', 'all <tiny> & "cheap"']));
     expect(doc.name).toBe('slmesh check');
     expect(doc.suites.map((s) => s.name)).toEqual(['props', 'all <tiny> & "cheap"']);
@@ -22,7 +25,9 @@ describe('formatJunit', () => {
     expect(doc.tests).toBe(5);
     const chair = doc.suites[0].cases[0];
     expect(chair.file).toBe('props/chair.glb');
-    expect(chair.failure).toMatch(/^props\/chair\.glb: land impact [\d.]+ > 5 \(\+\d+%\)\nprops\/chair\.glb: prims 6 > 4 \(\+50%\)$/);
+    expect(chair.failure).toMatch(
+      /^props\/chair\.glb: land impact [\d.]+ > 5 \(\+\d+%\)\nprops\/chair\.glb: prims 6 > 4 \(\+50%\)$/,
+    );
     expect(chair.message).toContain('prims 6 > 4 (+50%)');
     expect(doc.suites[0].cases[1].failure).toBeNull();
     expect(doc.failures).toBe(doc.suites.reduce((n, s) => n + s.cases.filter((c) => c.failure !== null).length, 0));

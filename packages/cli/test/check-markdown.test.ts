@@ -6,7 +6,11 @@ import { checkRun } from './check-fixtures.js';
 
 describe('formatMarkdown', () => {
   it('heads with the verdict and tabulates what fails and by how much', async () => {
-    const run = await checkRun({ 'props/chair.glb': 'chair.glb', 'props/cube.glb': 'cube.glb' }, { rules: [{ name: 'props', files: 'props/*.glb', maxLandImpact: 5, maxPrims: 4 }] }, { shard: { index: 1, count: 2 } });
+    const run = await checkRun(
+      { 'props/chair.glb': 'chair.glb', 'props/cube.glb': 'cube.glb' },
+      { rules: [{ name: 'props', files: 'props/*.glb', maxLandImpact: 5, maxPrims: 4 }] },
+      { shard: { index: 1, count: 2 } },
+    );
     const md = formatMarkdown(run);
     const lines = md.split('\n');
     expect(lines[0]).toBe('### ❌ slmesh check: 1 of 2 assets over budget (shard 1/2)');
@@ -23,7 +27,27 @@ describe('formatMarkdown', () => {
   });
 
   it('lists baseline changes and removed assets; a passing run says so', async () => {
-    const run = await checkRun({ 'a.glb': 'cube.glb', 'b.glb': 'cube.glb' }, { rules: [{ files: '*.glb' }] }, { baseline: { 'a.glb': { landImpact: 0.4, download: 0.06, physics: 0.36, server: 0.5, 'triangles.high': 12, 'triangles.medium': 12, 'triangles.low': 12, 'triangles.lowest': 12, prims: 1 } }, maxIncrease: 50, removed: ['gone.glb'] });
+    const run = await checkRun(
+      { 'a.glb': 'cube.glb', 'b.glb': 'cube.glb' },
+      { rules: [{ files: '*.glb' }] },
+      {
+        baseline: {
+          'a.glb': {
+            landImpact: 0.4,
+            download: 0.06,
+            physics: 0.36,
+            server: 0.5,
+            'triangles.high': 12,
+            'triangles.medium': 12,
+            'triangles.low': 12,
+            'triangles.lowest': 12,
+            prims: 1,
+          },
+        },
+        maxIncrease: 50,
+        removed: ['gone.glb'],
+      },
+    );
     const md = formatMarkdown(run);
     expect(md.split('\n')[0]).toBe('### ✅ slmesh check: all 2 assets within budget');
     expect(md).toContain('| `a.glb` | land impact | 0.4 | 0.5 | +25.0% |');

@@ -7,7 +7,7 @@ import { jsonReplacer, priceAsset } from '../src/check/price-asset.js';
 import { asset } from './check-fixtures.js';
 
 describe('priceAsset', () => {
-  it('gives the cost report of `slmesh cost` at the asset\'s own size, and the linkset at each size asked', async () => {
+  it("gives the cost report of `slmesh cost` at the asset's own size, and the linkset at each size asked", async () => {
     const r = await priceAsset({ path: asset('lod-authored.glb'), pricing: PRICING_DEFAULTS, sizes: [0.5, 8] });
     if (!('json' in r)) throw new Error(r.error.message);
     const got = JSON.parse(r.json);

@@ -23,10 +23,29 @@ const FILES = {
 };
 const ASSETS = ['deco/ball.glb', 'deco/bead.glb', 'props/chair.glb', 'props/cube.glb', 'props/vase.glb'];
 
-const GENEROUS = { rules: [{ name: 'everything', files: '**/*.glb', maxLandImpact: 1000, maxDownload: 1000, maxPhysics: 1000, maxTriangles: { high: 100000 }, uploadable: true }] };
+const GENEROUS = {
+  rules: [
+    {
+      name: 'everything',
+      files: '**/*.glb',
+      maxLandImpact: 1000,
+      maxDownload: 1000,
+      maxPhysics: 1000,
+      maxTriangles: { high: 100000 },
+      uploadable: true,
+    },
+  ],
+};
 const TIGHT = {
   rules: [
-    { name: 'props', files: 'props/**/*.glb', maxLandImpact: 5, maxDownload: 4, maxPhysics: 2, maxTriangles: { high: 20000 } },
+    {
+      name: 'props',
+      files: 'props/**/*.glb',
+      maxLandImpact: 5,
+      maxDownload: 4,
+      maxPhysics: 2,
+      maxTriangles: { high: 20000 },
+    },
     { name: 'deco', files: 'deco/*.glb', maxLandImpact: 100, maxPrims: 1, atSizes: ['asset', 4] },
   ],
 };
@@ -37,7 +56,23 @@ function setup(budget: unknown): string {
   return dir;
 }
 
-const json = (stdout: string) => JSON.parse(stdout) as { check: Record<string, unknown>; files: { path: string; linkset: { landImpact: number }; siblings: string[]; budget: { ok: boolean; rules: { rule: string; checks: { metric: string; ok: boolean; actual: number; limit: number; message: string }[] }[]; baseline?: { changes: { metric: string; ok: boolean }[] } } }[] };
+const json = (stdout: string) =>
+  JSON.parse(stdout) as {
+    check: Record<string, unknown>;
+    files: {
+      path: string;
+      linkset: { landImpact: number };
+      siblings: string[];
+      budget: {
+        ok: boolean;
+        rules: {
+          rule: string;
+          checks: { metric: string; ok: boolean; actual: number; limit: number; message: string }[];
+        }[];
+        baseline?: { changes: { metric: string; ok: boolean }[] };
+      };
+    }[];
+  };
 
 describe('slmesh check: exit statuses', () => {
   let tight: string;
@@ -50,7 +85,8 @@ describe('slmesh check: exit statuses', () => {
     const r = slmesh(dir, 'check');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    for (const a of ASSETS) expect(r.stdout).toMatch(new RegExp(`^${a.replace('.', '\\.')}\\s+everything\\s.*\\sok$`, 'm'));
+    for (const a of ASSETS)
+      expect(r.stdout).toMatch(new RegExp(`^${a.replace('.', '\\.')}\\s+everything\\s.*\\sok$`, 'm'));
     expect(r.stdout).not.toMatch(/vase_LOD2/); // siblings are part of vase.glb, not assets
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('all 5 assets within budget.');
   });
@@ -77,11 +113,16 @@ describe('slmesh check: exit statuses', () => {
     const missing = slmesh(tight, 'check', '--budget', 'nope.json');
     expect(missing.status).toBe(2);
     expect(missing.stderr).toBe('slmesh: nope.json: no such budget file (slmesh init writes a starting one)\n');
-    writeFileSync(join(tight, 'bad.budget.json'), JSON.stringify({ rules: [{ files: 'props/*.glb', maxTriangles: { high: 'many' } }] }));
+    writeFileSync(
+      join(tight, 'bad.budget.json'),
+      JSON.stringify({ rules: [{ files: 'props/*.glb', maxTriangles: { high: 'many' } }] }),
+    );
     const bad = slmesh(tight, 'check', '--budget', 'bad.budget.json');
     expect(bad.status).toBe(2);
     expect(bad.stdout).toBe('');
-    expect(bad.stderr).toBe('slmesh: bad.budget.json: rules[0].maxTriangles.high: must be a whole number, got "many"\n');
+    expect(bad.stderr).toBe(
+      'slmesh: bad.budget.json: rules[0].maxTriangles.high: must be a whole number, got "many"\n',
+    );
   });
 
   it('exits 2 when an asset cannot be read (fails closed), writing no output file', () => {
@@ -119,7 +160,13 @@ describe('slmesh check: exit statuses', () => {
   });
 
   it('usage mistakes exit 2 with one line', () => {
-    for (const args of [['--shard', '3/2'], ['--format', 'xml'], ['--max-increase', '5'], ['--jobs', '0'], ['--format', 'json', '--format', 'table']]) {
+    for (const args of [
+      ['--shard', '3/2'],
+      ['--format', 'xml'],
+      ['--max-increase', '5'],
+      ['--jobs', '0'],
+      ['--format', 'json', '--format', 'table'],
+    ]) {
       const r = slmesh(tight, 'check', ...args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
@@ -134,16 +181,30 @@ describe('slmesh check: formats', () => {
   beforeAll(() => {
     dir = setup(TIGHT);
     // One run, several outputs: files written whole, the table on stdout.
-    multi = slmesh(dir, 'check', '--format', 'markdown=out/summary.md', '--format', 'json=out/report.json', '--format', 'junit=out/junit.xml');
+    multi = slmesh(
+      dir,
+      'check',
+      '--format',
+      'markdown=out/summary.md',
+      '--format',
+      'json=out/report.json',
+      '--format',
+      'junit=out/junit.xml',
+    );
   });
 
   it('several outputs in one run: files written whole, the table on stdout; json matches the schema', () => {
     expect(multi.status).toBe(1);
     expect(multi.stdout).toMatch(/^slmesh check: \d of 5 assets over budget/);
-    expect(readFileSync(join(dir, 'out/summary.md'), 'utf8')).toMatch(/^### ❌ slmesh check: \d of 5 assets over budget/);
+    expect(readFileSync(join(dir, 'out/summary.md'), 'utf8')).toMatch(
+      /^### ❌ slmesh check: \d of 5 assets over budget/,
+    );
     const schema = JSON.parse(readFileSync(join(root, 'docs/cost-report.schema.json'), 'utf8'));
     const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-    expect(validate(JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'))), JSON.stringify(validate.errors?.slice(0, 3))).toBe(true);
+    expect(
+      validate(JSON.parse(readFileSync(join(dir, 'out/report.json'), 'utf8'))),
+      JSON.stringify(validate.errors?.slice(0, 3)),
+    ).toBe(true);
     expect(readdirSync(join(dir, 'out')).sort()).toEqual(['junit.xml', 'report.json', 'summary.md']); // no temporary files
   });
 
@@ -159,7 +220,9 @@ describe('slmesh check: formats', () => {
     expect(doc.suites[0].cases[1].failure).toBeNull();
     expect(doc.failures).toBe(doc.suites.flatMap((s) => s.cases).filter((c) => c.failure).length);
     const report = json(readFileSync(join(dir, 'out/report.json'), 'utf8'));
-    expect(doc.failures).toBe(report.files.flatMap((f) => f.budget.rules).filter((r) => r.checks.some((c) => !c.ok)).length);
+    expect(doc.failures).toBe(
+      report.files.flatMap((f) => f.budget.rules).filter((r) => r.checks.some((c) => !c.ok)).length,
+    );
   });
 
   it('github: an ::error annotation on each failing asset file, and nothing for the others', () => {
@@ -172,7 +235,9 @@ describe('slmesh check: formats', () => {
     const files = annotations.map((l) => /^::error file=([^,]+),title=[^:]+::/.exec(l)![1]);
     expect(files).toEqual(failing);
     for (const f of files) expect(existsSync(join(dir, f))).toBe(true);
-    expect(annotations[failing.indexOf('props/chair.glb')]).toMatch(/::props\/chair\.glb: land impact [\d.]+ > 5 \(\+\d+%25\)/);
+    expect(annotations[failing.indexOf('props/chair.glb')]).toMatch(
+      /::props\/chair\.glb: land impact [\d.]+ > 5 \(\+\d+%25\)/,
+    );
   });
 });
 
@@ -235,7 +300,7 @@ describe('slmesh check at scale: shards, workers, cache', () => {
     expect(slmesh(dir, 'check', '--format', 'json', '--jobs', '2').stdout).toBe(full);
   });
 
-  it('--cache: a warm run gives the cold run\'s report byte for byte, and a changed sibling is priced again', () => {
+  it("--cache: a warm run gives the cold run's report byte for byte, and a changed sibling is priced again", () => {
     const cache = mkdtempSync(join(tmpdir(), 'slmesh-check-cache-'));
     const cold = slmesh(dir, 'check', '--format', 'json', '--cache', cache, '--verbose');
     expect(cold.stderr).toContain('0 cached, 5 to price');
@@ -253,7 +318,8 @@ describe('slmesh check at scale: shards, workers, cache', () => {
     copyFileSync(asset('vase_LOD0.glb'), join(dir, 'props/vase_LOD0.glb'));
 
     // A damaged entry is a miss, not a wrong answer.
-    for (const sub of readdirSync(cache)) for (const f of readdirSync(join(cache, sub))) writeFileSync(join(cache, sub, f), '{"key":');
+    for (const sub of readdirSync(cache))
+      for (const f of readdirSync(join(cache, sub))) writeFileSync(join(cache, sub, f), '{"key":');
     const repaired = slmesh(dir, 'check', '--format', 'json', '--cache', cache, '--verbose');
     expect(repaired.stderr).toContain('0 cached, 5 to price');
     expect(repaired.stdout).toBe(full);

@@ -30,11 +30,18 @@ function costJson(...args: string[]) {
 
 /** Spec section 1 in plain double precision, written independently of core's float32 version. */
 function specStreaming(bytes: { high: number; medium: number; low: number; lowest: number }, radius: number): number {
-  const high = bytes.high, mid = bytes.medium || high, low = bytes.low || mid, lowest = bytes.lowest || low;
+  const high = bytes.high,
+    mid = bytes.medium || high,
+    low = bytes.low || mid,
+    lowest = bytes.lowest || low;
   const tris = (b: number) => Math.max(b - 384, 16) / 16;
-  const dlowest = Math.min(radius / 0.03, 512), dlow = Math.min(radius / 0.06, 512), dmid = Math.min(radius / 0.24, 512);
+  const dlowest = Math.min(radius / 0.03, 512),
+    dlow = Math.min(radius / 0.06, 512),
+    dmid = Math.min(radius / 0.24, 512);
   const maxArea = 102944;
-  const H = Math.min(Math.PI * dmid ** 2, maxArea), M = Math.min(Math.PI * dlow ** 2, maxArea), L = Math.min(Math.PI * dlowest ** 2, maxArea);
+  const H = Math.min(Math.PI * dmid ** 2, maxArea),
+    M = Math.min(Math.PI * dlow ** 2, maxArea),
+    L = Math.min(Math.PI * dlowest ** 2, maxArea);
   const clamp = (a: number) => Math.min(Math.max(a, 1), maxArea);
   const a = [clamp(H), clamp(M - H), clamp(L - M), clamp(maxArea - L)];
   const sum = a[0] + a[1] + a[2] + a[3];
@@ -51,10 +58,20 @@ describe('slmesh cost on Blender exports', () => {
     expect(file.linkset.linkable.ok).toBe(true);
     let total = 0;
     for (const o of file.objects) {
-      const b = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
+      const b = {
+        high: o.lods.high.blockBytes,
+        medium: o.lods.medium.blockBytes,
+        low: o.lods.low.blockBytes,
+        lowest: o.lods.lowest.blockBytes,
+      };
       expect(o.streaming).toBeCloseTo(specStreaming(b, o.radius), 4);
       // Reported bytes are what the formula charges: missing LODs take the next higher's size.
-      expect(specStreaming({ high: o.lods.high.bytes, medium: o.lods.medium.bytes, low: o.lods.low.bytes, lowest: o.lods.lowest.bytes }, o.radius)).toBeCloseTo(o.streaming, 4);
+      expect(
+        specStreaming(
+          { high: o.lods.high.bytes, medium: o.lods.medium.bytes, low: o.lods.low.bytes, lowest: o.lods.lowest.bytes },
+          o.radius,
+        ),
+      ).toBeCloseTo(o.streaming, 4);
       expect(o.radius).toBeCloseTo(0.5 * Math.hypot(...(o.scale as [number, number, number])), 9);
       expect(o.landImpact).toBe(Math.max(o.streaming, o.physics.weight, o.server));
       total += o.streaming;
@@ -82,7 +99,13 @@ describe('slmesh cost on Blender exports', () => {
   it('prices _LODn/_PHYS nodes inside the high file as the extra objects the uploader makes, and reads sibling-file LODs', () => {
     const file = costJson(asset('lod-authored.glb')).files[0];
     // The importer takes LODs only from sibling files: Ball_LOD2 ... are cut to Ball and uploaded as copies.
-    expect(file.objects.map((o: { name: string }) => o.name)).toEqual(['Ball', 'Ball_copy_1', 'Ball_copy_2', 'Ball_copy_3', 'Ball_copy_4']);
+    expect(file.objects.map((o: { name: string }) => o.name)).toEqual([
+      'Ball',
+      'Ball_copy_1',
+      'Ball_copy_2',
+      'Ball_copy_3',
+      'Ball_copy_4',
+    ]);
     expect(file.objects[0].lods.medium.present).toBe(false);
     const d = file.diagnostics.filter((x: { code: string }) => x.code === 'lod-node-in-high-file');
     expect(d).toHaveLength(4);
@@ -95,7 +118,7 @@ describe('slmesh cost on Blender exports', () => {
     expect(v.lowest.present).toBe(true);
   });
 
-  it('keeps a rotated node\'s own box as the prim scale, as the current importer does (a 2 m cube rotated 45 degrees about the vertical)', () => {
+  it("keeps a rotated node's own box as the prim scale, as the current importer does (a 2 m cube rotated 45 degrees about the vertical)", () => {
     const child = costJson(asset('rotated-scaled.glb')).files[0].objects[0];
     expect(child.name).toBe('Child');
     // The node's rotation stays on the prim: a 2 x 2 x 2 m prim, radius sqrt(3).
@@ -113,7 +136,7 @@ describe('slmesh cost on Blender exports', () => {
     expect(slmesh('cost', asset('cube.glb'), '--importer', 'sideways').status).toBe(2);
   });
 
-  it('without lower LODs, charges every LOD at the high LOD\'s size, as the viewer does', () => {
+  it("without lower LODs, charges every LOD at the high LOD's size, as the viewer does", () => {
     const o = costJson(asset('cube.glb')).files[0].objects[0];
     expect(o.lods.medium.present).toBe(false);
     expect(o.lods.lowest.bytes).toBe(o.lods.high.bytes);
@@ -155,7 +178,7 @@ describe('slmesh cost on Blender exports', () => {
 });
 
 describe('slmesh cost --emit-asset', () => {
-  it('writes assets an independent reader decodes, each block exactly zlib-ng level 9 of its content (the viewer\'s bytes)', () => {
+  it("writes assets an independent reader decodes, each block exactly zlib-ng level 9 of its content (the viewer's bytes)", () => {
     const out = mkdtempSync(join(tmpdir(), 'slmesh-emit-'));
     const report = costJson(asset('chair.glb'), '--emit-asset', out);
     const files = readdirSync(out).sort();

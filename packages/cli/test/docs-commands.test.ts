@@ -36,7 +36,12 @@ interface DocCommand {
 }
 
 function docCommands(): DocCommand[] {
-  const files = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  const files = [
+    'README.md',
+    ...readdirSync(join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
   const out: DocCommand[] = [];
   for (const file of files) {
     const md = readFileSync(join(root, file), 'utf8');
@@ -68,7 +73,8 @@ beforeAll(() => {
     ['cube.glb', 'props/cube.glb'],
     ['vase.glb', 'other/vase.glb'],
     ['suzanne.glb', 'assets/suzanne.glb'],
-  ]) asset(name, to);
+  ])
+    asset(name, to);
   mkdirSync(join(dir, 'node_modules/@slmesh'), { recursive: true });
   symlinkSync(join(root, 'packages/gltf-plugin'), join(dir, 'node_modules/@slmesh/gltf-plugin'));
   // A budget every asset passes (the docs' check commands then exit 0), a second one, a baseline.

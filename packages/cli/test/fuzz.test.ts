@@ -15,7 +15,10 @@ const CASES = Number(process.env.SLMESH_FUZZ_CASES ?? 40);
 
 async function fuzzRun(args: string[]): Promise<{ code: number; problems: string[] }> {
   try {
-    const { stdout } = await run(process.execPath, [join(root, 'fuzz/run.mjs'), ...args], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout } = await run(process.execPath, [join(root, 'fuzz/run.mjs'), ...args], {
+      cwd: root,
+      maxBuffer: 64 * 1024 * 1024,
+    });
     return { code: 0, problems: stdout.split('\n').filter(Boolean) };
   } catch (e) {
     const err = e as { code?: number; stdout?: string };

@@ -10,7 +10,18 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -39,7 +50,14 @@ interface Run {
 }
 
 function slmesh(cwd: string, ...args: string[]): Run {
-  const r = spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', timeout: 180_000, maxBuffer: 512 * 1024 * 1024, env: { ...process.env, SLMESH_CANARY_SECRET: CANARY }, input: '' });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    cwd,
+    encoding: 'utf8',
+    timeout: 180_000,
+    maxBuffer: 512 * 1024 * 1024,
+    env: { ...process.env, SLMESH_CANARY_SECRET: CANARY },
+    input: '',
+  });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -92,7 +110,9 @@ function triGltf(dir: string, file: string, o: TriOptions = {}): string {
   const data = Buffer.from(new Float32Array(floats).buffer);
   if (!o.buffer) writeFileSync(join(dir, 'buffer.bin'), data);
   const attributes: Record<string, number> = { POSITION: 0 };
-  const accessors: any[] = [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }];
+  const accessors: any[] = [
+    { bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] },
+  ];
   const bufferViews: any[] = [{ buffer: 0, byteOffset: 0, byteLength: 36 }];
   if (o.normals) {
     attributes.NORMAL = accessors.length;
@@ -129,7 +149,10 @@ describe('symbolic links and hidden files: nothing outside the model folder is r
     const d = folder();
     symlinkSync(join(outside, 'secret.bin'), join(d, 'evil.bin'));
     triGltf(d, 'm.gltf', { buffer: 'evil.bin' });
-    refused(slmesh(d, 'cost', 'm.gltf'), /m\.gltf: buffers\[0\]\.uri "evil\.bin": resolves .* outside the model's folder/);
+    refused(
+      slmesh(d, 'cost', 'm.gltf'),
+      /m\.gltf: buffers\[0\]\.uri "evil\.bin": resolves .* outside the model's folder/,
+    );
     refused(slmesh(d, 'optimize', 'm.gltf', '-o', 'out.glb'), /outside the model's folder/, d);
     expect(existsSync(join(d, 'out.glb'))).toBe(false);
   });
@@ -186,7 +209,10 @@ describe('symbolic links and hidden files: nothing outside the model folder is r
     copyFileSync(join(root, 'test-assets/cube.glb'), join(o, 'real.glb'));
     symlinkSync(join(o, 'real.glb'), join(d, 'link.glb'));
     refused(slmesh(d, 'cost', 'link.glb'), /link\.glb: resolves .* outside/);
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }));
+    writeFileSync(
+      join(d, 'slmesh.budget.json'),
+      JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
+    );
     refused(slmesh(d, 'check'), /link\.glb: resolves .* outside/);
   });
 
@@ -280,7 +306,9 @@ describe('bounded work on tiny hostile inputs', () => {
     const depth = 10_000;
     triGltf(d, 'm.gltf', {
       extra: (j) => {
-        j.nodes = Array.from({ length: depth }, (_, i) => (i < depth - 1 ? { name: `n${i}`, children: [i + 1], translation: [0.0001, 0, 0] } : { name: 'Leaf', mesh: 0 }));
+        j.nodes = Array.from({ length: depth }, (_, i) =>
+          i < depth - 1 ? { name: `n${i}`, children: [i + 1], translation: [0.0001, 0, 0] } : { name: 'Leaf', mesh: 0 },
+        );
       },
     });
     const r = slmesh(d, 'cost', 'm.gltf', '--json');
@@ -291,7 +319,10 @@ describe('bounded work on tiny hostile inputs', () => {
 
   it('optimize refuses a model over its triangle limit with a clear line', () => {
     const d = folder();
-    refused(slmesh(d, 'optimize', join(root, 'test-assets/suzanne.glb'), '-o', 'out.glb', '--max-triangles', '10'), /suzanne\.glb: more than 10 triangles/);
+    refused(
+      slmesh(d, 'optimize', join(root, 'test-assets/suzanne.glb'), '-o', 'out.glb', '--max-triangles', '10'),
+      /suzanne\.glb: more than 10 triangles/,
+    );
   });
 });
 
@@ -306,7 +337,11 @@ describe('budgets and baselines from a pull request', () => {
     const levels = 30; // 2^30 paths, 61 files
     for (let i = 0; i < levels; i++) {
       const next = i + 1 < levels ? [`a${i + 1}.json`, `b${i + 1}.json`] : undefined;
-      for (const side of ['a', 'b']) writeFileSync(join(d, `${side}${i}.json`), JSON.stringify(next ? { extends: next, rules: [] } : { rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }));
+      for (const side of ['a', 'b'])
+        writeFileSync(
+          join(d, `${side}${i}.json`),
+          JSON.stringify(next ? { extends: next, rules: [] } : { rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
+        );
     }
     writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ extends: ['a0.json', 'b0.json'] }));
     const r = slmesh(d, 'check');
@@ -318,7 +353,11 @@ describe('budgets and baselines from a pull request', () => {
   it('more extended files than the limit is one clear line', () => {
     const d = folder();
     withModel(d);
-    for (let i = 0; i < 100; i++) writeFileSync(join(d, `c${i}.json`), JSON.stringify(i < 99 ? { extends: `c${i + 1}.json`, rules: [] } : { rules: [{ files: '*.glb' }] }));
+    for (let i = 0; i < 100; i++)
+      writeFileSync(
+        join(d, `c${i}.json`),
+        JSON.stringify(i < 99 ? { extends: `c${i + 1}.json`, rules: [] } : { rules: [{ files: '*.glb' }] }),
+      );
     writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ extends: 'c0.json' }));
     refused(slmesh(d, 'check'), /slmesh\.budget\.json: extends more than 64 budget files \(the limit\)/);
   });
@@ -327,7 +366,10 @@ describe('budgets and baselines from a pull request', () => {
     const d = folder();
     withModel(d);
     const glob = `${'{a,b}'.repeat(12)}*.glb`;
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ rules: Array.from({ length: 2000 }, () => ({ files: glob })) }));
+    writeFileSync(
+      join(d, 'slmesh.budget.json'),
+      JSON.stringify({ rules: Array.from({ length: 2000 }, () => ({ files: glob })) }),
+    );
     refused(slmesh(d, 'check'), /slmesh\.budget\.json: its globs expand to more than 20000 alternatives \(the limit/);
   });
 
@@ -358,10 +400,17 @@ describe('budgets and baselines from a pull request', () => {
   it('a baseline with 1e999 is refused; one with 200k removed assets is tabled', () => {
     const d = folder();
     withModel(d);
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }));
-    const file = (path: string, li: string) => `{"path":${JSON.stringify(path)},"linkset":{"landImpact":${li},"streaming":1,"physics":1,"server":1,"prims":1},"objects":[]}`;
+    writeFileSync(
+      join(d, 'slmesh.budget.json'),
+      JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
+    );
+    const file = (path: string, li: string) =>
+      `{"path":${JSON.stringify(path)},"linkset":{"landImpact":${li},"streaming":1,"physics":1,"server":1,"prims":1},"objects":[]}`;
     writeFileSync(join(d, 'inf.json'), `{"generator":{"name":"slmesh"},"files":[${file('cube.glb', '1e999')}]}`);
-    refused(slmesh(d, 'check', '--baseline', 'inf.json'), /inf\.json: files\[0\]\.linkset\.landImpact: must be a finite number/);
+    refused(
+      slmesh(d, 'check', '--baseline', 'inf.json'),
+      /inf\.json: files\[0\]\.linkset\.landImpact: must be a finite number/,
+    );
     const many = Array.from({ length: 200_000 }, (_, i) => file(`gone/${i}.glb`, '1'));
     writeFileSync(join(d, 'many.json'), `{"generator":{"name":"slmesh"},"files":[${many.join(',')}]}`);
     const r = slmesh(d, 'check', '--baseline', 'many.json', '--max-increase', '1000');
@@ -378,21 +427,27 @@ describe('the gate cannot be blinded or spoofed', () => {
     mkdirSync(join(d, 'newfolder'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'props/cube.glb'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'newfolder/SHOUT.GLB'));
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ rules: [{ files: 'props/*.glb', maxLandImpact: 100 }] }));
+    writeFileSync(
+      join(d, 'slmesh.budget.json'),
+      JSON.stringify({ rules: [{ files: 'props/*.glb', maxLandImpact: 100 }] }),
+    );
     const r = slmesh(d, 'check');
     clean(r);
     expect(r.status, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toMatch(/newfolder\/SHOUT\.GLB\s+\(none\).*NO RULE/);
   });
 
-  it('.gitignore and the budget\'s ignore are respected', () => {
+  it(".gitignore and the budget's ignore are respected", () => {
     const d = folder();
     mkdirSync(join(d, 'build'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'cube.glb'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'build/generated.glb'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'wip.glb'));
     writeFileSync(join(d, '.gitignore'), '# outputs\nbuild/\n');
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ ignore: 'wip.glb', rules: [{ files: 'cube.glb', maxLandImpact: 100 }] }));
+    writeFileSync(
+      join(d, 'slmesh.budget.json'),
+      JSON.stringify({ ignore: 'wip.glb', rules: [{ files: 'cube.glb', maxLandImpact: 100 }] }),
+    );
     const r = slmesh(d, 'check');
     clean(r);
     expect(r.status, r.stdout + r.stderr).toBe(0);
@@ -429,7 +484,8 @@ describe('the gate cannot be blinded or spoofed', () => {
     const check = slmesh(d, 'check', 'm.gltf', '--format', 'github');
     clean(check);
     expect(check.status).toBe(1);
-    for (const line of check.stdout.trimEnd().split('\n')) expect(line).toMatch(/^(::error file=m\.gltf,title=[^:]*::|slmesh check: )/);
+    for (const line of check.stdout.trimEnd().split('\n'))
+      expect(line).toMatch(/^(::error file=m\.gltf,title=[^:]*::|slmesh check: )/);
     const table = slmesh(d, 'check', 'm.gltf');
     expect(table.stdout).not.toMatch(/^\s*::/m);
   });
@@ -516,13 +572,23 @@ describe('outputs: nothing overwritten the user did not name; every file-system 
         buffers: [{ uri: 'big.bin', byteLength: count * 12 }],
       }),
     );
-    refused(slmesh(d, 'optimize', 'big.gltf', '-o', 'out.glb'), /big\.gltf: more than 2,000,000 triangles \(the limit; raise it with --max-triangles\)/);
+    refused(
+      slmesh(d, 'optimize', 'big.gltf', '-o', 'out.glb'),
+      /big\.gltf: more than 2,000,000 triangles \(the limit; raise it with --max-triangles\)/,
+    );
     expect(existsSync(join(d, 'out.glb'))).toBe(false);
   });
 
   it('a reader that goes away (| head) ends quietly', () => {
     const d = folder();
-    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" cost "${join(root, 'test-assets/prims-300.glb')}" | head -c 10 >/dev/null; echo "status $?"`], { cwd: d, encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(
+      'sh',
+      [
+        '-c',
+        `"${process.execPath}" "${bin}" cost "${join(root, 'test-assets/prims-300.glb')}" | head -c 10 >/dev/null; echo "status $?"`,
+      ],
+      { cwd: d, encoding: 'utf8', timeout: 180_000 },
+    );
     expect(r.stderr).toBe('');
     expect(r.stdout.trim()).toBe('status 0');
   });

@@ -82,24 +82,54 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'ok.glb'), ok);
   writeFileSync(join(dir, 'nan.glb'), await triangleGlb([0, 0, 0, NaN, 0, 0, 0, 1, 0]));
   cases['nan.glb'] = /NaN or infinite/;
-  writeFileSync(join(dir, 'inf-scale.glb'), editGlbJson(ok, (j) => (j.nodes[0].scale = [1e38, 1e38, 1e38], j.nodes[0].translation = [3e38, 0, 0])));
+  writeFileSync(
+    join(dir, 'inf-scale.glb'),
+    editGlbJson(ok, (j) => ((j.nodes[0].scale = [1e38, 1e38, 1e38]), (j.nodes[0].translation = [3e38, 0, 0]))),
+  );
   cases['inf-scale.glb'] = /infinite or NaN/;
-  writeFileSync(join(dir, 'overrun.glb'), editGlbJson(ok, (j) => (j.accessors[0].count = 1000000)));
+  writeFileSync(
+    join(dir, 'overrun.glb'),
+    editGlbJson(ok, (j) => (j.accessors[0].count = 1000000)),
+  );
   cases['overrun.glb'] = /runs past the end/;
-  writeFileSync(join(dir, 'huge-count.glb'), editGlbJson(ok, (j) => (j.accessors[0].count = 2 ** 40)));
+  writeFileSync(
+    join(dir, 'huge-count.glb'),
+    editGlbJson(ok, (j) => (j.accessors[0].count = 2 ** 40)),
+  );
   cases['huge-count.glb'] = /not a sensible count/;
-  writeFileSync(join(dir, 'bad-component.glb'), editGlbJson(ok, (j) => (j.accessors[0].componentType = 9999)));
+  writeFileSync(
+    join(dir, 'bad-component.glb'),
+    editGlbJson(ok, (j) => (j.accessors[0].componentType = 9999)),
+  );
   cases['bad-component.glb'] = /unknown componentType/;
-  writeFileSync(join(dir, 'view-overrun.glb'), editGlbJson(ok, (j) => (j.bufferViews[0].byteLength = 1e9)));
+  writeFileSync(
+    join(dir, 'view-overrun.glb'),
+    editGlbJson(ok, (j) => (j.bufferViews[0].byteLength = 1e9)),
+  );
   cases['view-overrun.glb'] = /runs past the end of buffer|declares/;
-  writeFileSync(join(dir, 'escape.glb'), editGlbJson(ok, (j) => (j.images = [{ uri: '../../etc/passwd' }])));
+  writeFileSync(
+    join(dir, 'escape.glb'),
+    editGlbJson(ok, (j) => (j.images = [{ uri: '../../etc/passwd' }])),
+  );
   cases['escape.glb'] = /outside the model's folder/;
-  writeFileSync(join(dir, 'http.glb'), editGlbJson(ok, (j) => (j.images = [{ uri: 'http://127.0.0.1:9/x.png' }])));
+  writeFileSync(
+    join(dir, 'http.glb'),
+    editGlbJson(ok, (j) => (j.images = [{ uri: 'http://127.0.0.1:9/x.png' }])),
+  );
   cases['http.glb'] = /URL scheme/;
 });
 
 describe('hostile input through slmesh cost', () => {
-  for (const name of ['nan.glb', 'inf-scale.glb', 'overrun.glb', 'huge-count.glb', 'bad-component.glb', 'view-overrun.glb', 'escape.glb', 'http.glb']) {
+  for (const name of [
+    'nan.glb',
+    'inf-scale.glb',
+    'overrun.glb',
+    'huge-count.glb',
+    'bad-component.glb',
+    'view-overrun.glb',
+    'escape.glb',
+    'http.glb',
+  ]) {
     it(`${name}: exit 2, one line naming the file and the problem, no output`, () => {
       const out = join(dir, `out-${name}`);
       const r = slmesh('cost', name, '--emit-asset', out);
@@ -155,16 +185,35 @@ describe('determinism', () => {
     const outDir = (run: string) => join(dir, `opt-${run}`);
     for (const run of ['a', 'b']) {
       mkdirSync(outDir(run), { recursive: true });
-      const r = slmesh('optimize', join(root, 'test-assets/vase.glb'), '-o', join(outDir(run), 'vase.glb'), '--report', join(outDir(run), 'vase.json'));
+      const r = slmesh(
+        'optimize',
+        join(root, 'test-assets/vase.glb'),
+        '-o',
+        join(outDir(run), 'vase.glb'),
+        '--report',
+        join(outDir(run), 'vase.json'),
+      );
       expect(r.status, r.stderr).toBe(0);
     }
-    const glbs = readdirSync(outDir('a')).filter((f) => f.endsWith('.glb')).sort();
-    expect(glbs).toEqual(['vase.glb', 'vase_LOD0.glb', 'vase_LOD1.glb', 'vase_LOD2.glb', 'vase_PHYS.glb'].filter((f) => glbs.includes(f)));
+    const glbs = readdirSync(outDir('a'))
+      .filter((f) => f.endsWith('.glb'))
+      .sort();
+    expect(glbs).toEqual(
+      ['vase.glb', 'vase_LOD0.glb', 'vase_LOD1.glb', 'vase_LOD2.glb', 'vase_PHYS.glb'].filter((f) => glbs.includes(f)),
+    );
     expect(glbs).toContain('vase_LOD2.glb');
-    expect(readdirSync(outDir('b')).filter((f) => f.endsWith('.glb')).sort()).toEqual(glbs);
-    for (const f of glbs) expect(Buffer.compare(readFileSync(join(outDir('a'), f)), readFileSync(join(outDir('b'), f))), f).toBe(0);
+    expect(
+      readdirSync(outDir('b'))
+        .filter((f) => f.endsWith('.glb'))
+        .sort(),
+    ).toEqual(glbs);
+    for (const f of glbs)
+      expect(Buffer.compare(readFileSync(join(outDir('a'), f)), readFileSync(join(outDir('b'), f))), f).toBe(0);
     // The reports differ only in the output folder they name.
-    const report = (run: string) => readFileSync(join(outDir(run), 'vase.json'), 'utf8').split(JSON.stringify(outDir(run)).slice(1, -1)).join('OUT');
+    const report = (run: string) =>
+      readFileSync(join(outDir(run), 'vase.json'), 'utf8')
+        .split(JSON.stringify(outDir(run)).slice(1, -1))
+        .join('OUT');
     expect(report('a')).toBe(report('b'));
   });
 });

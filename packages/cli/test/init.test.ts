@@ -9,7 +9,16 @@ import { asset, priced, project, root, slmesh } from './check-fixtures.js';
 
 describe('slmesh init', () => {
   it('writes a commented budget from the assets found, which validates and which check passes', () => {
-    const dir = project({ 'props/chair.glb': 'chair.glb', 'props/small/cube.glb': 'cube.glb', 'deco/vase.glb': 'vase.glb', 'deco/vase_LOD2.glb': 'vase_LOD2.glb', 'deco/vase_LOD1.glb': 'vase_LOD1.glb', 'deco/vase_LOD0.glb': 'vase_LOD0.glb', 'deco/vase_PHYS.glb': 'vase_PHYS.glb', 'top.glb': 'bead-5cm.glb' });
+    const dir = project({
+      'props/chair.glb': 'chair.glb',
+      'props/small/cube.glb': 'cube.glb',
+      'deco/vase.glb': 'vase.glb',
+      'deco/vase_LOD2.glb': 'vase_LOD2.glb',
+      'deco/vase_LOD1.glb': 'vase_LOD1.glb',
+      'deco/vase_LOD0.glb': 'vase_LOD0.glb',
+      'deco/vase_PHYS.glb': 'vase_PHYS.glb',
+      'top.glb': 'bead-5cm.glb',
+    });
     const r = slmesh(dir, 'init');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
@@ -60,7 +69,12 @@ describe('init helpers', () => {
   });
 
   it('groups by top folder, descending while everything shares one', () => {
-    expect(groupByFolder(['assets/props/a.glb', 'assets/props/x/b.glb', 'assets/deco/c.glb']).map((g) => [g.folder, g.direct])).toEqual([
+    expect(
+      groupByFolder(['assets/props/a.glb', 'assets/props/x/b.glb', 'assets/deco/c.glb']).map((g) => [
+        g.folder,
+        g.direct,
+      ]),
+    ).toEqual([
       ['assets/deco', false],
       ['assets/props', false],
     ]);

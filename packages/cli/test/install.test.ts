@@ -6,7 +6,16 @@
  * registry for third-party dependencies (`--prefer-offline` uses npm's cache when it can).
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,21 +32,31 @@ const project = join(tmp, 'project');
 const NPM = ['--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'];
 let tarballs: string[] = [];
 
-const slmesh = (args: string[], cwd = user) => spawnSync(join(prefix, 'bin', 'slmesh'), args, { cwd, encoding: 'utf8', timeout: 180_000 });
+const slmesh = (args: string[], cwd = user) =>
+  spawnSync(join(prefix, 'bin', 'slmesh'), args, { cwd, encoding: 'utf8', timeout: 180_000 });
 
 /** The fenced ```js block of docs/library.md that starts with `// sl-pipeline.mjs`. */
 function libraryScript(): string {
   const md = readFileSync(join(root, 'docs/library.md'), 'utf8');
-  const block = [...md.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.startsWith('// sl-pipeline.mjs'));
+  const block = [...md.matchAll(/```js\n([\s\S]*?)```/g)]
+    .map((m) => m[1])
+    .find((b) => b.startsWith('// sl-pipeline.mjs'));
   if (!block) throw new Error('docs/library.md has no sl-pipeline.mjs block');
   return block;
 }
 
 beforeAll(() => {
-  execFileSync(process.execPath, [join(root, 'scripts/pack-all.mjs'), '--no-build', '--out', artifacts], { stdio: ['ignore', 'ignore', 'inherit'] });
-  tarballs = readdirSync(artifacts).filter((f) => f.endsWith('.tgz')).map((f) => join(artifacts, f));
+  execFileSync(process.execPath, [join(root, 'scripts/pack-all.mjs'), '--no-build', '--out', artifacts], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  tarballs = readdirSync(artifacts)
+    .filter((f) => f.endsWith('.tgz'))
+    .map((f) => join(artifacts, f));
   mkdirSync(prefix);
-  execFileSync('npm', ['install', '-g', '--prefix', prefix, ...NPM, ...tarballs], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+  execFileSync('npm', ['install', '-g', '--prefix', prefix, ...NPM, ...tarballs], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    timeout: 300_000,
+  });
   mkdirSync(user);
   copyFileSync(join(root, 'test-assets/chair.glb'), join(user, 'chair.glb'));
 }, 400_000);
@@ -45,7 +64,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 
 describe('the tarballs', () => {
   it('are one per public package, with real versions, MIT licence, repository, engines, README and schemas', () => {
-    expect(tarballs.map((t) => t.split('/').pop())).toEqual(['slmesh-cli-0.1.0.tgz', 'slmesh-core-0.1.0.tgz', 'slmesh-gltf-plugin-0.1.0.tgz', 'slmesh-preview-0.1.0.tgz']);
+    expect(tarballs.map((t) => t.split('/').pop())).toEqual([
+      'slmesh-cli-0.1.0.tgz',
+      'slmesh-core-0.1.0.tgz',
+      'slmesh-gltf-plugin-0.1.0.tgz',
+      'slmesh-preview-0.1.0.tgz',
+    ]);
     for (const t of tarballs) {
       const files = execFileSync('tar', ['-tzf', t], { encoding: 'utf8' }).split('\n');
       const manifest = JSON.parse(execFileSync('tar', ['-xOzf', t, 'package/package.json'], { encoding: 'utf8' }));
@@ -64,11 +88,27 @@ describe('the tarballs', () => {
     const cli = execFileSync('tar', ['-tzf', tarballs[0]], { encoding: 'utf8' });
     expect(cli).toContain('package/schemas/cost-report.schema.json');
     expect(cli).toContain('package/schemas/budget.schema.json');
-    expect(JSON.parse(execFileSync('tar', ['-xOzf', tarballs[0], 'package/package.json'], { encoding: 'utf8' })).dependencies['@slmesh/preview']).toBe('0.1.0');
+    expect(
+      JSON.parse(execFileSync('tar', ['-xOzf', tarballs[0], 'package/package.json'], { encoding: 'utf8' }))
+        .dependencies['@slmesh/preview'],
+    ).toBe('0.1.0');
   });
 
   it('install without a native image library (no sharp) or unused dependencies', () => {
-    const all = execFileSync('find', [prefix, '-name', 'package.json', '-path', '*/node_modules/*', '-not', '-path', '*/node_modules/*/node_modules/*/*/*'], { encoding: 'utf8' });
+    const all = execFileSync(
+      'find',
+      [
+        prefix,
+        '-name',
+        'package.json',
+        '-path',
+        '*/node_modules/*',
+        '-not',
+        '-path',
+        '*/node_modules/*/node_modules/*/*/*',
+      ],
+      { encoding: 'utf8' },
+    );
     expect(all).not.toMatch(/\/sharp\/package\.json|@img\/|picomatch|@gltf-transform\/functions/);
   });
 });
@@ -103,7 +143,9 @@ describe('slmesh installed with plain npm into an empty prefix, run from a user 
     const browser = await launchChromium();
     try {
       const { page, errors } = await openPreview(browser, pathToFileURL(join(user, 'chair.preview.html')).href);
-      expect(await page.evaluate(() => (window as never as { slmeshPreview: { error?: string } }).slmeshPreview.error)).toBeUndefined();
+      expect(
+        await page.evaluate(() => (window as never as { slmeshPreview: { error?: string } }).slmeshPreview.error),
+      ).toBeUndefined();
       expect(errors).toEqual([]);
     } finally {
       await browser.close();
@@ -114,31 +156,56 @@ describe('slmesh installed with plain npm into an empty prefix, run from a user 
 describe('a project that depends on the packages', () => {
   beforeAll(() => {
     mkdirSync(project);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'module' }));
-    execFileSync('npm', ['install', ...NPM, ...tarballs, '@gltf-transform/core@^4.2.1', 'meshoptimizer@^1.3.0'], { cwd: project, stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 });
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'user-project', private: true, type: 'module' }),
+    );
+    execFileSync('npm', ['install', ...NPM, ...tarballs, '@gltf-transform/core@^4.2.1', 'meshoptimizer@^1.3.0'], {
+      cwd: project,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      timeout: 300_000,
+    });
     copyFileSync(join(root, 'test-assets/chair.glb'), join(project, 'chair.glb'));
   }, 400_000);
 
   it('npx slmesh runs the local bin', () => {
-    const r = spawnSync('npx', ['--no-install', 'slmesh', 'cost', 'chair.glb', '--json'], { cwd: project, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync('npx', ['--no-install', 'slmesh', 'cost', 'chair.glb', '--json'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout).files[0].path).toBe('chair.glb');
   });
 
   it("docs/library.md's script runs slLods, slPhysics and slReport", () => {
     writeFileSync(join(project, 'sl-pipeline.mjs'), libraryScript());
-    const r = spawnSync(process.execPath, ['sl-pipeline.mjs', 'chair.glb', 'chair-sl.glb'], { cwd: project, encoding: 'utf8', timeout: 180_000 });
+    const r = spawnSync(process.execPath, ['sl-pipeline.mjs', 'chair.glb', 'chair-sl.glb'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 180_000,
+    });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^land impact \d+\.\d\d -> \d+\.\d\d$/m);
-    const report = JSON.parse(execFileSync(join(project, 'node_modules/.bin/slmesh'), ['cost', 'chair-sl.glb', '--json'], { cwd: project, encoding: 'utf8' }));
-    expect(report.files[0].siblings).toEqual(expect.arrayContaining(['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb']));
+    const report = JSON.parse(
+      execFileSync(join(project, 'node_modules/.bin/slmesh'), ['cost', 'chair-sl.glb', '--json'], {
+        cwd: project,
+        encoding: 'utf8',
+      }),
+    );
+    expect(report.files[0].siblings).toEqual(
+      expect.arrayContaining(['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb']),
+    );
     for (const lod of ['medium', 'low', 'lowest']) expect(report.files[0].objects[0].lods[lod].present, lod).toBe(true);
   });
 
   it('the installed gltf-transform config adds sl-report', () => {
     const config = join(project, 'node_modules/@slmesh/gltf-plugin/gltf-transform-config.mjs');
     const cli = join(root, 'node_modules/@gltf-transform/cli/bin/cli.js');
-    const out = execFileSync(process.execPath, [cli, 'sl-report', 'chair.glb', '--config', config], { cwd: project, encoding: 'utf8' });
+    const out = execFileSync(process.execPath, [cli, 'sl-report', 'chair.glb', '--config', config], {
+      cwd: project,
+      encoding: 'utf8',
+    });
     expect(JSON.parse(out).files[0].linkset.prims).toBe(6);
   });
 });
@@ -164,7 +231,8 @@ function githubRunSteps(): { name: string; run: string; workdir?: string }[] {
     if (!run || !step) continue;
     if (run[2] === '>' || run[2] === '|') {
       const body: string[] = [];
-      while (i + 1 < lines.length && (lines[i + 1].trim() === '' || lines[i + 1].search(/\S/) > run[1].length)) body.push(lines[++i].trim());
+      while (i + 1 < lines.length && (lines[i + 1].trim() === '' || lines[i + 1].search(/\S/) > run[1].length))
+        body.push(lines[++i].trim());
       step.run = body.join(run[2] === '>' ? ' ' : '\n').trim();
     } else {
       step.run = run[2].replace(/^'(.*)'$/, '$1').replace(/''/g, "'");
@@ -186,13 +254,24 @@ describe("docs/ci.md's GitHub Actions job, its run steps as written", () => {
     expect(slmesh(['init'], repo).status).toBe(0);
     // The target branch's checkout (actions/checkout with path: .base): the same assets and budget.
     mkdirSync(join(repo, '.base/props'), { recursive: true });
-    for (const f of ['props/chair.glb', 'props/cube.glb', 'slmesh.budget.json']) copyFileSync(join(repo, f), join(repo, '.base', f));
+    for (const f of ['props/chair.glb', 'props/cube.glb', 'slmesh.budget.json'])
+      copyFileSync(join(repo, f), join(repo, '.base', f));
     const summary = join(tmp, 'step-summary.md');
     writeFileSync(summary, '');
-    const env = { ...process.env, PATH: `${join(ciPrefix, 'bin')}:${process.env.PATH}`, npm_config_prefix: ciPrefix, GITHUB_STEP_SUMMARY: summary };
+    const env = {
+      ...process.env,
+      PATH: `${join(ciPrefix, 'bin')}:${process.env.PATH}`,
+      npm_config_prefix: ciPrefix,
+      GITHUB_STEP_SUMMARY: summary,
+    };
 
     const steps = githubRunSteps();
-    expect(steps.map((s) => s.name)).toEqual(['Install slmesh', 'Baseline (target branch)', 'Check budgets', 'Step summary']);
+    expect(steps.map((s) => s.name)).toEqual([
+      'Install slmesh',
+      'Baseline (target branch)',
+      'Check budgets',
+      'Step summary',
+    ]);
     for (const step of steps) {
       const cmd = step.run.replace(/\$\{\{ matrix\.shard \}\}/g, '1');
       expect(cmd).not.toContain('${{');

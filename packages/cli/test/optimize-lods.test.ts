@@ -35,12 +35,29 @@ function stream(isTTY: boolean) {
 describe('slmesh optimize: the high LOD and triangle budgets', () => {
   it('leaves the high LOD untouched with --keep-high, and honours --max-triangles', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-lods-'));
-    const kept = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'kept.glb'), '--keep-high', '--physics', 'none');
+    const kept = slmesh(
+      'optimize',
+      asset('suzanne.glb'),
+      '-o',
+      join(dir, 'kept.glb'),
+      '--keep-high',
+      '--physics',
+      'none',
+    );
     expect(kept.status, kept.stderr).toBe(0);
     expect(kept.stdout).toMatch(/Suzanne\s+7872\s+7872 \(kept\)/);
     expect(costJson(join(dir, 'kept.glb')).objects[0].lods.high.triangles).toBe(7872);
 
-    const r = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'budget.glb'), '--max-triangles', 'high=3000,medium=500,low=150,lowest=60', '--physics', 'none');
+    const r = slmesh(
+      'optimize',
+      asset('suzanne.glb'),
+      '-o',
+      join(dir, 'budget.glb'),
+      '--max-triangles',
+      'high=3000,medium=500,low=150,lowest=60',
+      '--physics',
+      'none',
+    );
     expect(r.status, r.stderr).toBe(0);
     const lods = costJson(join(dir, 'budget.glb')).objects[0].lods;
     expect(lods.high.triangles).toBeLessThanOrEqual(3000);
@@ -54,15 +71,22 @@ describe('slmesh optimize: the high LOD and triangle budgets', () => {
   it('refuses malformed budgets and distances with a usage error', () => {
     expect(parseMaxTriangles('high=20000, lowest=10')).toEqual({ budgets: { high: 20000, lowest: 10 } });
     expect(parseMaxTriangles('2000000,lowest=10')).toEqual({ inputLimit: 2000000, budgets: { lowest: 10 } });
-    for (const bad of ['high', 'high=0', 'middle=5', 'low=1.5', 'low=-3']) expect(() => parseMaxTriangles(bad)).toThrow(/--max-triangles/);
+    for (const bad of ['high', 'high=0', 'middle=5', 'low=1.5', 'low=-3'])
+      expect(() => parseMaxTriangles(bad)).toThrow(/--max-triangles/);
     expect(() => optimizeOptionsFrom({ output: 'o.glb', highDistance: '0' })).toThrow(/--high-distance/);
-    expect(optimizeOptionsFrom({ output: 'o.glb', keepHigh: true, highDistance: '3' })).toMatchObject({ keepHigh: true, highDistance: 3 });
+    expect(optimizeOptionsFrom({ output: 'o.glb', keepHigh: true, highDistance: '3' })).toMatchObject({
+      keepHigh: true,
+      highDistance: 3,
+    });
   });
 });
 
 describe('progress', () => {
   it('draws nothing when the stream is not a TTY, or when quiet', () => {
-    for (const [s, quiet] of [[stream(false), false], [stream(true), true]] as const) {
+    for (const [s, quiet] of [
+      [stream(false), false],
+      [stream(true), true],
+    ] as const) {
       const p = createProgress({ stream: s, quiet });
       p.step('optimize: planning LODs', 1, 3);
       p.fraction('physics', 0.5);
@@ -83,19 +107,39 @@ describe('progress', () => {
 
   it('reports every phase of optimize on a terminal, and nothing with --quiet', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-lods-'));
-    const out: string[] = [], err: string[] = [];
+    const out: string[] = [],
+      err: string[] = [];
     const tty = stream(true);
     const physics = (o: never) => o;
-    expect(await runOptimize(asset('chair.glb'), { output: join(dir, 'a.glb') }, (s) => out.push(s), (s) => err.push(s), physics, tty)).toBe(0);
+    expect(
+      await runOptimize(
+        asset('chair.glb'),
+        { output: join(dir, 'a.glb') },
+        (s) => out.push(s),
+        (s) => err.push(s),
+        physics,
+        tty,
+      ),
+    ).toBe(0);
     const text = tty.chunks.join('');
-    for (const label of ['reading', 'pricing the input', 'planning LODs', 'physics', 'writing', 'pricing the output']) expect(text).toContain(`optimize: ${label}`);
+    for (const label of ['reading', 'pricing the input', 'planning LODs', 'physics', 'writing', 'pricing the output'])
+      expect(text).toContain(`optimize: ${label}`);
     // Per-object phases count the chair's 6 prims; the line is cleared at the end.
     expect(text).toContain('planning LODs 6/6');
     expect(tty.chunks.at(-1)).toBe('\r\x1b[K');
     expect(err).toEqual([]);
 
     const quiet = stream(true);
-    expect(await runOptimize(asset('chair.glb'), { output: join(dir, 'b.glb'), quiet: true }, () => {}, () => {}, physics, quiet)).toBe(0);
+    expect(
+      await runOptimize(
+        asset('chair.glb'),
+        { output: join(dir, 'b.glb'), quiet: true },
+        () => {},
+        () => {},
+        physics,
+        quiet,
+      ),
+    ).toBe(0);
     expect(quiet.chunks).toEqual([]);
   });
 

@@ -15,13 +15,25 @@ const bin = join(root, 'packages/cli/dist/bin.js');
 const slmesh = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', cwd: root });
 const nodeNames = (glb: string) => {
   const b = readFileSync(glb);
-  return (JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString()).nodes as { name: string }[]).map((n) => n.name);
+  return (JSON.parse(b.subarray(20, 20 + b.readUInt32LE(12)).toString()).nodes as { name: string }[]).map(
+    (n) => n.name,
+  );
 };
 
 describe('slmesh optimize --physics', () => {
   it('decompose: writes Name_PHYS hulls, priced as an estimate, the same in the report and on re-reading', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-phys-'));
-    const r = slmesh('optimize', 'test-assets/vase.glb', '-o', join(dir, 'v.glb'), '--report', join(dir, 'v.json'), '--physics', 'decompose', '--no-siblings');
+    const r = slmesh(
+      'optimize',
+      'test-assets/vase.glb',
+      '-o',
+      join(dir, 'v.glb'),
+      '--report',
+      join(dir, 'v.json'),
+      '--physics',
+      'decompose',
+      '--no-siblings',
+    );
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/physics weight .* estimate/);
     expect(nodeNames(join(dir, 'v_PHYS.glb'))).toContain('Vase_PHYS');
@@ -48,7 +60,10 @@ describe('slmesh optimize --physics', () => {
 
   it('a bad mode or tolerance is one line and exit 2, nothing written', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-phys-'));
-    for (const args of [['--physics', 'magic'], ['--physics-tolerance', '-1']]) {
+    for (const args of [
+      ['--physics', 'magic'],
+      ['--physics-tolerance', '-1'],
+    ]) {
       const r = slmesh('optimize', 'test-assets/cube.glb', '-o', join(dir, 'x.glb'), ...args);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);

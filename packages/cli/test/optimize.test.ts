@@ -13,7 +13,9 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(__dirname, '../../..');
 const bin = join(root, 'packages/cli/dist/bin.js');
 const asset = (name: string) => join(root, 'test-assets', name);
-const validator = createRequire(join(root, 'package.json'))('gltf-validator') as { validateBytes(b: Uint8Array, o?: object): Promise<{ issues: { numErrors: number } }> };
+const validator = createRequire(join(root, 'package.json'))('gltf-validator') as {
+  validateBytes(b: Uint8Array, o?: object): Promise<{ issues: { numErrors: number } }>;
+};
 const schema = JSON.parse(readFileSync(join(root, 'docs/cost-report.schema.json'), 'utf8'));
 const validateReport = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
 
@@ -31,7 +33,14 @@ function costJson(file: string) {
 describe('slmesh optimize', () => {
   it('writes an uploader-ready GLB and its report, and prints land impact before and after', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
-    const r = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'out.glb'), '--report', join(dir, 'report.json'));
+    const r = slmesh(
+      'optimize',
+      asset('suzanne.glb'),
+      '-o',
+      join(dir, 'out.glb'),
+      '--report',
+      join(dir, 'report.json'),
+    );
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     // 367: Suzanne's high LOD block as the viewer's zlib-ng compresses it (node:zlib made it 381).
@@ -62,7 +71,9 @@ describe('slmesh optimize', () => {
     expect(slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'chair.glb')).status).toBe(0);
     const before = costJson(asset('chair.glb'));
     const after = costJson(join(dir, 'chair.glb'));
-    expect(after.objects.map((o: { name: string }) => o.name)).toEqual(before.objects.map((o: { name: string }) => o.name));
+    expect(after.objects.map((o: { name: string }) => o.name)).toEqual(
+      before.objects.map((o: { name: string }) => o.name),
+    );
     after.objects.forEach((o: { faces: number; position: number[]; scale: number[] }, i: number) => {
       expect(o.faces).toBe(before.objects[i].faces);
       // Same place and size in the linkset.
@@ -79,7 +90,13 @@ describe('slmesh optimize', () => {
     expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(again, 'cube.glb'), '--split').status).toBe(0);
     expect(readdirSync(again).sort()).toEqual(readdirSync(dir).sort());
     // The physics (default --physics auto) goes in cube_PHYS.glb, as the viewer's sibling naming has it.
-    expect(readdirSync(dir).sort()).toEqual(['cube.glb', 'cube_LOD0.glb', 'cube_LOD1.glb', 'cube_LOD2.glb', 'cube_PHYS.glb']);
+    expect(readdirSync(dir).sort()).toEqual([
+      'cube.glb',
+      'cube_LOD0.glb',
+      'cube_LOD1.glb',
+      'cube_LOD2.glb',
+      'cube_PHYS.glb',
+    ]);
     const file = costJson(join(dir, 'cube.glb'));
     expect(file.siblings).toHaveLength(4);
     expect(file.objects[0].faces).toBe(3);
@@ -99,7 +116,13 @@ describe('slmesh optimize', () => {
 
   it('bad options: exit 2 with one line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
-    for (const args of [[], ['-o', join(dir, 'x.gltf')], ['-o', join(dir, 'x.glb'), '--max-error-px', 'lots'], ['-o', join(dir, 'x.glb'), '--min-coverage', '2'], ['-o', join(dir, 'x.glb'), '--target-li', '-1']]) {
+    for (const args of [
+      [],
+      ['-o', join(dir, 'x.gltf')],
+      ['-o', join(dir, 'x.glb'), '--max-error-px', 'lots'],
+      ['-o', join(dir, 'x.glb'), '--min-coverage', '2'],
+      ['-o', join(dir, 'x.glb'), '--target-li', '-1'],
+    ]) {
       const r = slmesh('optimize', asset('cube.glb'), ...args);
       expect(r.status).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
@@ -110,7 +133,16 @@ describe('slmesh optimize', () => {
   it('--target-li: meets a reachable budget; says so and exits 1 when even the silhouette floor is over it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     // --target-li plans the LODs; the physics is its own choice (here the single hull).
-    const ok = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, 'a.glb'), '--target-li', '20', '--physics', 'hull');
+    const ok = slmesh(
+      'optimize',
+      asset('suzanne.glb'),
+      '-o',
+      join(dir, 'a.glb'),
+      '--target-li',
+      '20',
+      '--physics',
+      'hull',
+    );
     expect(ok.status).toBe(0);
     expect(ok.stdout).toMatch(/target land impact 20: met/);
     expect(costJson(join(dir, 'a.glb')).linkset.landImpact).toBeLessThanOrEqual(20);

@@ -9,13 +9,34 @@ import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../src/
 
 /** An L of two boxes: two hulls. */
 function lShape(): SlObject {
-  const pos: number[] = [], idx: number[] = [];
-  for (const [min, max] of [[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]) {
+  const pos: number[] = [],
+    idx: number[] = [];
+  for (const [min, max] of [
+    [
+      [0, 0, 0],
+      [2, 1, 1],
+    ],
+    [
+      [0, 0, 0],
+      [1, 3, 1],
+    ],
+  ]) {
     const base = pos.length / 3;
     for (let i = 0; i < 8; i++) pos.push(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]);
-    for (const [a, b, c, d] of [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]]) idx.push(base + a, base + b, base + c, base + a, base + c, base + d);
+    for (const [a, b, c, d] of [
+      [0, 4, 6, 2],
+      [1, 3, 7, 5],
+      [0, 1, 5, 4],
+      [2, 6, 7, 3],
+      [0, 2, 3, 1],
+      [4, 5, 7, 6],
+    ])
+      idx.push(base + a, base + b, base + c, base + a, base + c, base + d);
   }
-  return { name: 'L', lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) }] } } };
+  return {
+    name: 'L',
+    lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) }] } },
+  };
 }
 
 describe('runPhysicsInWorker', () => {
@@ -26,7 +47,9 @@ describe('runPhysicsInWorker', () => {
     const r = await runPhysicsInWorker(object, options, { onProgress: (f) => seen.push(f), handleSigint: false });
     const local = buildPhysics(object, options);
     expect(r.mode).toBe('decompose');
-    expect(r.object.decomposition!.map((h) => Array.from(h))).toEqual(local.object.decomposition!.map((h) => Array.from(h)));
+    expect(r.object.decomposition!.map((h) => Array.from(h))).toEqual(
+      local.object.decomposition!.map((h) => Array.from(h)),
+    );
     expect(r.weight).toBe(local.weight);
     expect(seen.length).toBeGreaterThan(2);
     expect(seen[seen.length - 1]).toBe(1);
@@ -34,22 +57,34 @@ describe('runPhysicsInWorker', () => {
 
   it('an abort terminates the worker and rejects with PhysicsCancelledError', async () => {
     const ac = new AbortController();
-    const slow = runPhysicsInWorker(lShape(), { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } }, { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false });
+    const slow = runPhysicsInWorker(
+      lShape(),
+      { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
+      { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
+    );
     await expect(slow).rejects.toBeInstanceOf(PhysicsCancelledError);
     const pre = new AbortController();
     pre.abort();
-    await expect(runPhysicsInWorker(lShape(), { mode: 'hull' }, { signal: pre.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(runPhysicsInWorker(lShape(), { mode: 'hull' }, { signal: pre.signal })).rejects.toMatchObject({
+      name: 'AbortError',
+    });
   });
 
   it('Ctrl-C (SIGINT) while it runs cancels it and removes its handler afterwards', async () => {
     const before = process.listenerCount('SIGINT');
-    const p = runPhysicsInWorker(lShape(), { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } }, { onProgress: () => process.emit('SIGINT') });
+    const p = runPhysicsInWorker(
+      lShape(),
+      { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
+      { onProgress: () => process.emit('SIGINT') },
+    );
     await expect(p).rejects.toMatchObject({ reason: 'SIGINT' });
     expect(process.listenerCount('SIGINT')).toBe(before);
   });
 
   it('refuses options carrying a function (they cannot cross to a thread)', async () => {
-    await expect(runPhysicsInWorker(lShape(), { mode: 'mesh', mesh: { simplify: (_p, i) => i } })).rejects.toMatchObject({ code: 'USAGE' });
+    await expect(
+      runPhysicsInWorker(lShape(), { mode: 'mesh', mesh: { simplify: (_p, i) => i } }),
+    ).rejects.toMatchObject({ code: 'USAGE' });
   });
 });
 

@@ -137,7 +137,8 @@ describe('slmesh preview page', () => {
     expect(stats.distinct).toBeGreaterThan(20);
     // The fabric back (#6f9bd1, lit) is there: blue-dominant pixels well away from the grey background.
     let blue = 0;
-    for (let i = 0; i < img.rgba.length; i += 4) if (img.rgba[i + 2] > img.rgba[i] + 40 && img.rgba[i + 2] > 120) blue++;
+    for (let i = 0; i < img.rgba.length; i += 4)
+      if (img.rgba[i + 2] > img.rgba[i] + 40 && img.rgba[i + 2] > 120) blue++;
     expect(blue).toBeGreaterThan(500);
     await page.waitForSelector('#chart svg');
     expect(errors).toEqual([]);
@@ -145,12 +146,18 @@ describe('slmesh preview page', () => {
   });
 
   it('shows the numbers of slmesh cost --json, and those of --size X after the size control', async () => {
-    for (const [model, size] of [['chair.glb', '3'], ['vase.glb', '0.05'], ['two-cubes-60m.glb', '20']] as const) {
+    for (const [model, size] of [
+      ['chair.glb', '3'],
+      ['vase.glb', '0.05'],
+      ['two-cubes-60m.glb', '20'],
+    ] as const) {
       const { page, errors } = await openPreview(browser, pageOf(asset(model), `${model}.html`));
       const own = costJson(asset(model));
       expect(await pageNumbers(page)).toEqual(cliNumbers(own));
       expect(await page.textContent('#cost-download')).toBe(own.linkset.streaming.toFixed(3));
-      expect(await page.textContent('#cost-land-impact')).toBe(`${own.linkset.landImpact.toFixed(3)} → ${own.linkset.landImpactRounded}`);
+      expect(await page.textContent('#cost-land-impact')).toBe(
+        `${own.linkset.landImpact.toFixed(3)} → ${own.linkset.landImpactRounded}`,
+      );
       expect(await page.textContent('#cost-linkable')).toBe(own.linkset.linkable.ok ? 'linkable' : 'NOT linkable');
 
       // The size control, as a user types it.
@@ -160,7 +167,9 @@ describe('slmesh preview page', () => {
       const shown = await pageNumbers(page);
       expect(shown).toEqual(cliNumbers(sized));
       expect(await page.textContent('#cost-linkable')).toBe(sized.linkset.linkable.ok ? 'linkable' : 'NOT linkable');
-      const codes = await page.$$eval('#diagnostics li[data-code]', (els) => els.map((e) => e.getAttribute('data-code')));
+      const codes = await page.$$eval('#diagnostics li[data-code]', (els) =>
+        els.map((e) => e.getAttribute('data-code')),
+      );
       expect(codes).toEqual(sized.diagnostics.map((d: { code: string }) => d.code));
       expect(errors).toEqual([]);
       await page.close();
@@ -250,7 +259,9 @@ describe('slmesh preview page', () => {
     const { page, errors } = await openPreview(browser, pathToFileURL(out).href);
     expect(await page.isDisabled('#physics-decomposition')).toBe(false);
     expect(await page.textContent('#cost-physics-note')).toBe('estimate');
-    expect(await page.textContent('#objects tr[data-object="0"] td[data-field=physics]')).toMatch(/decomposition\s*estimate\s*assumes Analyze$/);
+    expect(await page.textContent('#objects tr[data-object="0"] td[data-field=physics]')).toMatch(
+      /decomposition\s*estimate\s*assumes Analyze$/,
+    );
     // The medium LOD is the model's own; low and lowest show it, as the viewer would.
     expect(await page.getAttribute('[data-lod-pane=medium]', 'data-triangles')).toBe('12');
     expect(await page.textContent('[data-lod-pane=low] .pane-info')).toContain('not in the file: shows medium');
@@ -267,8 +278,16 @@ describe('slmesh preview page', () => {
     const { Document, NodeIO } = require('@gltf-transform/core') as typeof import('@gltf-transform/core');
     const doc = new Document();
     const buffer = doc.createBuffer();
-    const positions = doc.createAccessor().setType('VEC3').setBuffer(buffer).setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]));
-    const indices = doc.createAccessor().setType('SCALAR').setBuffer(buffer).setArray(new Uint16Array([0, 1, 2, 0, 2, 3, 0, 3, 1, 1, 3, 2]));
+    const positions = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setBuffer(buffer)
+      .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]));
+    const indices = doc
+      .createAccessor()
+      .setType('SCALAR')
+      .setBuffer(buffer)
+      .setArray(new Uint16Array([0, 1, 2, 0, 2, 3, 0, 3, 1, 1, 3, 2]));
     const material = doc.createMaterial(HOSTILE_MATERIAL);
     const prim = doc.createPrimitive().setAttribute('POSITION', positions).setIndices(indices).setMaterial(material);
     const node = doc.createNode(HOSTILE_NODE).setMesh(doc.createMesh('m').addPrimitive(prim));
@@ -322,7 +341,10 @@ describe('slmesh preview command', () => {
     const work = mkdtempSync(join(tmpdir(), 'slmesh-serve-'));
     const model = join(work, 'model.glb');
     copyFileSync(asset('cube.glb'), model);
-    const child: ChildProcess = spawn(process.execPath, [bin, 'preview', model, '--serve', '--watch'], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child: ChildProcess = spawn(process.execPath, [bin, 'preview', model, '--serve', '--watch'], {
+      cwd: work,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout!.on('data', (c) => (stdout += c));
@@ -344,7 +366,11 @@ describe('slmesh preview command', () => {
       const navigated = page.waitForEvent('framenavigated', { timeout: 30_000 });
       copyFileSync(asset('bead-5cm.glb'), model);
       await navigated;
-      await page.waitForFunction(() => window.slmeshPreview?.ready && window.slmeshPreview.state!().objects[0].name === 'Bead', null, { timeout: 30_000 });
+      await page.waitForFunction(
+        () => window.slmeshPreview?.ready && window.slmeshPreview.state!().objects[0].name === 'Bead',
+        null,
+        { timeout: 30_000 },
+      );
       expect((await page.evaluate(() => window.slmeshPreview.state!())).lodFactor).toBe(4);
       expect(stdout).toMatch(/updated \(version 2, 1 object\)/);
 

@@ -13,13 +13,19 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(__dirname, '../../..');
 const schema = JSON.parse(readFileSync(join(root, 'docs/cost-report.schema.json'), 'utf8'));
 const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
-const assets = readdirSync(join(root, 'test-assets')).filter((f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f));
+const assets = readdirSync(join(root, 'test-assets')).filter(
+  (f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f),
+);
 
 describe('cost report schema', () => {
   it('has bundled assets to check', () => expect(assets.length).toBeGreaterThan(5));
   for (const a of assets) {
     it(`slmesh cost --json ${a} matches docs/cost-report.schema.json`, () => {
-      const r = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'cost', '--json', '--size', '2', join(root, 'test-assets', a)], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [join(root, 'packages/cli/dist/bin.js'), 'cost', '--json', '--size', '2', join(root, 'test-assets', a)],
+        { encoding: 'utf8' },
+      );
       expect(r.status, r.stderr).toBe(0);
       const ok = validate(JSON.parse(r.stdout));
       expect(validate.errors ?? []).toEqual([]);
@@ -30,7 +36,19 @@ describe('cost report schema', () => {
   it('slmesh optimize --report (physics auto) matches it, with the physics choice and what it assumes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-schema-'));
     try {
-      const r = spawnSync(process.execPath, [join(root, 'packages/cli/dist/bin.js'), 'optimize', join(root, 'test-assets', 'chair.glb'), '-o', join(dir, 'out.glb'), '--report', join(dir, 'out.json')], { encoding: 'utf8' });
+      const r = spawnSync(
+        process.execPath,
+        [
+          join(root, 'packages/cli/dist/bin.js'),
+          'optimize',
+          join(root, 'test-assets', 'chair.glb'),
+          '-o',
+          join(dir, 'out.glb'),
+          '--report',
+          join(dir, 'out.json'),
+        ],
+        { encoding: 'utf8' },
+      );
       expect(r.status, r.stderr).toBe(0);
       const report = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8'));
       const ok = validate(report);

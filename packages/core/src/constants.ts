@@ -101,7 +101,15 @@ export const LOD_ROUNDING_STEP = 0.01;
 // ---------------------------------------------------------------------------------------------
 
 /** Blocks in file order after the header. [viewer] */
-export const MESH_BLOCK_ORDER = ['skin', 'physics_convex', 'lowest_lod', 'low_lod', 'medium_lod', 'high_lod', 'physics_mesh'] as const;
+export const MESH_BLOCK_ORDER = [
+  'skin',
+  'physics_convex',
+  'lowest_lod',
+  'low_lod',
+  'medium_lod',
+  'high_lod',
+  'physics_mesh',
+] as const;
 export type MeshBlockName = (typeof MESH_BLOCK_ORDER)[number];
 /** zlib level of every block: Z_BEST_COMPRESSION. [viewer] */
 export const MESH_ZLIB_LEVEL = 9;

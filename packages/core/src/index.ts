@@ -51,7 +51,15 @@ export {
   scaleAbout,
   scaledCopy,
 } from './geometry/object-geometry.js';
-export { identityPlacement, placePoint, placePositions, primPosition, primScale, worldBox, bakePlacement } from './geometry/placement.js';
+export {
+  identityPlacement,
+  placePoint,
+  placePositions,
+  primPosition,
+  primScale,
+  worldBox,
+  bakePlacement,
+} from './geometry/placement.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
 export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
@@ -114,7 +122,12 @@ export * from './cost/land-impact.js';
 export * from './cost/lod-distances.js';
 export * from './cost/linkability.js';
 export * from './cost/cost-report.js';
-export { type ObjectPriceInput, type ObjectPriceOptions, type ObjectPrice, priceObjectAtScale } from './cost/object-price.js';
+export {
+  type ObjectPriceInput,
+  type ObjectPriceOptions,
+  type ObjectPrice,
+  priceObjectAtScale,
+} from './cost/object-price.js';
 
 // ─── LODs: generation, planning by screen-space error, the viewer's own auto-LODs ────────────
 export {
@@ -138,7 +151,15 @@ export {
   planModelForBudget,
 } from './lod/lod-planner.js';
 export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
-export { LOD_BOX_TOLERANCE, conformLod, conformPhysicsMesh, conformHulls, conformObject, boxStretch, faceHasArea } from './lod/lod-conform.js';
+export {
+  LOD_BOX_TOLERANCE,
+  conformLod,
+  conformPhysicsMesh,
+  conformHulls,
+  conformObject,
+  boxStretch,
+  faceHasArea,
+} from './lod/lod-conform.js';
 export {
   type ScreenSpaceSettings,
   SCREEN_SPACE_DEFAULTS,
@@ -171,5 +192,15 @@ export {
   buildPhysicsMesh,
 } from './physics/physics-mesh.js';
 export { convexPieces } from './physics/convex-pieces.js';
-export { type PhysicsMode, type BuildPhysicsOptions, type PhysicsBuildResult, buildPhysics } from './physics/build-physics.js';
-export { type AvatarOpeningOptions, type AvatarOpening, AVATAR_OPENING_DEFAULTS, avatarOpenings } from './physics/avatar-openings.js';
+export {
+  type PhysicsMode,
+  type BuildPhysicsOptions,
+  type PhysicsBuildResult,
+  buildPhysics,
+} from './physics/build-physics.js';
+export {
+  type AvatarOpeningOptions,
+  type AvatarOpening,
+  AVATAR_OPENING_DEFAULTS,
+  avatarOpenings,
+} from './physics/avatar-openings.js';

@@ -4,7 +4,10 @@
  * `{ ...DEFAULTS, ...options }`, would copy the `undefined` over it). `null` is a value and is
  * kept. Only own enumerable keys of `options` are read; neither argument is changed.
  */
-export function assignDefaults<Defaults extends object, Options extends object>(defaults: Defaults, options?: Options | null): Defaults & Options {
+export function assignDefaults<Defaults extends object, Options extends object>(
+  defaults: Defaults,
+  options?: Options | null,
+): Defaults & Options {
   const out = { ...defaults } as Record<string, unknown>;
   if (options) {
     for (const key of Object.keys(options)) {

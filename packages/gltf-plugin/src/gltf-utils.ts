@@ -56,7 +56,9 @@ export function cloneDocument(source: Document): Document {
   const props = new Set<Property>();
   for (const edge of source.getGraph().listEdges()) props.add(edge.getChild());
   const pairs: [Property, Property][] = [];
-  for (const p of props) if (p.propertyType !== PropertyType.TEXTURE_INFO && p.propertyType !== PropertyType.ROOT) pairs.push([p, resolve(p)]);
+  for (const p of props)
+    if (p.propertyType !== PropertyType.TEXTURE_INFO && p.propertyType !== PropertyType.ROOT)
+      pairs.push([p, resolve(p)]);
   for (const [from, to] of pairs) to.copy(from, resolve);
   // 3. Root properties (name, asset, default scene, extras).
   target.getRoot().copy(source.getRoot(), resolve as never);
@@ -100,7 +102,12 @@ export function prune(options: PruneOptions = {}): Transform {
     const shakeLeaves = (p: Node | Scene) => {
       for (const child of p.listChildren()) shakeLeaves(child);
       if (p instanceof Scene) return;
-      const used = graph.listParentEdges(p).some((e) => ![PropertyType.ROOT, PropertyType.SCENE, PropertyType.NODE].includes(e.getParent().propertyType as never));
+      const used = graph
+        .listParentEdges(p)
+        .some(
+          (e) =>
+            ![PropertyType.ROOT, PropertyType.SCENE, PropertyType.NODE].includes(e.getParent().propertyType as never),
+        );
       if (!used && graph.listChildren(p).length === 0 && !hasExtras(p)) p.dispose();
     };
     // Top-down, so that what a removed property referenced can go too.
@@ -112,7 +119,8 @@ export function prune(options: PruneOptions = {}): Transform {
     for (const camera of root.listCameras()) shake(camera);
     for (const edge of graph.listEdges()) {
       const parent = edge.getParent();
-      if (parent.propertyType === PropertyType.PRIMITIVE || parent.propertyType === PropertyType.PRIMITIVE_TARGET) shake(parent);
+      if (parent.propertyType === PropertyType.PRIMITIVE || parent.propertyType === PropertyType.PRIMITIVE_TARGET)
+        shake(parent);
     }
     for (const anim of root.listAnimations()) {
       for (const channel of anim.listChannels()) if (!channel.getTargetNode()) channel.dispose();

@@ -42,7 +42,8 @@ const C = [1, 0, 0, 0, 0, 0, 1, 0, 0, -1, 0, 0, 0, 0, 0, 1];
 
 function mul4(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out = new Array<number>(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
   return out;
 }
 
@@ -57,7 +58,9 @@ export function nodeFrame(world: ArrayLike<number>, mode: ImporterMode, skinned 
     return { matrix, det: Math.sign(det3(matrix)) || 1 };
   }
   // 1. Columns of the 3x3 -> rotation by Gram-Schmidt, scale along the rotated axes (signed).
-  const c0 = [world[0], world[1], world[2]], c1 = [world[4], world[5], world[6]], c2 = [world[8], world[9], world[10]];
+  const c0 = [world[0], world[1], world[2]],
+    c1 = [world[4], world[5], world[6]],
+    c2 = [world[8], world[9], world[10]];
   const len = (v: number[]) => Math.hypot(v[0], v[1], v[2]);
   const dot = (a: number[], b: number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
   const sx = len(c0);
@@ -80,9 +83,15 @@ export function nodeFrame(world: ArrayLike<number>, mode: ImporterMode, skinned 
   const rot = (row: number, col: number) => R[col][row];
   // C * R: row 0 = R row 0; row 1 = -(R row 2); row 2 = R row 1.
   const rotation: Placement['rotation'] = [
-    rot(0, 0), rot(0, 1), rot(0, 2),
-    -rot(2, 0), -rot(2, 1), -rot(2, 2),
-    rot(1, 0), rot(1, 1), rot(1, 2),
+    rot(0, 0),
+    rot(0, 1),
+    rot(0, 2),
+    -rot(2, 0),
+    -rot(2, 1),
+    -rot(2, 2),
+    rot(1, 0),
+    rot(1, 1),
+    rot(1, 2),
   ];
   const translation: Placement['translation'] = [world[12], -world[14], world[13]];
   const matrix = [sx, 0, 0, 0, 0, sy, 0, 0, 0, 0, sz, 0, 0, 0, 0, 1];
@@ -97,14 +106,30 @@ export function framePoint(m: ArrayLike<number>, x: number, y: number, z: number
 }
 
 /** A normal mapper for the frame's 3x3 (inverse transpose, kept pointing outward, unit length). */
-export function frameNormal(m: ArrayLike<number>): (x: number, y: number, z: number, out: Float32Array, o: number) => void {
-  const a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+export function frameNormal(
+  m: ArrayLike<number>,
+): (x: number, y: number, z: number, out: Float32Array, o: number) => void {
+  const a = m[0],
+    b = m[4],
+    c = m[8],
+    d = m[1],
+    e = m[5],
+    f = m[9],
+    g = m[2],
+    h = m[6],
+    i = m[10];
   const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
   const s = det < 0 ? -1 : 1;
   // Cofactor matrix = inverse transpose times the determinant.
-  const c00 = e * i - f * h, c01 = -(d * i - f * g), c02 = d * h - e * g;
-  const c10 = -(b * i - c * h), c11 = a * i - c * g, c12 = -(a * h - b * g);
-  const c20 = b * f - c * e, c21 = -(a * f - c * d), c22 = a * e - b * d;
+  const c00 = e * i - f * h,
+    c01 = -(d * i - f * g),
+    c02 = d * h - e * g;
+  const c10 = -(b * i - c * h),
+    c11 = a * i - c * g,
+    c12 = -(a * h - b * g);
+  const c20 = b * f - c * e,
+    c21 = -(a * f - c * d),
+    c22 = a * e - b * d;
   return (x, y, z, out, o) => {
     const nx = s * (c00 * x + c01 * y + c02 * z);
     const ny = s * (c10 * x + c11 * y + c12 * z);
@@ -118,19 +143,47 @@ export function frameNormal(m: ArrayLike<number>): (x: number, y: number, z: num
 
 /** Inverse of an affine column-major 4x4 (the frame's matrix back to mesh-local). */
 export function invertAffine(m: ArrayLike<number>): number[] {
-  const a = m[0], b = m[4], c = m[8], d = m[1], e = m[5], f = m[9], g = m[2], h = m[6], i = m[10];
+  const a = m[0],
+    b = m[4],
+    c = m[8],
+    d = m[1],
+    e = m[5],
+    f = m[9],
+    g = m[2],
+    h = m[6],
+    i = m[10];
   const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
   const inv = det !== 0 ? 1 / det : 0;
   const r = [
-    (e * i - f * h) * inv, -(b * i - c * h) * inv, (b * f - c * e) * inv,
-    -(d * i - f * g) * inv, (a * i - c * g) * inv, -(a * f - c * d) * inv,
-    (d * h - e * g) * inv, -(a * h - b * g) * inv, (a * e - b * d) * inv,
+    (e * i - f * h) * inv,
+    -(b * i - c * h) * inv,
+    (b * f - c * e) * inv,
+    -(d * i - f * g) * inv,
+    (a * i - c * g) * inv,
+    -(a * f - c * d) * inv,
+    (d * h - e * g) * inv,
+    -(a * h - b * g) * inv,
+    (a * e - b * d) * inv,
   ]; // row-major inverse
-  const tx = m[12], ty = m[13], tz = m[14];
+  const tx = m[12],
+    ty = m[13],
+    tz = m[14];
   return [
-    r[0], r[3], r[6], 0,
-    r[1], r[4], r[7], 0,
-    r[2], r[5], r[8], 0,
-    -(r[0] * tx + r[1] * ty + r[2] * tz), -(r[3] * tx + r[4] * ty + r[5] * tz), -(r[6] * tx + r[7] * ty + r[8] * tz), 1,
+    r[0],
+    r[3],
+    r[6],
+    0,
+    r[1],
+    r[4],
+    r[7],
+    0,
+    r[2],
+    r[5],
+    r[8],
+    0,
+    -(r[0] * tx + r[1] * ty + r[2] * tz),
+    -(r[3] * tx + r[4] * ty + r[5] * tz),
+    -(r[6] * tx + r[7] * ty + r[8] * tz),
+    1,
   ];
 }

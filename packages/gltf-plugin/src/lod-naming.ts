@@ -61,8 +61,16 @@ export function lodlessLabel(name: string): string {
  * each such node an object and says so in a `lod-node-in-high-file` warning; `lods` (for
  * `optimize`, which writes the sibling files) takes them as the slots their names say.
  */
-export function highFileSlots<N extends { name: string }>(nodes: N[], source: string, mode: LodNodesMode): { slotNodes: { base: string; slot: LodSlot; node: N; source: string }[]; diagnostics: { severity: 'warning'; code: string; message: string; object?: string }[] } {
-  if (mode === 'lods') return { slotNodes: nodes.map((node) => ({ ...parseLodName(node.name), node, source })), diagnostics: [] };
+export function highFileSlots<N extends { name: string }>(
+  nodes: N[],
+  source: string,
+  mode: LodNodesMode,
+): {
+  slotNodes: { base: string; slot: LodSlot; node: N; source: string }[];
+  diagnostics: { severity: 'warning'; code: string; message: string; object?: string }[];
+} {
+  if (mode === 'lods')
+    return { slotNodes: nodes.map((node) => ({ ...parseLodName(node.name), node, source })), diagnostics: [] };
   const diagnostics: { severity: 'warning'; code: string; message: string; object?: string }[] = [];
   const used = new Set<string>();
   const slotNodes = nodes.map((node) => {

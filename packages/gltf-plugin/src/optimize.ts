@@ -44,7 +44,14 @@ import type { ImporterMode } from './importer-frame.js';
 import { createNodeIO } from './node-io.js';
 import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
-import { conformModel, generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS, type LodBudgetSummary, type SlLodsOptions } from './sl-lods.js';
+import {
+  conformModel,
+  generateModelLods,
+  modelScaleFactors,
+  SL_LODS_DEFAULTS,
+  type LodBudgetSummary,
+  type SlLodsOptions,
+} from './sl-lods.js';
 import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
 import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
 import { assignDefaults } from '@slmesh/core';
@@ -154,7 +161,21 @@ const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-in
  * files (`_LODn` / `_PHYS` nodes inside the input taken as those slots, as the user meant them),
  * and the model as the uploader would take the input (those nodes as extra objects), for "before".
  */
-async function readInput(path: string, io: NodeIO, siblings: boolean, importer: ImporterMode, maxTriangles = OPTIMIZE_MAX_TRIANGLES): Promise<{ doc: Document; model: SlModel; asUploaded: SlModel; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[]; diagnostics: Diagnostic[]; files: string[] }> {
+async function readInput(
+  path: string,
+  io: NodeIO,
+  siblings: boolean,
+  importer: ImporterMode,
+  maxTriangles = OPTIMIZE_MAX_TRIANGLES,
+): Promise<{
+  doc: Document;
+  model: SlModel;
+  asUploaded: SlModel;
+  nodes: Map<string, MeshNodeGeometry>;
+  slotNodes: number[];
+  diagnostics: Diagnostic[];
+  files: string[];
+}> {
   // Images are read (safely: inside the model's folder) because the output carries them.
   const doc = await readDocument(path, { io, images: 'read' });
   const main = readMeshNodes(doc, { source: path, importer, maxTriangles });
@@ -172,7 +193,8 @@ async function readInput(path: string, io: NodeIO, siblings: boolean, importer: 
       files.push(sib);
       const read = readMeshNodes(found.doc, { source: sib, importer, maxTriangles });
       for (const d of read.diagnostics) diagnostics.push(d);
-      for (const node of read.nodes) siblingNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
+      for (const node of read.nodes)
+        siblingNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }
   const assembled = assembleModel([...slotNodes, ...siblingNodes]);
@@ -194,7 +216,14 @@ async function readInput(path: string, io: NodeIO, siblings: boolean, importer: 
  * land impact is the download weight and the (slow on big meshes) hull is not built; otherwise
  * the full cost report is used.
  */
-function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: number, deflate: DeflateFn, path: string): LandImpactSummary {
+function priceBefore(
+  model: SlModel,
+  f: Vec3,
+  size: SizeRequest,
+  lodFactor: number,
+  deflate: DeflateFn,
+  path: string,
+): LandImpactSummary {
   const parts = prepareForUpload(model);
   let download = 0;
   for (const part of parts) {
@@ -202,7 +231,10 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
     const size = primScale(part.object);
     const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
     const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;
-    download += streamingCost({ high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') }, radius).streaming;
+    download += streamingCost(
+      { high: b('high'), medium: b('medium'), low: b('low'), lowest: b('lowest') },
+      radius,
+    ).streaming;
   }
   const server = serverWeight(parts.length);
   const maxHullPhysics = convexHullPhysicsCost(MAX_HULL_VERTICES) * parts.length;
@@ -212,13 +244,21 @@ function priceBefore(model: SlModel, f: Vec3, size: SizeRequest, lodFactor: numb
     return { prims: parts.length, download, server, landImpact: li.exact, landImpactRounded: li.rounded };
   }
   const full = reportModel({ model, diagnostics: [] }, path, { deflate, lodFactor, size }).report.linkset;
-  return { prims: full.prims, download: full.streaming, physics: full.physics, server: full.server, landImpact: full.landImpact, landImpactRounded: full.landImpactRounded };
+  return {
+    prims: full.prims,
+    download: full.streaming,
+    physics: full.physics,
+    server: full.server,
+    landImpact: full.landImpact,
+    landImpactRounded: full.landImpactRounded,
+  };
 }
 
 /** Reads `input`, generates LODs (and physics through the hook) and returns uploader-ready GLB bytes with before/after prices. */
 export async function optimizeFile(input: string, options: OptimizeOptions): Promise<OptimizeResult> {
   const o = assignDefaults(OPTIMIZE_DEFAULTS, options);
-  if (!o.output || !/\.glb$/i.test(o.output)) throw new SlmeshError('USAGE', `output must be a .glb file, got "${o.output ?? ''}"`);
+  if (!o.output || !/\.glb$/i.test(o.output))
+    throw new SlmeshError('USAGE', `output must be a .glb file, got "${o.output ?? ''}"`);
   const logger = o.logger ?? new Logger(Logger.Verbosity.WARN);
   const simplifier = (o.simplifier ?? MeshoptSimplifier) as typeof MeshoptSimplifier;
   await simplifier.ready;
@@ -232,7 +272,8 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   progress('read', 1, 1);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
-    if (d.severity === 'error' && BLOCKING.has(d.code)) throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
+    if (d.severity === 'error' && BLOCKING.has(d.code))
+      throw new SlmeshError('INPUT_INVALID', `${input}: ${d.message}`);
   }
   const scaleFactors = modelScaleFactors(read.model, o.size);
 
@@ -245,9 +286,17 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
 
   // 3. LODs.
   progress('lods', 0, read.model.objects.length);
-  const lods = generateModelLods(read.model, { ...o, simplifier, deflate, onObjectPlanned: (done, total) => progress('lods', done, total) });
+  const lods = generateModelLods(read.model, {
+    ...o,
+    simplifier,
+    deflate,
+    onObjectPlanned: (done, total) => progress('lods', done, total),
+  });
   progress('lods', read.model.objects.length, read.model.objects.length);
-  for (const p of lods.plans) logger.info(`optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`);
+  for (const p of lods.plans)
+    logger.info(
+      `optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`,
+    );
 
   // 4. Physics hook, object by object.
   let model = lods.model;
@@ -256,9 +305,19 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     progress('physics', 0, objects.length);
     for (let i = 0; i < objects.length; i++) {
       const given = objects[i];
-      const got = await o.physics(given, { index: i, model: { ...model, objects }, source: input, lodFactor: o.lodFactor, scaleFactors, deflate, logger });
+      const got = await o.physics(given, {
+        index: i,
+        model: { ...model, objects },
+        source: input,
+        lodFactor: o.lodFactor,
+        scaleFactors,
+        deflate,
+        logger,
+      });
       if (!got || got.name !== given.name || got.lods?.high?.faces.length !== given.lods.high.faces.length) {
-        throw new Error(`physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`);
+        throw new Error(
+          `physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`,
+        );
       }
       objects[i] = got;
       progress('physics', i + 1, objects.length);
@@ -280,7 +339,11 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
 
   // 6. After: the output priced as `slmesh cost` would price it, with the planner's fallbacks.
   progress('report', 0, 1);
-  const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, {
+    deflate,
+    lodFactor: o.lodFactor,
+    size: o.size,
+  }).report;
   for (const p of lods.plans) after.diagnostics.push(...p.diagnostics);
   progress('report', 1, 1);
   if (lods.budget && !lods.budget.fits) {
@@ -289,5 +352,14 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     logger.warn(`optimize: ${message}`);
   }
   logger.info(`optimize: land impact ${after.linkset.landImpact.toFixed(2)} after.`);
-  return { files, model, plans: lods.plans, ...(lods.budget ? { budget: lods.budget } : {}), before, after, diagnostics: read.diagnostics, inputs: read.files };
+  return {
+    files,
+    model,
+    plans: lods.plans,
+    ...(lods.budget ? { budget: lods.budget } : {}),
+    before,
+    after,
+    diagnostics: read.diagnostics,
+    inputs: read.files,
+  };
 }

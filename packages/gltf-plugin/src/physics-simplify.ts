@@ -13,5 +13,6 @@ import type { SimplifyFn } from '@slmesh/core';
 /** Resolves to a SimplifyFn over meshoptimizer's `simplify`, once its WebAssembly is ready. */
 export async function meshoptSimplifyFn(simplifier: typeof MeshoptSimplifier = MeshoptSimplifier): Promise<SimplifyFn> {
   await simplifier.ready;
-  return (positions, indices, targetIndexCount) => simplifier.simplify(indices, positions, 3, targetIndexCount, 1, [])[0];
+  return (positions, indices, targetIndexCount) =>
+    simplifier.simplify(indices, positions, 3, targetIndexCount, 1, [])[0];
 }

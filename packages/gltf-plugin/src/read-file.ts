@@ -16,7 +16,14 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import type { Document, NodeIO } from '@gltf-transform/core';
 import { SlmeshError, type Diagnostic, type SlModel } from '@slmesh/core';
 import { createNodeIO } from './node-io.js';
-import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodNodesMode, type LodSlot } from './lod-naming.js';
+import {
+  highFileSlots,
+  isSiblingFileName,
+  parseLodName,
+  siblingFileName,
+  type LodNodesMode,
+  type LodSlot,
+} from './lod-naming.js';
 import type { ImporterMode } from './importer-frame.js';
 import { assembleModel, readMeshNodes, type SlotNode } from './to-model.js';
 import { existsNoFollow, readInside } from './safe-read.js';
@@ -52,7 +59,12 @@ const GLB_MAGIC = 0x46546c67;
 function firstLine(e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   // Never quote the input: JSON.parse and friends put a snippet of it in quotes.
-  return msg.split('\n')[0].replace(/"[^"]*"?(\.\.\.)?/g, '"..."').replace(/[\u0000-\u001f\u007f-\u009f]/g, '?').trim().slice(0, 200);
+  return msg
+    .split('\n')[0]
+    .replace(/"[^"]*"?(\.\.\.)?/g, '"..."')
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, '?')
+    .trim()
+    .slice(0, 200);
 }
 
 /** Where JSON.parse stopped, without the snippet of text V8 quotes. */
@@ -70,13 +82,19 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
   const glb = bytes.length >= 4 && view.getUint32(0, true) === GLB_MAGIC;
   let text: string;
   if (glb) {
-    if (bytes.length < 20) throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (${bytes.length} bytes, no JSON chunk)`);
+    if (bytes.length < 20)
+      throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (${bytes.length} bytes, no JSON chunk)`);
     const total = view.getUint32(8, true);
-    if (total > bytes.length) throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (header says ${total} bytes, file has ${bytes.length})`);
+    if (total > bytes.length)
+      throw new SlmeshError(
+        'INPUT_UNREADABLE',
+        `${path}: truncated GLB (header says ${total} bytes, file has ${bytes.length})`,
+      );
     const jsonLength = view.getUint32(12, true);
     const jsonType = view.getUint32(16, true);
     if (jsonType !== 0x4e4f534a) throw new SlmeshError('INPUT_UNREADABLE', `${path}: GLB's first chunk is not JSON`);
-    if (20 + jsonLength > bytes.length) throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (JSON chunk runs past the end of the file)`);
+    if (20 + jsonLength > bytes.length)
+      throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (JSON chunk runs past the end of the file)`);
     text = new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength));
   } else {
     text = new TextDecoder().decode(bytes);
@@ -85,9 +103,17 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF or GLB file (${glb ? 'GLB JSON chunk' : 'JSON'} does not parse: ${jsonErrorWhere(e)})`);
+    throw new SlmeshError(
+      'INPUT_UNREADABLE',
+      `${path}: not a glTF or GLB file (${glb ? 'GLB JSON chunk' : 'JSON'} does not parse: ${jsonErrorWhere(e)})`,
+    );
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json) || typeof (json as { asset?: unknown }).asset !== 'object') {
+  if (
+    !json ||
+    typeof json !== 'object' ||
+    Array.isArray(json) ||
+    typeof (json as { asset?: unknown }).asset !== 'object'
+  ) {
     throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF file (no "asset" object)`);
   }
   return { json: json as Record<string, unknown>, glb };
@@ -96,7 +122,10 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
 /** Rejects URIs that would read outside the file's folder or over the network. */
 export function checkUris(path: string, json: Record<string, unknown>): void {
   const folder = resolve(dirname(path));
-  const lists = [['buffers', json.buffers], ['images', json.images]] as const;
+  const lists = [
+    ['buffers', json.buffers],
+    ['images', json.images],
+  ] as const;
   for (const [kind, list] of lists) {
     if (!Array.isArray(list)) continue;
     list.forEach((item: { uri?: unknown }, i) => {
@@ -105,16 +134,25 @@ export function checkUris(path: string, json: Record<string, unknown>): void {
       if (typeof uri !== 'string') throw new SlmeshError('INPUT_INVALID', `${path}: ${kind}[${i}].uri is not a string`);
       if (uri.startsWith('data:')) return;
       const where = `${path}: ${kind}[${i}].uri "${uri.slice(0, 80)}"`;
-      if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(uri)) throw new SlmeshError('INPUT_UNSAFE', `${where} uses a URL scheme; only relative paths inside the model's folder and data: URIs are allowed`);
+      if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(uri))
+        throw new SlmeshError(
+          'INPUT_UNSAFE',
+          `${where} uses a URL scheme; only relative paths inside the model's folder and data: URIs are allowed`,
+        );
       let decoded: string;
       try {
         decoded = decodeURIComponent(uri);
       } catch {
         throw new SlmeshError('INPUT_INVALID', `${where} is not a valid URI`);
       }
-      if (isAbsolute(decoded) || decoded.startsWith('\\') || /^[a-zA-Z]:/.test(decoded)) throw new SlmeshError('INPUT_UNSAFE', `${where} is an absolute path; only paths inside the model's folder are allowed`);
+      if (isAbsolute(decoded) || decoded.startsWith('\\') || /^[a-zA-Z]:/.test(decoded))
+        throw new SlmeshError(
+          'INPUT_UNSAFE',
+          `${where} is an absolute path; only paths inside the model's folder are allowed`,
+        );
       const rel = relative(folder, resolve(folder, decoded));
-      if (rel.startsWith('..') || isAbsolute(rel)) throw new SlmeshError('INPUT_UNSAFE', `${where} points outside the model's folder`);
+      if (rel.startsWith('..') || isAbsolute(rel))
+        throw new SlmeshError('INPUT_UNSAFE', `${where} points outside the model's folder`);
     });
   }
 }
@@ -156,7 +194,8 @@ export function checkAccessors(path: string, json: Record<string, unknown>, glbB
     const comp = COMPONENT_BYTES[a?.componentType as number];
     const n = TYPE_COMPONENTS[a?.type as string];
     if (!comp || !n) throw bad(`accessors[${i}] has an unknown componentType or type`);
-    if (!isCount(a.count) || a.count > 2 ** 28) throw bad(`accessors[${i}].count ${String(a.count)} is not a sensible count`);
+    if (!isCount(a.count) || a.count > 2 ** 28)
+      throw bad(`accessors[${i}].count ${String(a.count)} is not a sensible count`);
     if (a.bufferView === undefined || a.count === 0) return;
     const view = views[a.bufferView as number];
     if (!isCount(a.bufferView) || !view) throw bad(`accessors[${i}].bufferView does not name a buffer view`);
@@ -186,9 +225,11 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 function decodeDataUri(path: string, where: string, uri: string): Uint8Array {
   const comma = uri.indexOf(',');
   const head = comma < 0 ? '' : uri.slice(5, comma);
-  if (comma < 0 || !/;base64$/i.test(head)) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} is a data: URI that is not base64`);
+  if (comma < 0 || !/;base64$/i.test(head))
+    throw new SlmeshError('INPUT_INVALID', `${path}: ${where} is a data: URI that is not base64`);
   const body = uri.slice(comma + 1);
-  if (body.length % 4 !== 0 || !BASE64.test(body)) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} is a data: URI with invalid base64`);
+  if (body.length % 4 !== 0 || !BASE64.test(body))
+    throw new SlmeshError('INPUT_INVALID', `${path}: ${where} is a data: URI with invalid base64`);
   return new Uint8Array(Buffer.from(body, 'base64'));
 }
 
@@ -200,7 +241,13 @@ function glbBinChunk(bytes: Uint8Array): Uint8Array | undefined {
   return bytes.subarray(at, at + length);
 }
 
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', webp: 'image/webp', ktx2: 'image/ktx2' };
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  webp: 'image/webp',
+  ktx2: 'image/ktx2',
+};
 
 /**
  * Reads one glTF/GLB file into a glTF-Transform Document, checked first. Every external file
@@ -220,7 +267,11 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
   const readResource = async (uri: string, where: string): Promise<Uint8Array> => {
     const known = files.get(uri);
     if (known) return known;
-    const data = await readInside(resolve(folder, decodeURIComponent(uri)), `${path}: ${where} "${printableUri(uri)}"`, { root: folder, maxBytes: Math.max(0, budget) });
+    const data = await readInside(
+      resolve(folder, decodeURIComponent(uri)),
+      `${path}: ${where} "${printableUri(uri)}"`,
+      { root: folder, maxBytes: Math.max(0, budget) },
+    );
     budget -= data.length;
     files.set(uri, data);
     return data;
@@ -230,11 +281,19 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
     const where = `buffers[${i}]`;
     const declared = b.byteLength as number;
     let data: Uint8Array;
-    if (typeof b.uri !== 'string' && (b.extensions as { EXT_meshopt_compression?: { fallback?: boolean } } | undefined)?.EXT_meshopt_compression?.fallback) {
+    if (
+      typeof b.uri !== 'string' &&
+      (b.extensions as { EXT_meshopt_compression?: { fallback?: boolean } } | undefined)?.EXT_meshopt_compression
+        ?.fallback
+    ) {
       continue; // a meshopt fallback buffer has no data: its views are decoded from another buffer
     }
     if (typeof b.uri !== 'string') {
-      if (!glb || i !== 0) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} has no uri (only a GLB's first buffer may use its binary chunk)`);
+      if (!glb || i !== 0)
+        throw new SlmeshError(
+          'INPUT_INVALID',
+          `${path}: ${where} has no uri (only a GLB's first buffer may use its binary chunk)`,
+        );
       data = glbBinChunk(bytes) ?? new Uint8Array(0);
       resources['@glb.bin'] = data;
     } else if (b.uri.startsWith('data:')) {
@@ -246,7 +305,8 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
       data = await readResource(b.uri, `${where}.uri`);
       resources[b.uri] = data;
     }
-    if (data.length < declared) throw new SlmeshError('INPUT_INVALID', `${path}: ${where} declares ${declared} bytes but has ${data.length}`);
+    if (data.length < declared)
+      throw new SlmeshError('INPUT_INVALID', `${path}: ${where} declares ${declared} bytes but has ${data.length}`);
   }
   // 2. Images: read (safely) only when asked; otherwise an empty placeholder of the same type.
   const images = Array.isArray(json.images) ? (json.images as Record<string, unknown>[]) : [];
@@ -260,7 +320,9 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
     }
     const key = `__slmesh_image_${i}`;
     if ((options.images ?? READ_MODEL_FILE_DEFAULTS.images) === 'read') {
-      resources[key] = uri.startsWith('data:') ? decodeDataUri(path, `images[${i}].uri`, uri) : await readResource(uri, `images[${i}].uri`);
+      resources[key] = uri.startsWith('data:')
+        ? decodeDataUri(path, `images[${i}].uri`, uri)
+        : await readResource(uri, `images[${i}].uri`);
     } else resources[key] = new Uint8Array(0);
     im.uri = key;
   }
@@ -283,7 +345,11 @@ function printableUri(uri: string): string {
  * A sibling file (`chair_LOD2.glb`) of a model, if one exists: read under the same rules as
  * the model (a sibling that is a link out of the folder is an error, not skipped).
  */
-export async function readSiblingDocument(path: string, slot: 'medium' | 'low' | 'lowest' | 'physics', options: ReadModelFileOptions = {}): Promise<{ path: string; doc: Document } | undefined> {
+export async function readSiblingDocument(
+  path: string,
+  slot: 'medium' | 'low' | 'lowest' | 'physics',
+  options: ReadModelFileOptions = {},
+): Promise<{ path: string; doc: Document } | undefined> {
   const sib = join(dirname(path), siblingFileName(basename(path), slot));
   if (!(await existsNoFollow(sib))) return undefined;
   return { path: sib, doc: await readDocument(sib, options) };
@@ -313,7 +379,8 @@ export async function readModelFile(path: string, options: ReadModelFileOptions 
       files.push(sib);
       const read = readMeshNodes(sdoc, { source: sib, maxTriangles: options.maxTriangles, importer: options.importer });
       for (const d of read.diagnostics) diagnostics.push(d);
-      for (const node of read.nodes) slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
+      for (const node of read.nodes)
+        slotNodes.push({ base: parseLodName(node.name).base, slot: slot as LodSlot, node, source: sib });
     }
   }
   const assembled = assembleModel(slotNodes);

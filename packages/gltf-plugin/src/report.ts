@@ -4,7 +4,21 @@
  * goes away (new fields may be added).
  */
 
-import { boxSize, COST_REPORT_SCHEMA_VERSION, costReport, emptyBox, unionBox, worldBox, type CostReportOptions, type DeflateFn, type Diagnostic, type LinksetCost, type ObjectCost, type SlModel, type Vec3 } from '@slmesh/core';
+import {
+  boxSize,
+  COST_REPORT_SCHEMA_VERSION,
+  costReport,
+  emptyBox,
+  unionBox,
+  worldBox,
+  type CostReportOptions,
+  type DeflateFn,
+  type Diagnostic,
+  type LinksetCost,
+  type ObjectCost,
+  type SlModel,
+  type Vec3,
+} from '@slmesh/core';
 import type { ReadModelFileOptions } from './read-file.js';
 
 export interface FileReport {
@@ -42,7 +56,10 @@ export interface ReportFileOptions extends Omit<CostReportOptions, 'deflate' | '
 
 /** The injected deflate, or a clear error naming who needed it (the browser-safe entry has no default). */
 export function requireDeflate(deflate: DeflateFn | undefined, who: string): DeflateFn {
-  if (!deflate) throw new TypeError(`${who}: a deflate function is required (pass \`deflate\`, or import from @slmesh/gltf-plugin/node, which uses node:zlib)`);
+  if (!deflate)
+    throw new TypeError(
+      `${who}: a deflate function is required (pass \`deflate\`, or import from @slmesh/gltf-plugin/node, which uses node:zlib)`,
+    );
   return deflate;
 }
 

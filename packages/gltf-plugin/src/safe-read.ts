@@ -51,7 +51,10 @@ export async function realFolder(dir: string, shown: string = dir): Promise<stri
     return real;
   } catch (e) {
     if (e instanceof SlmeshError) throw e;
-    throw new SlmeshError('INPUT_UNREADABLE', `${shown}: ${errno(e) === 'ENOENT' ? 'no such folder' : `cannot open folder (${errno(e) ?? 'error'})`}`);
+    throw new SlmeshError(
+      'INPUT_UNREADABLE',
+      `${shown}: ${errno(e) === 'ENOENT' ? 'no such folder' : `cannot open folder (${errno(e) ?? 'error'})`}`,
+    );
   }
 }
 
@@ -76,13 +79,20 @@ export async function resolveInside(path: string, shown: string, options: SafeRe
   }
   const rel = insideRoot(rootReal, real);
   const where = options.rootName ?? "the model's folder";
-  if (rel === undefined) throw new SlmeshError('INPUT_UNSAFE', `${shown}: resolves (through a symbolic link) to a file outside ${where}; only regular files inside it are read`);
+  if (rel === undefined)
+    throw new SlmeshError(
+      'INPUT_UNSAFE',
+      `${shown}: resolves (through a symbolic link) to a file outside ${where}; only regular files inside it are read`,
+    );
   const parts = rel.split(sep);
   const mode = options.hidden ?? 'refuse';
   parts.forEach((p, i) => {
     const last = i === parts.length - 1;
     if (p === '.git' || (p.startsWith('.') && (mode === 'refuse' || (mode === 'folders' && !last)))) {
-      throw new SlmeshError('INPUT_UNSAFE', `${shown}: is (or lies in) a hidden ${last ? 'file' : 'folder'} such as .git; slmesh does not read hidden files as resources`);
+      throw new SlmeshError(
+        'INPUT_UNSAFE',
+        `${shown}: is (or lies in) a hidden ${last ? 'file' : 'folder'} such as .git; slmesh does not read hidden files as resources`,
+      );
     }
   });
   return real;
@@ -101,21 +111,38 @@ export async function readInside(path: string, shown: string, options: SafeReadO
   } catch (e) {
     throw new SlmeshError('INPUT_UNREADABLE', `${shown}: cannot read (${errno(e) ?? 'error'})`);
   }
-  if (!named.isFile()) throw new SlmeshError('INPUT_UNSAFE', `${shown}: not a regular file (a folder, device, FIFO or socket is never read)`);
+  if (!named.isFile())
+    throw new SlmeshError(
+      'INPUT_UNSAFE',
+      `${shown}: not a regular file (a folder, device, FIFO or socket is never read)`,
+    );
   // 2. Open it once, without following a link put there since, and check what was opened.
   let fh: FileHandle;
   try {
-    fh = await open(real, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0));
+    fh = await open(
+      real,
+      constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0),
+    );
   } catch (e) {
     const code = errno(e);
-    if (code === 'ELOOP') throw new SlmeshError('INPUT_UNSAFE', `${shown}: was replaced by a symbolic link while being read`);
+    if (code === 'ELOOP')
+      throw new SlmeshError('INPUT_UNSAFE', `${shown}: was replaced by a symbolic link while being read`);
     throw new SlmeshError('INPUT_UNREADABLE', `${shown}: cannot read (${code ?? 'error'})`);
   }
   try {
     const st = await fh.stat({ bigint: true });
-    if (!st.isFile()) throw new SlmeshError('INPUT_UNSAFE', `${shown}: not a regular file (a folder, device, FIFO or socket is never read)`);
-    if (st.dev !== named.dev || st.ino !== named.ino) throw new SlmeshError('INPUT_UNSAFE', `${shown}: was replaced while being read`);
-    if (st.size > BigInt(options.maxBytes)) throw new SlmeshError('INPUT_LIMIT', `${shown}: file is ${st.size} bytes, over the ${options.maxBytes}-byte limit`);
+    if (!st.isFile())
+      throw new SlmeshError(
+        'INPUT_UNSAFE',
+        `${shown}: not a regular file (a folder, device, FIFO or socket is never read)`,
+      );
+    if (st.dev !== named.dev || st.ino !== named.ino)
+      throw new SlmeshError('INPUT_UNSAFE', `${shown}: was replaced while being read`);
+    if (st.size > BigInt(options.maxBytes))
+      throw new SlmeshError(
+        'INPUT_LIMIT',
+        `${shown}: file is ${st.size} bytes, over the ${options.maxBytes}-byte limit`,
+      );
     // 3. Exactly the size it had when opened (bounded even if it grows).
     const size = Number(st.size);
     const out = new Uint8Array(size);

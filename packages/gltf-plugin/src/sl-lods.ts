@@ -112,7 +112,10 @@ export function conformModel(model: SlModel, input?: SlModel): SlModel {
     ...model,
     objects: model.objects.map((o) => {
       const before = inputHigh.get(o.name);
-      const high = before && before !== o.lods.high && before.faces.length === o.lods.high.faces.length ? conformLod(before, o.lods.high) : o.lods.high;
+      const high =
+        before && before !== o.lods.high && before.faces.length === o.lods.high.faces.length
+          ? conformLod(before, o.lods.high)
+          : o.lods.high;
       return conformObject(high === o.lods.high ? o : { ...o, lods: { ...o.lods, high } }, limit);
     }),
   };
@@ -127,7 +130,10 @@ function hasAuthoredLods(o: SlObject): boolean {
  * are kept as they are with `keepAuthoredLods`. Exposed for pipelines that hold a model already.
  * @hidden
  */
-export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, 'onPlans'>): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
+export function generateModelLods(
+  model: SlModel,
+  options: Omit<SlLodsOptions, 'onPlans'>,
+): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
   const o = assignDefaults(SL_LODS_DEFAULTS, options);
   const scale = modelScaleFactors(model, o.size);
   const planOptions: LodPlanOptions = {
@@ -147,12 +153,23 @@ export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, '
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
     // Budget mode plans the whole linkset together, priced at the size asked for.
-    const r = planModelForBudget(model, { ...planOptions, targetLandImpact: o.targetLandImpact, deflate: requireDeflate(o.deflate, NAME), scaleFactors: scale });
+    const r = planModelForBudget(model, {
+      ...planOptions,
+      targetLandImpact: o.targetLandImpact,
+      deflate: requireDeflate(o.deflate, NAME),
+      scaleFactors: scale,
+    });
     const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
     return {
       model: { ...model, objects },
       plans: r.plans.filter((_, i) => !keep(model.objects[i])),
-      budget: { targetLandImpact: o.targetLandImpact, fits: r.fits, maxErrorPx: r.maxErrorPx, landImpact: r.landImpact, floorLandImpact: r.floorLandImpact },
+      budget: {
+        targetLandImpact: o.targetLandImpact,
+        fits: r.fits,
+        maxErrorPx: r.maxErrorPx,
+        landImpact: r.landImpact,
+        floorLandImpact: r.floorLandImpact,
+      },
     };
   }
   const planned = planModelLods({ objects: model.objects.filter((obj) => !keep(obj)) }, planOptions);
@@ -198,7 +215,11 @@ export function slLods(_options: SlLodsOptions): Transform {
     await simplifier.ready;
 
     // 1. The document's objects, as the viewer's importer reads them.
-    const { model, diagnostics, nodes, slotNodes } = documentToModel(document, { source: NAME, lodNodes: 'lods', importer: options.importer });
+    const { model, diagnostics, nodes, slotNodes } = documentToModel(document, {
+      source: NAME,
+      lodNodes: 'lods',
+      importer: options.importer,
+    });
     for (const d of diagnostics) logger.warn(`${NAME}: ${d.message}`);
     if (model.objects.length === 0) {
       logger.warn(`${NAME}: no triangle meshes in the default scene; nothing to do.`);
@@ -208,18 +229,23 @@ export function slLods(_options: SlLodsOptions): Transform {
     // 2. LOD chains (error-bound or budget mode).
     const result = generateModelLods(model, options);
     for (const plan of result.plans) {
-      logger.debug(`${NAME}: ${plan.name}: ${plan.highTriangles} -> ${[plan.high, ...plan.levels].map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`);
+      logger.debug(
+        `${NAME}: ${plan.name}: ${plan.highTriangles} -> ${[plan.high, ...plan.levels].map((l) => `${l.triangles} (${l.screenErrorPx.toFixed(2)} px)`).join(' / ')} triangles.`,
+      );
     }
     for (const plan of result.plans) for (const d of plan.diagnostics) logger.warn(`${NAME}: ${d.code}: ${d.message}`);
     if (result.budget && !result.budget.fits) {
-      logger.warn(`${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`);
+      logger.warn(
+        `${NAME}: land impact ${result.budget.floorLandImpact.toFixed(2)} even at the silhouette floor; over the target ${result.budget.targetLandImpact}.`,
+      );
     }
 
     // 3. The sibling files' documents (copies), then the high file in place: same node tree.
     const model2 = conformModel(result.model, model);
     if (options.onSiblings) {
       const siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>> = {};
-      for (const slot of uploadSlots(model2)) if (slot !== 'high') siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes });
+      for (const slot of uploadSlots(model2))
+        if (slot !== 'high') siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes });
       options.onSiblings(siblings);
     }
     await writeUploadSlot(document, model2, nodes, 'high', { slotNodes, inPlace: true });

@@ -17,7 +17,16 @@
  */
 
 import type { Document, Transform } from '@gltf-transform/core';
-import { assignDefaults, buildPhysics, boxSize, emptyBox, unionBox, worldBox, type PhysicsMode, type SlObject } from '@slmesh/core';
+import {
+  assignDefaults,
+  buildPhysics,
+  boxSize,
+  emptyBox,
+  unionBox,
+  worldBox,
+  type PhysicsMode,
+  type SlObject,
+} from '@slmesh/core';
 import { createTransform } from './gltf-utils.js';
 import { scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
@@ -83,8 +92,15 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
     // 2. A physics shape per object. A shape that is not chosen is dropped, so the file says one thing.
     const summaries = new Map<string, SlPhysicsExtras>();
     const objects: SlObject[] = model.objects.map((object) => {
-      const r = buildPhysics(object, { mode: options.mode, tolerance: options.tolerance, maxHulls: options.maxHulls, maxHullVertices: options.maxHullVertices, scale });
-      for (const d of r.diagnostics) logger[d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'debug'](`${NAME}: ${d.message}`);
+      const r = buildPhysics(object, {
+        mode: options.mode,
+        tolerance: options.tolerance,
+        maxHulls: options.maxHulls,
+        maxHullVertices: options.maxHullVertices,
+        scale,
+      });
+      for (const d of r.diagnostics)
+        logger[d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'debug'](`${NAME}: ${d.message}`);
       // 'none' keeps what the object has; otherwise only the chosen shape is written (the
       // uploader computes the single hull itself, so it is never written as `_PHYS`).
       const out: SlObject = r.mode === 'none' ? object : { ...r.object };
@@ -93,8 +109,15 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
         if (r.mode !== 'decompose') delete out.decomposition;
         if (r.mode !== 'mesh') delete out.physicsMesh;
       }
-      summaries.set(object.name, { mode: r.mode, weight: r.weight, estimate: r.estimate, ...(r.mode === 'decompose' ? { hulls: out.decomposition?.length ?? 0 } : {}) });
-      logger.debug(`${NAME}: ${object.name}: ${r.mode}, physics weight ${r.weight.toFixed(2)}${r.estimate ? ' (estimate)' : ''}.`);
+      summaries.set(object.name, {
+        mode: r.mode,
+        weight: r.weight,
+        estimate: r.estimate,
+        ...(r.mode === 'decompose' ? { hulls: out.decomposition?.length ?? 0 } : {}),
+      });
+      logger.debug(
+        `${NAME}: ${object.name}: ${r.mode}, physics weight ${r.weight.toFixed(2)}${r.estimate ? ' (estimate)' : ''}.`,
+      );
       return out;
     });
 
@@ -106,7 +129,8 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
     for (const [name, n] of nodes) {
       const s = summaries.get(name);
       const node = document.getRoot().listNodes()[n.index];
-      if (s && node) node.setExtras({ ...node.getExtras(), slmesh: { ...((node.getExtras().slmesh as object) ?? {}), physics: s } });
+      if (s && node)
+        node.setExtras({ ...node.getExtras(), slmesh: { ...((node.getExtras().slmesh as object) ?? {}), physics: s } });
     }
     logger.debug(`${NAME}: ${objects.length} objects. Complete.`);
   });

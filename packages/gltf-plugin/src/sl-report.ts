@@ -61,5 +61,9 @@ export function slReport(document: Document, options: SlReportOptions = {}): Cos
     linkability: { rule: o.linkRule },
     size: o.size,
   });
-  return makeCostReport([report], { lodFactor: o.lodFactor, ...(o.size ? { size: o.size } : {}), animesh: o.animesh, linkabilityRule: o.linkRule }, VERSION);
+  return makeCostReport(
+    [report],
+    { lodFactor: o.lodFactor, ...(o.size ? { size: o.size } : {}), animesh: o.animesh, linkabilityRule: o.linkRule },
+    VERSION,
+  );
 }

@@ -27,12 +27,30 @@
  */
 
 import type { Accessor, Document, Mesh, Node, Primitive } from '@gltf-transform/core';
-import { convexPieces, emptyFace, placePoint, type Placement, SlmeshError, type Diagnostic, type Face, type LodName, type MeshLod, type SlModel, type SlObject } from '@slmesh/core';
+import {
+  convexPieces,
+  emptyFace,
+  placePoint,
+  type Placement,
+  SlmeshError,
+  type Diagnostic,
+  type Face,
+  type LodName,
+  type MeshLod,
+  type SlModel,
+  type SlObject,
+} from '@slmesh/core';
 import { framePoint, frameNormal, nodeFrame, type ImporterMode, type NodeFrame } from './importer-frame.js';
 import { highFileSlots, type LodNodesMode, type LodSlot } from './lod-naming.js';
 import { walkSceneNodes } from './node-walk.js';
 
-const MODE_POINTS = 0, MODE_LINES = 1, MODE_LINE_LOOP = 2, MODE_LINE_STRIP = 3, MODE_TRIANGLES = 4, MODE_TRIANGLE_STRIP = 5, MODE_TRIANGLE_FAN = 6;
+const MODE_POINTS = 0,
+  MODE_LINES = 1,
+  MODE_LINE_LOOP = 2,
+  MODE_LINE_STRIP = 3,
+  MODE_TRIANGLES = 4,
+  MODE_TRIANGLE_STRIP = 5,
+  MODE_TRIANGLE_FAN = 6;
 
 /** A mesh node read from a file, before LODs are matched into objects. */
 export interface MeshNodeGeometry {
@@ -55,8 +73,11 @@ export interface ToModelOptions {
   lodNodes?: LodNodesMode;
 }
 
-export const TO_MODEL_DEFAULTS = { maxTriangles: 5_000_000, importer: 'current' as ImporterMode, lodNodes: 'objects' as LodNodesMode };
-
+export const TO_MODEL_DEFAULTS = {
+  maxTriangles: 5_000_000,
+  importer: 'current' as ImporterMode,
+  lodNodes: 'objects' as LodNodesMode,
+};
 
 function readVec(accessor: Accessor, size: number): Float32Array {
   const n = accessor.getCount();
@@ -73,7 +94,9 @@ function readVec(accessor: Accessor, size: number): Float32Array {
 
 function triangleIndices(prim: Primitive, vertexCount: number): Uint32Array {
   const idx = prim.getIndices();
-  const src = idx ? Uint32Array.from(idx.getArray() as ArrayLike<number>) : Uint32Array.from({ length: vertexCount }, (_, i) => i);
+  const src = idx
+    ? Uint32Array.from(idx.getArray() as ArrayLike<number>)
+    : Uint32Array.from({ length: vertexCount }, (_, i) => i);
   const mode = prim.getMode();
   if (mode === MODE_TRIANGLES) return src.length % 3 === 0 ? src : src.subarray(0, src.length - (src.length % 3));
   const out: number[] = [];
@@ -88,7 +111,6 @@ function triangleIndices(prim: Primitive, vertexCount: number): Uint32Array {
   return Uint32Array.from(out);
 }
 
-
 const materialIndex = new WeakMap<Document, Map<unknown, number>>();
 
 function materialName(doc: Document, prim: Primitive): string {
@@ -98,13 +120,26 @@ function materialName(doc: Document, prim: Primitive): string {
   if (name) return name;
   // Indexed once per document: indexOf per primitive is quadratic on a file of many materials.
   let index = materialIndex.get(doc);
-  if (!index) materialIndex.set(doc, (index = new Map(doc.getRoot().listMaterials().map((m, i) => [m, i]))));
+  if (!index)
+    materialIndex.set(
+      doc,
+      (index = new Map(
+        doc
+          .getRoot()
+          .listMaterials()
+          .map((m, i) => [m, i]),
+      )),
+    );
   return `mat${index.get(mat) ?? -1}`;
 }
 
 function assertFinite(a: Float32Array, source: string, label: string, pi: number, what: string): void {
   for (let i = 0; i < a.length; i++) {
-    if (!Number.isFinite(a[i])) throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi}: ${what} is NaN or infinite`);
+    if (!Number.isFinite(a[i]))
+      throw new SlmeshError(
+        'INPUT_INVALID',
+        `${source}: node ${JSON.stringify(label)} primitive ${pi}: ${what} is NaN or infinite`,
+      );
   }
 }
 
@@ -113,7 +148,8 @@ function assertFinite(a: Float32Array, source: string, label: string, pi: number
  * viewer (F32 matrices and vertices) can place. The baked importer's vertices are checked as read.
  */
 function placedInFloat32(faces: Face[], placement: Placement): boolean {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (const f of faces) {
     for (let i = 0; i < f.positions.length; i += 3) {
       for (let k = 0; k < 3; k++) {
@@ -141,7 +177,15 @@ export function primitiveTriangles(prim: Primitive): number {
 }
 
 /** Reads one mesh node's primitives as faces in its prim frame (see importer-frame.ts). */
-function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagnostic[], label: string, source: string, frame: NodeFrame): Face[] {
+function readMeshNode(
+  doc: Document,
+  node: Node,
+  mesh: Mesh,
+  diagnostics: Diagnostic[],
+  label: string,
+  source: string,
+  frame: NodeFrame,
+): Face[] {
   const m = frame.matrix;
   const toFrame = (x: number, y: number, z: number, out: Float32Array, o: number) => framePoint(m, x, y, z, out, o);
   const nt = { det: frame.det, apply: frameNormal(m) };
@@ -149,12 +193,22 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
   mesh.listPrimitives().forEach((prim, pi) => {
     const mode = prim.getMode();
     if (mode === MODE_POINTS || mode === MODE_LINES || mode === MODE_LINE_LOOP || mode === MODE_LINE_STRIP) {
-      diagnostics.push({ severity: 'warning', code: 'non-triangle-primitive', object: label, message: `${label}: primitive ${pi} draws ${mode === MODE_POINTS ? 'points' : 'lines'}; skipped (Second Life meshes are triangles)` });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'non-triangle-primitive',
+        object: label,
+        message: `${label}: primitive ${pi} draws ${mode === MODE_POINTS ? 'points' : 'lines'}; skipped (Second Life meshes are triangles)`,
+      });
       return;
     }
     const posAcc = prim.getAttribute('POSITION');
     if (!posAcc) {
-      diagnostics.push({ severity: 'warning', code: 'no-positions', object: label, message: `${label}: primitive ${pi} has no POSITION; skipped` });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'no-positions',
+        object: label,
+        message: `${label}: primitive ${pi} has no POSITION; skipped`,
+      });
       return;
     }
     const src = readVec(posAcc, 3);
@@ -163,7 +217,9 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
     for (let v = 0; v < n; v++) toFrame(src[v * 3], src[v * 3 + 1], src[v * 3 + 2], positions, v * 3);
     for (let i = 0; i < positions.length; i++) {
       if (!Number.isFinite(positions[i])) {
-        const what = Number.isFinite(src[i]) ? 'its transform makes a vertex position infinite or NaN' : 'a vertex position is NaN or infinite';
+        const what = Number.isFinite(src[i])
+          ? 'its transform makes a vertex position infinite or NaN'
+          : 'a vertex position is NaN or infinite';
         throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi}: ${what}`);
       }
     }
@@ -189,7 +245,11 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
     }
     const indices = triangleIndices(prim, n);
     for (let i = 0; i < indices.length; i++) {
-      if (indices[i] >= n) throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(label)} primitive ${pi} has index ${indices[i]} but only ${n} vertices`);
+      if (indices[i] >= n)
+        throw new SlmeshError(
+          'INPUT_INVALID',
+          `${source}: node ${JSON.stringify(label)} primitive ${pi} has index ${indices[i]} but only ${n} vertices`,
+        );
     }
     if (nt.det < 0) {
       for (let t = 0; t + 2 < indices.length; t += 3) {
@@ -204,7 +264,10 @@ function readMeshNode(doc: Document, node: Node, mesh: Mesh, diagnostics: Diagno
 }
 
 /** Every mesh node of the default scene, in scene order, as named faces in their prim frames. */
-export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { nodes: MeshNodeGeometry[]; diagnostics: Diagnostic[] } {
+export function readMeshNodes(
+  doc: Document,
+  options: ToModelOptions = {},
+): { nodes: MeshNodeGeometry[]; diagnostics: Diagnostic[] } {
   const root = doc.getRoot();
   const scene = root.getDefaultScene() ?? root.listScenes()[0];
   const diagnostics: Diagnostic[] = [];
@@ -220,7 +283,10 @@ export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { no
     // 1. Refuse absurd sizes before reading any vertex.
     for (const prim of mesh.listPrimitives()) triangles += primitiveTriangles(prim);
     if (triangles > maxTriangles) {
-      throw new SlmeshError('INPUT_LIMIT', `${source}: more than ${maxTriangles.toLocaleString('en-US')} triangles (the limit; raise it with --max-triangles)`);
+      throw new SlmeshError(
+        'INPUT_LIMIT',
+        `${source}: more than ${maxTriangles.toLocaleString('en-US')} triangles (the limit; raise it with --max-triangles)`,
+      );
     }
     if (node.getSkin()) dropped.skin++;
     if (node.getExtension('EXT_mesh_gpu_instancing')) dropped.instancing++;
@@ -230,20 +296,51 @@ export function readMeshNodes(doc: Document, options: ToModelOptions = {}): { no
     const frame = nodeFrame(world, options.importer ?? TO_MODEL_DEFAULTS.importer, !!node.getSkin());
     const faces = readMeshNode(doc, node, mesh, diagnostics, name, source, frame);
     if (frame.placement && !placedInFloat32(faces, frame.placement)) {
-      throw new SlmeshError('INPUT_INVALID', `${source}: node ${JSON.stringify(name)}: its transform places the mesh at infinite or NaN coordinates (beyond the viewer's 32-bit floats)`);
+      throw new SlmeshError(
+        'INPUT_INVALID',
+        `${source}: node ${JSON.stringify(name)}: its transform places the mesh at infinite or NaN coordinates (beyond the viewer's 32-bit floats)`,
+      );
     }
     if (faces.length > 0) nodes.push({ name, faces, index, frame });
   };
   if (scene) walkSceneNodes(scene.listChildren(), visit);
-  else walkSceneNodes(root.listNodes().filter((n) => !n.getParentNode()), visit);
+  else
+    walkSceneNodes(
+      root.listNodes().filter((n) => !n.getParentNode()),
+      visit,
+    );
   const said = (n: number, what: string, code: string, why: string) => {
-    if (n) diagnostics.push({ severity: 'warning', code, message: `${source}: ${n} mesh node${n === 1 ? '' : 's'} ${n === 1 ? 'has' : 'have'} ${what}; dropped (${why})` });
+    if (n)
+      diagnostics.push({
+        severity: 'warning',
+        code,
+        message: `${source}: ${n} mesh node${n === 1 ? '' : 's'} ${n === 1 ? 'has' : 'have'} ${what}; dropped (${why})`,
+      });
   };
-  said(dropped.skin, 'a skin (rig)', 'dropped-skin', 'slmesh prices and writes static meshes; upload rigged meshes with their skin from the original file');
-  said(dropped.instancing, 'GPU instances (EXT_mesh_gpu_instancing)', 'dropped-instancing', 'only the node itself is read; the uploader does not take instances either');
-  said(dropped.morph, 'morph targets', 'dropped-morph-targets', 'Second Life meshes have no morph targets; the base shape is used');
+  said(
+    dropped.skin,
+    'a skin (rig)',
+    'dropped-skin',
+    'slmesh prices and writes static meshes; upload rigged meshes with their skin from the original file',
+  );
+  said(
+    dropped.instancing,
+    'GPU instances (EXT_mesh_gpu_instancing)',
+    'dropped-instancing',
+    'only the node itself is read; the uploader does not take instances either',
+  );
+  said(
+    dropped.morph,
+    'morph targets',
+    'dropped-morph-targets',
+    'Second Life meshes have no morph targets; the base shape is used',
+  );
   if (scene === null && root.listNodes().length === 0 && root.listMeshes().length > 0) {
-    diagnostics.push({ severity: 'warning', code: 'no-scene', message: `${options.source ?? 'file'}: meshes are not placed in any scene; nothing to upload` });
+    diagnostics.push({
+      severity: 'warning',
+      code: 'no-scene',
+      message: `${options.source ?? 'file'}: meshes are not placed in any scene; nothing to upload`,
+    });
   }
   return { nodes, diagnostics };
 }
@@ -256,19 +353,26 @@ function mergeByMaterial(faces: Face[]): Face[] {
     if (g) g.push(f);
     else groups.set(f.material, [f]);
   }
-  return [...groups.entries()].map(([material, group]) => (group.length === 1 ? group[0] : concatFaces(material, group)));
+  return [...groups.entries()].map(([material, group]) =>
+    group.length === 1 ? group[0] : concatFaces(material, group),
+  );
 }
 
 function concatFaces(material: string, faces: Face[]): Face {
-  let nv = 0, ni = 0;
+  let nv = 0,
+    ni = 0;
   for (const f of faces) {
     nv += f.positions.length / 3;
     ni += f.indices.length;
   }
-  const hasNormals = faces.every((f) => f.normals), hasUvs = faces.every((f) => f.uvs);
-  const positions = new Float32Array(nv * 3), indices = new Uint32Array(ni);
-  const normals = hasNormals ? new Float32Array(nv * 3) : undefined, uvs = hasUvs ? new Float32Array(nv * 2) : undefined;
-  let v = 0, i = 0;
+  const hasNormals = faces.every((f) => f.normals),
+    hasUvs = faces.every((f) => f.uvs);
+  const positions = new Float32Array(nv * 3),
+    indices = new Uint32Array(ni);
+  const normals = hasNormals ? new Float32Array(nv * 3) : undefined,
+    uvs = hasUvs ? new Float32Array(nv * 2) : undefined;
+  let v = 0,
+    i = 0;
   for (const f of faces) {
     positions.set(f.positions, v * 3);
     if (normals) normals.set(f.normals!, v * 3);
@@ -297,7 +401,11 @@ export interface SlotNode {
 }
 
 /** Groups mesh nodes into objects by the viewer's naming and lines their LODs up with high. */
-export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnostics: Diagnostic[]; nodes: Map<string, MeshNodeGeometry> } {
+export function assembleModel(slotNodes: SlotNode[]): {
+  model: SlModel;
+  diagnostics: Diagnostic[];
+  nodes: Map<string, MeshNodeGeometry>;
+} {
   const diagnostics: Diagnostic[] = [];
   const objects: SlObject[] = [];
   const byBase = new Map<string, SlObject>();
@@ -314,7 +422,11 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
       for (name = `${sn.base}_copy_${k}`; byBase.has(name); ) name = `${sn.base}_copy_${++k}`;
       nextCopy.set(sn.base, k + 1);
     }
-    const object: SlObject = { name, lods: { high: { faces: mergeByMaterial(sn.node.faces) } }, ...(sn.node.frame.placement ? { placement: sn.node.frame.placement } : {}) };
+    const object: SlObject = {
+      name,
+      lods: { high: { faces: mergeByMaterial(sn.node.faces) } },
+      ...(sn.node.frame.placement ? { placement: sn.node.frame.placement } : {}),
+    };
     highNode.set(object, sn.node);
     nodeOf.set(name, sn.node);
     objects.push(object);
@@ -327,7 +439,11 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
     if (sn.slot === 'high') continue;
     const object = byBase.get(sn.base) ?? (objects.length === 1 ? objects[0] : undefined);
     if (!object) {
-      diagnostics.push({ severity: 'warning', code: 'orphan-lod', message: `${sn.source}: node ${sn.node.name} has no high-LOD node named ${sn.base}; ignored` });
+      diagnostics.push({
+        severity: 'warning',
+        code: 'orphan-lod',
+        message: `${sn.source}: node ${sn.node.name} has no high-LOD node named ${sn.base}; ignored`,
+      });
       continue;
     }
     // The importer places every model with high's transform: a LOD node's own is not used.
@@ -341,7 +457,13 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
     }
     const highMaterials = new Set(object.lods.high.faces.map((f) => f.material));
     for (const m of new Set(nodeFaces.map((f) => f.material))) {
-      if (!highMaterials.has(m)) diagnostics.push({ severity: 'error', code: 'lod-material', object: object.name, message: `${object.name}: ${sn.slot} LOD (${sn.node.name}) uses material ${m}, which the high LOD does not have` });
+      if (!highMaterials.has(m))
+        diagnostics.push({
+          severity: 'error',
+          code: 'lod-material',
+          object: object.name,
+          message: `${object.name}: ${sn.slot} LOD (${sn.node.name}) uses material ${m}, which the high LOD does not have`,
+        });
     }
     let slots = gathered.get(object);
     if (!slots) gathered.set(object, (slots = new Map()));
@@ -375,7 +497,8 @@ export function assembleModel(slotNodes: SlotNode[]): { model: SlModel; diagnost
  * vertices times high's node scale (its own transform is ignored); baked, as read.
  */
 function inHighFrame(lod: MeshNodeGeometry, high: MeshNodeGeometry): Face[] {
-  const s = lod.frame.scale, h = high.frame.scale;
+  const s = lod.frame.scale,
+    h = high.frame.scale;
   if (!s || !h || (s[0] === h[0] && s[1] === h[1] && s[2] === h[2])) return lod.faces;
   const f = [h[0] / s[0], h[1] / s[1], h[2] / s[2]];
   const flip = Math.sign(f[0] * f[1] * f[2]) < 0;
@@ -386,26 +509,39 @@ function inHighFrame(lod: MeshNodeGeometry, high: MeshNodeGeometry): Face[] {
     if (normals) {
       normals = normals.slice();
       for (let i = 0; i + 2 < normals.length; i += 3) {
-        const x = normals[i] / f[0], y = normals[i + 1] / f[1], z = normals[i + 2] / f[2];
+        const x = normals[i] / f[0],
+          y = normals[i + 1] / f[1],
+          z = normals[i + 2] / f[2];
         const l = Math.hypot(x, y, z) || 1;
-        normals[i] = x / l; normals[i + 1] = y / l; normals[i + 2] = z / l;
+        normals[i] = x / l;
+        normals[i + 1] = y / l;
+        normals[i + 2] = z / l;
       }
     }
     let indices = face.indices;
     if (flip) {
       indices = indices.slice();
-      for (let t = 0; t + 2 < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
+      for (let t = 0; t + 2 < indices.length; t += 3)
+        [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
     }
     return { ...face, positions, ...(normals ? { normals } : {}), indices };
   });
 }
 
 /** One Document (no sibling files) into a model. */
-export function documentToModel(doc: Document, options: ToModelOptions = {}): { model: SlModel; diagnostics: Diagnostic[]; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[] } {
+export function documentToModel(
+  doc: Document,
+  options: ToModelOptions = {},
+): { model: SlModel; diagnostics: Diagnostic[]; nodes: Map<string, MeshNodeGeometry>; slotNodes: number[] } {
   const source = options.source ?? 'file';
   const { nodes, diagnostics } = readMeshNodes(doc, options);
   const high = highFileSlots(nodes, source, options.lodNodes ?? TO_MODEL_DEFAULTS.lodNodes);
   const assembled = assembleModel(high.slotNodes);
   const slotNodes = high.slotNodes.filter((sn) => sn.slot !== 'high').map((sn) => sn.node.index);
-  return { model: assembled.model, diagnostics: [...diagnostics, ...high.diagnostics, ...assembled.diagnostics], nodes: assembled.nodes, slotNodes };
+  return {
+    model: assembled.model,
+    diagnostics: [...diagnostics, ...high.diagnostics, ...assembled.diagnostics],
+    nodes: assembled.nodes,
+    slotNodes,
+  };
 }

@@ -44,7 +44,13 @@ export function uploadNodeName(object: string, slot: UploadSlot): string {
   return slot === 'high' ? object : object + LOD_SUFFIXES[slot];
 }
 
-const DROPPED_EXTENSIONS = new Set(['KHR_draco_mesh_compression', 'EXT_meshopt_compression', 'KHR_meshopt_compression', 'KHR_mesh_quantization', 'EXT_mesh_gpu_instancing']);
+const DROPPED_EXTENSIONS = new Set([
+  'KHR_draco_mesh_compression',
+  'EXT_meshopt_compression',
+  'KHR_meshopt_compression',
+  'KHR_mesh_quantization',
+  'EXT_mesh_gpu_instancing',
+]);
 
 /** The physics of an object as triangle meshes (one per `_PHYS` primitive), or none. */
 export function physicsMeshes(object: SlObject): { positions: Float32Array; indices: Uint32Array }[] {
@@ -52,7 +58,9 @@ export function physicsMeshes(object: SlObject): { positions: Float32Array; indi
     return object.decomposition.map((h) => convexHullMesh(h)).filter((m) => m.indices.length >= 3);
   }
   if (object.physicsMesh?.faces.some((f) => f.indices.length >= 3)) {
-    return object.physicsMesh.faces.filter((f) => f.indices.length >= 3).map((f) => ({ positions: f.positions, indices: f.indices }));
+    return object.physicsMesh.faces
+      .filter((f) => f.indices.length >= 3)
+      .map((f) => ({ positions: f.positions, indices: f.indices }));
   }
   if (object.hull && object.hull.length >= 12) {
     const m = convexHullMesh(object.hull);
@@ -64,10 +72,13 @@ export function physicsMeshes(object: SlObject): { positions: Float32Array; indi
 /** Materials of a document by the names the reader gives faces (its name, else `mat<i>`). */
 function materialsByName(doc: Document): Map<string, Material> {
   const map = new Map<string, Material>();
-  doc.getRoot().listMaterials().forEach((m, i) => {
-    const name = m.getName() || `mat${i}`;
-    if (!map.has(name)) map.set(name, m);
-  });
+  doc
+    .getRoot()
+    .listMaterials()
+    .forEach((m, i) => {
+      const name = m.getName() || `mat${i}`;
+      if (!map.has(name)) map.set(name, m);
+    });
   return map;
 }
 
@@ -86,7 +97,9 @@ function unitNormals(face: Face, positionsYUp: Float32Array, inverse: number[]):
   for (let i = 0; i + 2 < n.length; i += 3) apply(face.normals[i], face.normals[i + 1], face.normals[i + 2], n, i);
   const bad: number[] = [];
   for (let v = 0; v < n.length / 3; v++) {
-    const x = n[v * 3], y = n[v * 3 + 1], z = n[v * 3 + 2];
+    const x = n[v * 3],
+      y = n[v * 3 + 1],
+      z = n[v * 3 + 2];
     const l = Math.hypot(x, y, z);
     if (!(l > 1e-12) || !Number.isFinite(l)) {
       bad.push(v);
@@ -98,12 +111,21 @@ function unitNormals(face: Face, positionsYUp: Float32Array, inverse: number[]):
   }
   if (bad.length) {
     const fix = new Set(bad);
-    const p = positionsYUp, idx = face.indices;
+    const p = positionsYUp,
+      idx = face.indices;
     for (let t = 0; t + 2 < idx.length && fix.size; t += 3) {
-      const a = idx[t] * 3, b = idx[t + 1] * 3, c = idx[t + 2] * 3;
-      const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-      const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-      const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+      const a = idx[t] * 3,
+        b = idx[t + 1] * 3,
+        c = idx[t + 2] * 3;
+      const ux = p[b] - p[a],
+        uy = p[b + 1] - p[a + 1],
+        uz = p[b + 2] - p[a + 2];
+      const vx = p[c] - p[a],
+        vy = p[c + 1] - p[a + 1],
+        vz = p[c + 2] - p[a + 2];
+      const nx = uy * vz - uz * vy,
+        ny = uz * vx - ux * vz,
+        nz = ux * vy - uy * vx;
       const l = Math.hypot(nx, ny, nz);
       if (!(l > 0)) continue;
       for (let k = 0; k < 3; k++) {
@@ -141,7 +163,13 @@ function material(w: Writer, name: string): Material | null {
 }
 
 /** One triangle primitive from prim-frame geometry, written mesh-local through `inverse`. */
-function primitive(w: Writer, positionsPrim: Float32Array, indicesIn: Uint32Array, inverse: number[], opts: { normals?: Face; uvs?: Float32Array; material: Material | null }): Primitive {
+function primitive(
+  w: Writer,
+  positionsPrim: Float32Array,
+  indicesIn: Uint32Array,
+  inverse: number[],
+  opts: { normals?: Face; uvs?: Float32Array; material: Material | null },
+): Primitive {
   const { doc, buffer } = w;
   const positions = toLocal(positionsPrim, inverse);
   const count = positions.length / 3;
@@ -178,23 +206,40 @@ function lodMesh(w: Writer, name: string, lod: MeshLod, inverse: number[]): Mesh
   if (faces.length === 0) return undefined;
   const mesh = w.doc.createMesh(name);
   for (const face of faces) {
-    mesh.addPrimitive(primitive(w, face.positions, face.indices, inverse, { normals: face.normals ? face : undefined, uvs: face.uvs, material: material(w, face.material) }));
+    mesh.addPrimitive(
+      primitive(w, face.positions, face.indices, inverse, {
+        normals: face.normals ? face : undefined,
+        uvs: face.uvs,
+        material: material(w, face.material),
+      }),
+    );
   }
   return mesh;
 }
 
-function physicsMesh(w: Writer, name: string, object: SlObject, inverse: number[], physicsMaterial: Material | null): Mesh | undefined {
+function physicsMesh(
+  w: Writer,
+  name: string,
+  object: SlObject,
+  inverse: number[],
+  physicsMaterial: Material | null,
+): Mesh | undefined {
   const parts = physicsMeshes(object);
   if (parts.length === 0) return undefined;
   const mesh = w.doc.createMesh(name);
-  for (const p of parts) mesh.addPrimitive(primitive(w, p.positions, p.indices, inverse, { material: physicsMaterial }));
+  for (const p of parts)
+    mesh.addPrimitive(primitive(w, p.positions, p.indices, inverse, { material: physicsMaterial }));
   return mesh;
 }
 
 /** Which slots a model fills: high always, a LOD when any object has it, physics when any object has some. */
 export function uploadSlots(model: SlModel): UploadSlot[] {
   return UPLOAD_SLOTS.filter((slot) =>
-    slot === 'high' ? true : slot === 'physics' ? model.objects.some((o) => physicsMeshes(o).length > 0) : model.objects.some((o) => o.lods[slot]),
+    slot === 'high'
+      ? true
+      : slot === 'physics'
+        ? model.objects.some((o) => physicsMeshes(o).length > 0)
+        : model.objects.some((o) => o.lods[slot]),
   );
 }
 
@@ -210,7 +255,13 @@ export interface WriteUploadOptions {
  * object nodes carry that slot's meshes. `nodes` maps each object's name to the high node it was
  * read from (documentToModel / assembleModel give it).
  */
-export async function writeUploadSlot(input: Document, model: SlModel, nodes: Map<string, MeshNodeGeometry>, slot: UploadSlot, options: WriteUploadOptions = {}): Promise<Document> {
+export async function writeUploadSlot(
+  input: Document,
+  model: SlModel,
+  nodes: Map<string, MeshNodeGeometry>,
+  slot: UploadSlot,
+  options: WriteUploadOptions = {},
+): Promise<Document> {
   const doc = options.inPlace ? input : cloneDocument(input).setLogger(input.getLogger());
   const root = doc.getRoot();
   for (const ext of root.listExtensionsUsed()) if (DROPPED_EXTENSIONS.has(ext.extensionName)) ext.dispose();
@@ -240,7 +291,12 @@ export async function writeUploadSlot(input: Document, model: SlModel, nodes: Ma
       const first = object.lods.high.faces[0]?.material ?? 'mat_default';
       if (!physicsMaterials.has(first)) {
         const src = w.materials.get(first);
-        physicsMaterials.set(first, first === 'mat_default' ? null : doc.createMaterial(first).setBaseColorFactor(src ? src.getBaseColorFactor() : [1, 1, 1, 1]));
+        physicsMaterials.set(
+          first,
+          first === 'mat_default'
+            ? null
+            : doc.createMaterial(first).setBaseColorFactor(src ? src.getBaseColorFactor() : [1, 1, 1, 1]),
+        );
       }
       mesh = physicsMesh(w, name, object, inverse, physicsMaterials.get(first)!);
     } else {
@@ -255,7 +311,12 @@ export async function writeUploadSlot(input: Document, model: SlModel, nodes: Ma
 }
 
 /** Every slot's Document (see writeUploadSlot): high always, the others when the model fills them. */
-export async function writeUploadFiles(input: Document, model: SlModel, nodes: Map<string, MeshNodeGeometry>, options: WriteUploadOptions = {}): Promise<Partial<Record<UploadSlot, Document>>> {
+export async function writeUploadFiles(
+  input: Document,
+  model: SlModel,
+  nodes: Map<string, MeshNodeGeometry>,
+  options: WriteUploadOptions = {},
+): Promise<Partial<Record<UploadSlot, Document>>> {
   const out: Partial<Record<UploadSlot, Document>> = {};
   for (const slot of uploadSlots(model)) out[slot] = await writeUploadSlot(input, model, nodes, slot, options);
   return out;

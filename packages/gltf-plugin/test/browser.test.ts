@@ -39,7 +39,10 @@ async function bundle() {
     metafile: true,
     logLevel: 'silent',
     external: ['node:*'],
-    alias: { '@slmesh/gltf-plugin': join(root, 'packages/gltf-plugin/src/index.ts'), '@slmesh/core': join(root, 'packages/core/src/index.ts') },
+    alias: {
+      '@slmesh/gltf-plugin': join(root, 'packages/gltf-plugin/src/index.ts'),
+      '@slmesh/core': join(root, 'packages/core/src/index.ts'),
+    },
   });
 }
 
@@ -54,7 +57,9 @@ afterAll(async () => {
 describe('@slmesh/gltf-plugin in a browser', () => {
   it('bundles for the browser with no Node import reachable from slmesh code', async () => {
     const result = await bundle();
-    const nodeImports = Object.entries(result.metafile.inputs).flatMap(([file, input]) => input.imports.filter((i) => i.path.startsWith('node:')).map((i) => `${file} -> ${i.path}`));
+    const nodeImports = Object.entries(result.metafile.inputs).flatMap(([file, input]) =>
+      input.imports.filter((i) => i.path.startsWith('node:')).map((i) => `${file} -> ${i.path}`),
+    );
     expect(nodeImports.filter((s) => s.includes('packages/'))).toEqual([]);
     expect(Object.keys(result.metafile.inputs).some((f) => f.includes('node-zlib'))).toBe(false);
   });
@@ -68,8 +73,14 @@ describe('@slmesh/gltf-plugin in a browser', () => {
     await page.addScriptTag({ content: js, type: 'module' });
     await page.waitForFunction(() => typeof (window as never as { priceGlb?: unknown }).priceGlb === 'function');
     const glb = readFileSync(join(root, 'test-assets/chair.glb')).toString('base64');
-    const inBrowser = await page.evaluate((b64) => (window as never as { priceGlb: (s: string) => Promise<unknown> }).priceGlb(b64), glb);
-    const inNode = slReport(await readDocument(join(root, 'test-assets/chair.glb')), { path: 'chair.glb', deflate: (data, level) => zlibSync(data, { level }) });
+    const inBrowser = await page.evaluate(
+      (b64) => (window as never as { priceGlb: (s: string) => Promise<unknown> }).priceGlb(b64),
+      glb,
+    );
+    const inNode = slReport(await readDocument(join(root, 'test-assets/chair.glb')), {
+      path: 'chair.glb',
+      deflate: (data, level) => zlibSync(data, { level }),
+    });
     expect(errors).toEqual([]);
     expect(inBrowser).toEqual(JSON.parse(JSON.stringify(inNode)));
     expect((inBrowser as typeof inNode).files[0].linkset.prims).toBe(6);

@@ -15,7 +15,12 @@ const dir = mkdtempSync(join(tmpdir(), 'slmesh-gt-'));
 copyFileSync(join(root, 'test-assets/chair.glb'), join(dir, 'chair.glb'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const run = (...args: string[]) => execFileSync(process.execPath, [cli, ...args, '--config', config], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+const run = (...args: string[]) =>
+  execFileSync(process.execPath, [cli, ...args, '--config', config], {
+    cwd: dir,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
 
 describe('gltf-transform --config gltf-transform-config.mjs', () => {
   it('sl-report prints the cost report as JSON', () => {
@@ -30,9 +35,15 @@ describe('gltf-transform --config gltf-transform-config.mjs', () => {
   it('sl-lods then sl-physics write the high file and its sibling files, which sl-report prices with their LODs and hulls', () => {
     run('sl-lods', 'chair.glb', 'chair-sl.glb', '--max-error-px', '2');
     run('sl-physics', 'chair-sl.glb', 'chair-sl.glb', '--mode', 'decompose');
-    for (const f of ['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb', 'chair-sl_PHYS.glb']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb', 'chair-sl_PHYS.glb'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     const report = JSON.parse(run('sl-report', 'chair-sl.glb'));
-    expect(report.files[0].siblings).toEqual(['chair-sl_LOD2.glb', 'chair-sl_LOD1.glb', 'chair-sl_LOD0.glb', 'chair-sl_PHYS.glb']);
+    expect(report.files[0].siblings).toEqual([
+      'chair-sl_LOD2.glb',
+      'chair-sl_LOD1.glb',
+      'chair-sl_LOD0.glb',
+      'chair-sl_PHYS.glb',
+    ]);
     const seat = report.files[0].objects.find((o: { name: string }) => o.name === 'Seat');
     for (const lod of ['medium', 'low', 'lowest']) expect(seat.lods[lod].present, lod).toBe(true);
     expect(seat.physics.shape).toBe('decomposition');

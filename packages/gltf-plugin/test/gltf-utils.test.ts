@@ -10,12 +10,26 @@ function sample(): Document {
   const doc = new Document();
   const b1 = doc.createBuffer('a');
   const b2 = doc.createBuffer('b');
-  const pos = doc.createAccessor('pos').setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])).setBuffer(b1);
-  const idx = doc.createAccessor('idx').setType('SCALAR').setArray(new Uint16Array([0, 1, 2])).setBuffer(b2);
-  doc.createAccessor('orphan').setType('SCALAR').setArray(new Float32Array([1])).setBuffer(b2);
+  const pos = doc
+    .createAccessor('pos')
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]))
+    .setBuffer(b1);
+  const idx = doc
+    .createAccessor('idx')
+    .setType('SCALAR')
+    .setArray(new Uint16Array([0, 1, 2]))
+    .setBuffer(b2);
+  doc
+    .createAccessor('orphan')
+    .setType('SCALAR')
+    .setArray(new Float32Array([1]))
+    .setBuffer(b2);
   const used = doc.createMaterial('used');
   doc.createMaterial('unused');
-  const mesh = doc.createMesh('m').addPrimitive(doc.createPrimitive().setAttribute('POSITION', pos).setIndices(idx).setMaterial(used));
+  const mesh = doc
+    .createMesh('m')
+    .addPrimitive(doc.createPrimitive().setAttribute('POSITION', pos).setIndices(idx).setMaterial(used));
   doc.createMesh('empty');
   const scene = doc.createScene('s');
   scene.addChild(doc.createNode('Chair').setMesh(mesh));
@@ -32,7 +46,12 @@ describe('gltf-utils', () => {
   it('cloneDocument copies everything, and the copy is independent', () => {
     const doc = sample();
     const copy = cloneDocument(doc);
-    expect(copy.getRoot().listNodes().map((n) => n.getName())).toEqual(['Chair', 'EmptyLeaf']);
+    expect(
+      copy
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    ).toEqual(['Chair', 'EmptyLeaf']);
     expect(copy.getRoot().listAccessors()).toHaveLength(3);
     expect(copy.getRoot().getDefaultScene()?.getName()).toBe('s');
     const prim = copy.getRoot().listMeshes()[0].listPrimitives()[0];
@@ -53,7 +72,12 @@ describe('gltf-utils', () => {
     // Disposing the node frees its mesh, accessors, material and buffers.
     root.listNodes()[0].dispose();
     await doc.transform(prune());
-    expect([root.listMeshes().length, root.listAccessors().length, root.listMaterials().length, root.listBuffers().length]).toEqual([0, 0, 0, 0]);
+    expect([
+      root.listMeshes().length,
+      root.listAccessors().length,
+      root.listMaterials().length,
+      root.listBuffers().length,
+    ]).toEqual([0, 0, 0, 0]);
   });
 
   it('unpartition leaves one buffer holding every accessor', async () => {

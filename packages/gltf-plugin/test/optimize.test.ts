@@ -3,7 +3,22 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { NodeIO } from '@gltf-transform/core';
-import { boxSize, convexHull, emptyBox, faceHasArea, growBox, isSlmeshError, lodBox, lodPositions, lodTriangleCount, lodTriangles, silhouetteCoverage, silhouetteReference, type Box3, type SlObject } from '@slmesh/core';
+import {
+  boxSize,
+  convexHull,
+  emptyBox,
+  faceHasArea,
+  growBox,
+  isSlmeshError,
+  lodBox,
+  lodPositions,
+  lodTriangleCount,
+  lodTriangles,
+  silhouetteCoverage,
+  silhouetteReference,
+  type Box3,
+  type SlObject,
+} from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
 import { optimizeFile, type PhysicsHookContext } from '../src/optimize.js';
 import { readModelFile } from '../src/read-file.js';
@@ -12,7 +27,9 @@ import { reportFile } from '../src/report-file.js';
 const root = resolve(__dirname, '../../..');
 const asset = (name: string) => join(root, 'test-assets', name);
 const out = (name: string) => join(tmpdir(), `slmesh-optimize-test-${process.pid}`, name);
-const validator = createRequire(join(root, 'package.json'))('gltf-validator') as { validateBytes(b: Uint8Array, o?: object): Promise<{ issues: { numErrors: number } }> };
+const validator = createRequire(join(root, 'package.json'))('gltf-validator') as {
+  validateBytes(b: Uint8Array, o?: object): Promise<{ issues: { numErrors: number } }>;
+};
 const io = new NodeIO();
 const LODS = ['high', 'medium', 'low', 'lowest'] as const;
 
@@ -29,10 +46,19 @@ async function readBack(r: { files: { path: string; data: Uint8Array }[] }, dir:
 function tree(doc: Awaited<ReturnType<NodeIO['readBinary']>>, dropSlotNodes = false) {
   const parents = new Map<unknown, string>();
   // The input's own `_LODn` / `_PHYS` nodes (taken as slots) do not come back in the output.
-  const nodes = doc.getRoot().listNodes().filter((n) => !(dropSlotNodes && /_(LOD[012]|PHYS)$/.test(n.getName()) && n.listChildren().length === 0));
+  const nodes = doc
+    .getRoot()
+    .listNodes()
+    .filter((n) => !(dropSlotNodes && /_(LOD[012]|PHYS)$/.test(n.getName()) && n.listChildren().length === 0));
   const base = (n: string) => n.replace(/_(LOD[012]|PHYS)$/, '');
   for (const n of doc.getRoot().listNodes()) for (const c of n.listChildren()) parents.set(c, base(n.getName()));
-  return nodes.map((n) => ({ name: base(n.getName()), parent: parents.get(n) ?? '', t: n.getTranslation(), r: n.getRotation(), s: n.getScale() }));
+  return nodes.map((n) => ({
+    name: base(n.getName()),
+    parent: parents.get(n) ?? '',
+    t: n.getTranslation(),
+    r: n.getRotation(),
+    s: n.getScale(),
+  }));
 }
 
 function expectSameBox(high: Box3, box: Box3, what: string) {
@@ -56,9 +82,11 @@ async function expectError(p: Promise<unknown>, code: string, text: RegExp) {
 }
 
 describe('optimizeFile', () => {
-  it('returns the sibling files\' bytes and writes nothing itself', async () => {
+  it("returns the sibling files' bytes and writes nothing itself", async () => {
     const r = await optimizeFile(asset('chair.glb'), { output: out('chair.glb') });
-    expect(r.files.map((f) => f.path)).toEqual(['chair.glb', 'chair_LOD2.glb', 'chair_LOD1.glb', 'chair_LOD0.glb'].map(out));
+    expect(r.files.map((f) => f.path)).toEqual(
+      ['chair.glb', 'chair_LOD2.glb', 'chair_LOD1.glb', 'chair_LOD0.glb'].map(out),
+    );
     expect(r.files.map((f) => f.slot)).toEqual(['high', 'medium', 'low', 'lowest']);
     expect(existsSync(out('chair.glb'))).toBe(false);
     expect(r.inputs).toEqual([asset('chair.glb')]);
@@ -69,11 +97,16 @@ describe('optimizeFile', () => {
 
   it('reports the progress of every phase, in order, through onProgress (and never writes to the console)', async () => {
     const calls: [string, number, number][] = [];
-    const log = console.log, error = console.error;
+    const log = console.log,
+      error = console.error;
     const printed: unknown[] = [];
     console.log = console.error = (...a: unknown[]) => printed.push(a);
     try {
-      await optimizeFile(asset('chair.glb'), { output: out('p.glb'), physics: (o) => o, onProgress: (phase, done, total) => calls.push([phase, done, total]) });
+      await optimizeFile(asset('chair.glb'), {
+        output: out('p.glb'),
+        physics: (o) => o,
+        onProgress: (phase, done, total) => calls.push([phase, done, total]),
+      });
     } finally {
       console.log = log;
       console.error = error;
@@ -121,23 +154,49 @@ describe('optimizeFile', () => {
     const phys = r.files.find((f) => f.slot === 'physics')!;
     expect(phys.path).toBe(out('chair-phys_PHYS.glb'));
     const doc = await io.readBinary(phys.data);
-    const names = doc.getRoot().listNodes().map((n) => n.getName());
+    const names = doc
+      .getRoot()
+      .listNodes()
+      .map((n) => n.getName());
     for (const c of calls) expect(names).toContain(`${c.name}_PHYS`);
     expect((await validator.validateBytes(phys.data)).issues.numErrors).toBe(0);
   });
 
   it('refuses a physics hook that changes the object it was given', async () => {
-    await expect(optimizeFile(asset('cube.glb'), { output: out('c.glb'), physics: (o) => ({ ...o, name: 'Other' }) })).rejects.toThrow(/physics hook/);
+    await expect(
+      optimizeFile(asset('cube.glb'), { output: out('c.glb'), physics: (o) => ({ ...o, name: 'Other' }) }),
+    ).rejects.toThrow(/physics hook/);
   });
 
   it('writes sibling files (split is a deprecated no-op)', async () => {
-    const r = await optimizeFile(asset('vase.glb'), { output: out('vase-out.glb'), split: true, planner: { maxProbes: 3 } });
-    expect(r.inputs.map((p) => p.split('/').pop())).toEqual(['vase.glb', 'vase_LOD2.glb', 'vase_LOD1.glb', 'vase_LOD0.glb', 'vase_PHYS.glb']);
-    expect(r.files.map((f) => f.path.split('/').pop())).toEqual(['vase-out.glb', 'vase-out_LOD2.glb', 'vase-out_LOD1.glb', 'vase-out_LOD0.glb', 'vase-out_PHYS.glb']);
+    const r = await optimizeFile(asset('vase.glb'), {
+      output: out('vase-out.glb'),
+      split: true,
+      planner: { maxProbes: 3 },
+    });
+    expect(r.inputs.map((p) => p.split('/').pop())).toEqual([
+      'vase.glb',
+      'vase_LOD2.glb',
+      'vase_LOD1.glb',
+      'vase_LOD0.glb',
+      'vase_PHYS.glb',
+    ]);
+    expect(r.files.map((f) => f.path.split('/').pop())).toEqual([
+      'vase-out.glb',
+      'vase-out_LOD2.glb',
+      'vase-out_LOD1.glb',
+      'vase-out_LOD0.glb',
+      'vase-out_PHYS.glb',
+    ]);
     for (const f of r.files) {
       const doc = await io.readBinary(f.data);
-      const names = doc.getRoot().listNodes().map((n) => n.getName());
-      expect(names).toEqual([{ high: 'Vase', medium: 'Vase_LOD2', low: 'Vase_LOD1', lowest: 'Vase_LOD0', physics: 'Vase_PHYS' }[f.slot]]);
+      const names = doc
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName());
+      expect(names).toEqual([
+        { high: 'Vase', medium: 'Vase_LOD2', low: 'Vase_LOD1', lowest: 'Vase_LOD0', physics: 'Vase_PHYS' }[f.slot],
+      ]);
     }
   });
 
@@ -146,23 +205,47 @@ describe('optimizeFile', () => {
     expect(r.before.prims).toBe(5); // as uploaded, the four nodes are extra objects
     expect(r.after.linkset.prims).toBe(1);
     const high = await io.readBinary(r.files[0].data);
-    expect(high.getRoot().listNodes().filter((n) => n.getMesh()).map((n) => n.getName())).toEqual(['Ball']);
+    expect(
+      high
+        .getRoot()
+        .listNodes()
+        .filter((n) => n.getMesh())
+        .map((n) => n.getName()),
+    ).toEqual(['Ball']);
     const back = await readBack(r, 'ball');
     expect(back.model.objects.map((o) => o.name)).toEqual(['Ball']);
-    expect([back.model.objects[0].lods.medium, back.model.objects[0].lods.low, back.model.objects[0].lods.lowest].map(lodTriangleCount).every((n) => n > 0)).toBe(true);
+    expect(
+      [back.model.objects[0].lods.medium, back.model.objects[0].lods.low, back.model.objects[0].lods.lowest]
+        .map(lodTriangleCount)
+        .every((n) => n > 0),
+    ).toBe(true);
     expect(back.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
   });
 
   it('stops with one line naming the file for bad input, and for an output that is not .glb', async () => {
-    await expectError(optimizeFile(asset('missing.glb'), { output: out('x.glb') }), 'INPUT_UNREADABLE', /missing\.glb: no such file/);
-    await expectError(optimizeFile(asset('broken/truncated.glb'), { output: out('x.glb') }), 'INPUT_UNREADABLE', /truncated\.glb/);
-    await expectError(optimizeFile(asset('broken/bad-json.glb'), { output: out('x.glb') }), 'INPUT_UNREADABLE', /bad-json\.glb/);
+    await expectError(
+      optimizeFile(asset('missing.glb'), { output: out('x.glb') }),
+      'INPUT_UNREADABLE',
+      /missing\.glb: no such file/,
+    );
+    await expectError(
+      optimizeFile(asset('broken/truncated.glb'), { output: out('x.glb') }),
+      'INPUT_UNREADABLE',
+      /truncated\.glb/,
+    );
+    await expectError(
+      optimizeFile(asset('broken/bad-json.glb'), { output: out('x.glb') }),
+      'INPUT_UNREADABLE',
+      /bad-json\.glb/,
+    );
     await expectError(optimizeFile(asset('cube.glb'), { output: out('x.gltf') }), 'USAGE', /\.glb/);
   });
 });
 
 describe('optimize on every bundled Blender export', () => {
-  const files = readdirSync(join(root, 'test-assets')).filter((f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f));
+  const files = readdirSync(join(root, 'test-assets')).filter(
+    (f) => f.endsWith('.glb') && !/_(LOD\d|PHYS)\.glb$/.test(f),
+  );
   it('has assets to check', () => expect(files.length).toBeGreaterThan(8));
   for (const name of files) {
     it(`${name}: validator-clean sibling files with the input's node tree; every LOD and physics model has high's box and materials; LODs never grow; silhouette kept`, async () => {
@@ -174,7 +257,9 @@ describe('optimize on every bundled Blender export', () => {
       }
       const read = await readBack(r, name.replace('.glb', ''));
       const back = read.model;
-      expect(read.diagnostics.filter((d) => /box-mismatch|lod-material|lod-node-in-high-file/.test(d.code))).toEqual([]);
+      expect(read.diagnostics.filter((d) => /box-mismatch|lod-material|lod-node-in-high-file/.test(d.code))).toEqual(
+        [],
+      );
       expect(back.objects.map((o) => o.name)).toEqual(r.model.objects.map((o) => o.name));
       const original = (await readModelFile(asset(name), { lodNodes: 'lods' })).model;
       for (const o of back.objects) {
@@ -187,14 +272,20 @@ describe('optimize on every bundled Blender export', () => {
           for (const f of o.lods[n]!.faces) expect(faceHasArea(f, highBox), `${o.name} ${n} ${f.material}`).toBe(true);
         }
         if (o.physicsMesh) expectSameBox(highBox, lodBox(o.physicsMesh), `${o.name} physics`);
-        if (o.decomposition) expectSameBox(highBox, o.decomposition.reduce((b, h) => growBox(b, h), emptyBox()), `${o.name} hulls`);
+        if (o.decomposition)
+          expectSameBox(
+            highBox,
+            o.decomposition.reduce((b, h) => growBox(b, h), emptyBox()),
+            `${o.name} hulls`,
+          );
         const faces = o.lods.high.faces.length;
         const tris = LODS.map((n) => lodTriangleCount(o.lods[n]));
         for (const n of LODS) expect(o.lods[n]!.faces).toHaveLength(faces);
         for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
         expect(tris[3]).toBeGreaterThan(0);
         const sil = silhouetteReference(lodTriangles(o.lods.high));
-        for (const n of ['medium', 'low', 'lowest'] as const) expect(silhouetteCoverage(sil, lodTriangles(o.lods[n]!)).coverage).toBeGreaterThanOrEqual(0.9);
+        for (const n of ['medium', 'low', 'lowest'] as const)
+          expect(silhouetteCoverage(sil, lodTriangles(o.lods[n]!)).coverage).toBeGreaterThanOrEqual(0.9);
       }
     });
   }

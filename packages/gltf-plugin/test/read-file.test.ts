@@ -46,8 +46,16 @@ describe('parseGltfJson', () => {
   it('names the file and the problem for broken input', () => {
     expectError(() => parseGltfJson('x.glb', glb('{"asset":')), 'INPUT_UNREADABLE', /^x\.glb: .*does not parse/);
     expectError(() => parseGltfJson('x.glb', glb('{"asset":{}}', 9999)), 'INPUT_UNREADABLE', /^x\.glb: truncated GLB/);
-    expectError(() => parseGltfJson('x.glb', glb('{"asset":{}}').subarray(0, 16)), 'INPUT_UNREADABLE', /^x\.glb: truncated GLB/);
-    expectError(() => parseGltfJson('x.glb', new TextEncoder().encode('hello')), 'INPUT_UNREADABLE', /^x\.glb: not a glTF/);
+    expectError(
+      () => parseGltfJson('x.glb', glb('{"asset":{}}').subarray(0, 16)),
+      'INPUT_UNREADABLE',
+      /^x\.glb: truncated GLB/,
+    );
+    expectError(
+      () => parseGltfJson('x.glb', new TextEncoder().encode('hello')),
+      'INPUT_UNREADABLE',
+      /^x\.glb: not a glTF/,
+    );
     expectError(() => parseGltfJson('x.gltf', json({ foo: 1 })), 'INPUT_UNREADABLE', /no "asset"/);
   });
 });
@@ -66,17 +74,27 @@ describe('checkUris', () => {
     expectError(check('/etc/passwd'), 'INPUT_UNSAFE', /absolute path/);
     expectError(check('https://example.com/m.bin'), 'INPUT_UNSAFE', /URL scheme/);
     expectError(check('file:///etc/passwd'), 'INPUT_UNSAFE', /URL scheme/);
-    expectError(() => checkUris(join(dir, 'm.gltf'), { asset: {}, images: [{ uri: 'C:\\x.png' }] }), 'INPUT_UNSAFE', /./);
+    expectError(
+      () => checkUris(join(dir, 'm.gltf'), { asset: {}, images: [{ uri: 'C:\\x.png' }] }),
+      'INPUT_UNSAFE',
+      /./,
+    );
   });
 });
 
 describe('readModelFile', () => {
   it('fails with a one-line SlmeshError for a missing file', async () => {
-    await expect(readModelFile(join(dir, 'nope.glb'))).rejects.toMatchObject({ code: 'INPUT_UNREADABLE', message: expect.stringMatching(/nope\.glb: no such file/) });
+    await expect(readModelFile(join(dir, 'nope.glb'))).rejects.toMatchObject({
+      code: 'INPUT_UNREADABLE',
+      message: expect.stringMatching(/nope\.glb: no such file/),
+    });
   });
   it('refuses a .gltf whose buffer escapes its folder before reading anything', async () => {
     const p = join(dir, 'evil.gltf');
-    writeFileSync(p, JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: '../../../../etc/passwd', byteLength: 10 }] }));
+    writeFileSync(
+      p,
+      JSON.stringify({ asset: { version: '2.0' }, buffers: [{ uri: '../../../../etc/passwd', byteLength: 10 }] }),
+    );
     await expect(readModelFile(p)).rejects.toMatchObject({ code: 'INPUT_UNSAFE' });
   });
 });

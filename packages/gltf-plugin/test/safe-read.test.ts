@@ -30,13 +30,17 @@ describe('readInside', () => {
   });
 
   it('refuses links out of the root, folders linked out, devices, hidden files and big files', async () => {
-    await expect(readInside(join(root, 'out-link.bin'), 'out-link.bin', opts)).rejects.toThrow(/^out-link\.bin: resolves .* outside the model's folder/);
+    await expect(readInside(join(root, 'out-link.bin'), 'out-link.bin', opts)).rejects.toThrow(
+      /^out-link\.bin: resolves .* outside the model's folder/,
+    );
     await expect(readInside(join(root, 'up/secret.txt'), 'up/secret.txt', opts)).rejects.toThrow(/outside/);
     await expect(readInside(join(root, 'zero.bin'), 'zero.bin', opts)).rejects.toThrow(/outside/);
     await expect(readInside('/dev/zero', 'z', { root: '/dev', maxBytes: 10 })).rejects.toThrow(/not a regular file/);
     await expect(readInside(join(root, '.git/config'), 'c', opts)).rejects.toThrow(/hidden/);
     await expect(readInside(join(root, '.git/config'), 'c', { ...opts, hidden: 'allow' })).rejects.toThrow(/hidden/);
-    await expect(readInside(join(root, 'a.bin'), 'a.bin', { root, maxBytes: 3 })).rejects.toThrow(/a\.bin: file is 4 bytes, over the 3-byte limit/);
+    await expect(readInside(join(root, 'a.bin'), 'a.bin', { root, maxBytes: 3 })).rejects.toThrow(
+      /a\.bin: file is 4 bytes, over the 3-byte limit/,
+    );
     await expect(readInside(join(root, 'none.bin'), 'none.bin', opts)).rejects.toThrow(/^none\.bin: no such file$/);
   });
 

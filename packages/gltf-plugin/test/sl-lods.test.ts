@@ -42,16 +42,38 @@ describe('slLods', () => {
     doc.setLogger(logger);
     let plans: unknown[] = [];
     let siblings: Record<string, Document> = {};
-    await doc.transform(slLods({ simplifier: MeshoptSimplifier, onPlans: (p) => (plans = p), onSiblings: (s) => (siblings = s as Record<string, Document>) }));
+    await doc.transform(
+      slLods({
+        simplifier: MeshoptSimplifier,
+        onPlans: (p) => (plans = p),
+        onSiblings: (s) => (siblings = s as Record<string, Document>),
+      }),
+    );
     // The document becomes the high file (same node tree); the LODs come as sibling documents.
-    expect(doc.getRoot().listNodes().map((n) => n.getName())).toEqual(['Suzanne']);
+    expect(
+      doc
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    ).toEqual(['Suzanne']);
     expect(Object.keys(siblings).sort()).toEqual(['low', 'lowest', 'medium']);
-    expect(siblings.medium.getRoot().listNodes().map((n) => n.getName())).toEqual(['Suzanne_LOD2']);
+    expect(
+      siblings.medium
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    ).toEqual(['Suzanne_LOD2']);
     expect(plans).toHaveLength(1);
     expect(logger.lines.some((l) => l.startsWith('slLods: Suzanne: 7872 ->'))).toBe(true);
     const io = new NodeIO();
-    const read = async (d: Document) => documentToModel(await io.readBinary(await io.writeBinary(d))).model.objects[0].lods.high;
-    const tris = [await read(doc), await read(siblings.medium), await read(siblings.low), await read(siblings.lowest)].map(lodTriangleCount);
+    const read = async (d: Document) =>
+      documentToModel(await io.readBinary(await io.writeBinary(d))).model.objects[0].lods.high;
+    const tris = [
+      await read(doc),
+      await read(siblings.medium),
+      await read(siblings.low),
+      await read(siblings.lowest),
+    ].map(lodTriangleCount);
     // The high LOD is planned too (never larger than the input's), and with keepHigh left alone.
     expect(tris[0]).toBeLessThanOrEqual(7872);
     expect(tris[0]).toBe((plans[0] as { high: { triangles: number } }).high.triangles);
@@ -65,9 +87,20 @@ describe('slLods', () => {
   it('keeps authored LODs when asked', async () => {
     const doc = await readDocument(asset('lod-authored.glb'));
     let siblings: Record<string, Document> = {};
-    await doc.transform(slLods({ simplifier: MeshoptSimplifier, keepAuthoredLods: true, onSiblings: (s) => (siblings = s as Record<string, Document>) }));
+    await doc.transform(
+      slLods({
+        simplifier: MeshoptSimplifier,
+        keepAuthoredLods: true,
+        onSiblings: (s) => (siblings = s as Record<string, Document>),
+      }),
+    );
     // The high file keeps Ball only; the authored Ball_LODn / Ball_PHYS go to their sibling files.
-    expect(doc.getRoot().listNodes().map((n) => n.getName())).toEqual(['Ball']);
+    expect(
+      doc
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    ).toEqual(['Ball']);
     const tris = (d: Document) => lodTriangleCount(documentToModel(d).model.objects[0].lods.high);
     // Authored LODs are kept (conformed to high's box, which may add a triangle per missed side).
     const kept = [tris(siblings.medium), tris(siblings.low), tris(siblings.lowest)];
@@ -78,25 +111,42 @@ describe('slLods', () => {
     expect(tris(siblings.physics)).toBeGreaterThanOrEqual(12); // Ball_PHYS is written back
   });
 
-  it('needs the simplifier, as glTF-Transform\'s simplify does', () => {
+  it("needs the simplifier, as glTF-Transform's simplify does", () => {
     expect(() => slLods({} as never)).toThrow(/simplifier dependency required/);
   });
 
   it('plans for another size: the size factor follows --size', async () => {
     const { model } = documentToModel(await readDocument(asset('column-10m.glb')));
     expect(modelScaleFactors(model, { longestSide: 5 })).toEqual([0.5, 0.5, 0.5]);
-    const small = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate, size: { longestSide: 1 } }).plans[0];
-    expect(small.radius).toBeCloseTo(generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate }).plans[0].radius / 10, 6);
+    const small = generateModelLods(model, {
+      simplifier: MeshoptSimplifier,
+      deflate: zlibNgDeflate,
+      size: { longestSide: 1 },
+    }).plans[0];
+    expect(small.radius).toBeCloseTo(
+      generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate }).plans[0].radius / 10,
+      6,
+    );
   });
 
   it('budget mode reports whether the target was met', async () => {
     const { model } = documentToModel(await readDocument(asset('suzanne.glb')));
     const fast = { maxProbes: 3 };
-    const met = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate, targetLandImpact: 20, planner: fast });
+    const met = generateModelLods(model, {
+      simplifier: MeshoptSimplifier,
+      deflate: zlibNgDeflate,
+      targetLandImpact: 20,
+      planner: fast,
+    });
     expect(met.budget?.fits).toBe(true);
     expect(met.budget!.landImpact).toBeLessThanOrEqual(20);
     expect(met.budget!.maxErrorPx).toBeGreaterThan(0);
-    const missed = generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate, targetLandImpact: 0.2, planner: fast });
+    const missed = generateModelLods(model, {
+      simplifier: MeshoptSimplifier,
+      deflate: zlibNgDeflate,
+      targetLandImpact: 0.2,
+      planner: fast,
+    });
     expect(missed.budget?.fits).toBe(false);
     expect(missed.budget!.floorLandImpact).toBeGreaterThan(0.2);
     expect(lodTriangleCount(missed.model.objects[0].lods.lowest)).toBeGreaterThan(0);

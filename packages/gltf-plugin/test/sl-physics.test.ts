@@ -9,17 +9,27 @@ import { tmpdir } from 'node:os';
 
 const root = resolve(__dirname, '../../..');
 const asset = (name: string) => join(root, 'test-assets', name);
-const names = (doc: Awaited<ReturnType<typeof readDocument>>) => doc.getRoot().listNodes().map((n) => n.getName()).sort();
+const names = (doc: Awaited<ReturnType<typeof readDocument>>) =>
+  doc
+    .getRoot()
+    .listNodes()
+    .map((n) => n.getName())
+    .sort();
 
 describe('slPhysics', () => {
   it('treats options given as undefined as the defaults (auto, 5 cm, 256 hulls of 256 vertices)', async () => {
     const summary = async (options: Parameters<typeof slPhysics>[0]) => {
       const doc = await readDocument(asset('vase.glb'));
       await doc.transform(slPhysics(options));
-      const high = doc.getRoot().listNodes().find((n) => !n.getName().includes('_'))!;
+      const high = doc
+        .getRoot()
+        .listNodes()
+        .find((n) => !n.getName().includes('_'))!;
       return (high.getExtras() as { slmesh: { physics: unknown } }).slmesh.physics;
     };
-    expect(await summary({ mode: undefined, tolerance: undefined, maxHulls: undefined, maxHullVertices: undefined })).toEqual(await summary({}));
+    expect(
+      await summary({ mode: undefined, tolerance: undefined, maxHulls: undefined, maxHullVertices: undefined }),
+    ).toEqual(await summary({}));
     expect(SL_PHYSICS_DEFAULTS.mode).toBe('auto');
   });
 
@@ -32,8 +42,13 @@ describe('slPhysics', () => {
     // The sibling keeps the input's tree: one `X_PHYS` node per object; the document itself keeps its nodes.
     expect(names(physics!).filter((n) => n.endsWith('_PHYS'))).toHaveLength(6);
     expect(names(doc).some((n) => n.endsWith('_PHYS'))).toBe(false);
-    const seat = doc.getRoot().listNodes().find((n) => n.getName() === 'Seat')!;
-    const extras = (seat.getExtras() as { slmesh: { physics: { mode: string; hulls: number; estimate: boolean; weight: number } } }).slmesh.physics;
+    const seat = doc
+      .getRoot()
+      .listNodes()
+      .find((n) => n.getName() === 'Seat')!;
+    const extras = (
+      seat.getExtras() as { slmesh: { physics: { mode: string; hulls: number; estimate: boolean; weight: number } } }
+    ).slmesh.physics;
     expect(extras.mode).toBe('decompose');
     expect(extras.estimate).toBe(true);
     expect(extras.hulls).toBeGreaterThan(0);
@@ -52,7 +67,12 @@ describe('slPhysics', () => {
     const doc = await readDocument(asset('vase.glb'));
     await doc.transform(slPhysics({ mode: 'hull' }));
     expect(names(doc).some((n) => n.endsWith('_PHYS'))).toBe(false);
-    const high = doc.getRoot().listNodes().find((n) => !n.getName().includes('_'))!;
-    expect((high.getExtras() as { slmesh: { physics: { mode: string; weight: number } } }).slmesh.physics).toMatchObject({ mode: 'hull', estimate: false });
+    const high = doc
+      .getRoot()
+      .listNodes()
+      .find((n) => !n.getName().includes('_'))!;
+    expect(
+      (high.getExtras() as { slmesh: { physics: { mode: string; weight: number } } }).slmesh.physics,
+    ).toMatchObject({ mode: 'hull', estimate: false });
   });
 });

@@ -47,7 +47,13 @@ function tickLabel(v: number): string {
 
 /** Draws the chart for `points` (from chartSizes); `onPick(size)` when the user clicks a size. */
 export function createSizeChart(points: ChartPoint[], onPick: (size: number) => void): SizeChart {
-  const root = svg('svg', { viewBox: `0 0 ${W} ${H}`, class: 'chart', role: 'img', 'aria-label': 'Land impact and download weight by size', 'data-testid': 'size-chart' });
+  const root = svg('svg', {
+    viewBox: `0 0 ${W} ${H}`,
+    class: 'chart',
+    role: 'img',
+    'aria-label': 'Land impact and download weight by size',
+    'data-testid': 'size-chart',
+  });
 
   // 1. Scales: x log over the sizes, y log over the values (at least one decade).
   const values = points.flatMap((p) => [p.landImpact, p.download]).filter((v) => v > 0);
@@ -56,8 +62,13 @@ export function createSizeChart(points: ChartPoint[], onPick: (size: number) => 
   yLo = 10 ** Math.floor(Math.log10(Math.max(yLo, 1e-4)));
   yHi = 10 ** Math.ceil(Math.log10(yHi * 2)); // headroom for the legend
   if (yHi / yLo < 10) yHi = yLo * 10;
-  const x = (s: number) => PAD.left + ((Math.log(s) - Math.log(CHART_MIN_SIZE)) / (Math.log(CHART_MAX_SIZE) - Math.log(CHART_MIN_SIZE))) * (W - PAD.left - PAD.right);
-  const y = (v: number) => PAD.top + (1 - (Math.log(Math.max(v, yLo)) - Math.log(yLo)) / (Math.log(yHi) - Math.log(yLo))) * (H - PAD.top - PAD.bottom);
+  const x = (s: number) =>
+    PAD.left +
+    ((Math.log(s) - Math.log(CHART_MIN_SIZE)) / (Math.log(CHART_MAX_SIZE) - Math.log(CHART_MIN_SIZE))) *
+      (W - PAD.left - PAD.right);
+  const y = (v: number) =>
+    PAD.top +
+    (1 - (Math.log(Math.max(v, yLo)) - Math.log(yLo)) / (Math.log(yHi) - Math.log(yLo))) * (H - PAD.top - PAD.bottom);
 
   // 2. Grid and axes.
   const grid = svg('g', { class: 'grid' });
@@ -70,19 +81,44 @@ export function createSizeChart(points: ChartPoint[], onPick: (size: number) => 
     grid.append(svg('line', { x1: PAD.left, x2: W - PAD.right, y1: y(t), y2: y(t) }));
     grid.append(svg('text', { x: PAD.left - 6, y: y(t) + 4, 'text-anchor': 'end', class: 'tick' }, tickLabel(t)));
   }
-  grid.append(svg('text', { x: (PAD.left + W - PAD.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis' }, 'size: longest side of the linkset (m), log scale'));
-  grid.append(svg('text', { x: 12, y: (PAD.top + H - PAD.bottom) / 2, 'text-anchor': 'middle', class: 'axis', transform: `rotate(-90 12 ${(PAD.top + H - PAD.bottom) / 2})` }, 'weight (log)'));
+  grid.append(
+    svg(
+      'text',
+      { x: (PAD.left + W - PAD.right) / 2, y: H - 6, 'text-anchor': 'middle', class: 'axis' },
+      'size: longest side of the linkset (m), log scale',
+    ),
+  );
+  grid.append(
+    svg(
+      'text',
+      {
+        x: 12,
+        y: (PAD.top + H - PAD.bottom) / 2,
+        'text-anchor': 'middle',
+        class: 'axis',
+        transform: `rotate(-90 12 ${(PAD.top + H - PAD.bottom) / 2})`,
+      },
+      'weight (log)',
+    ),
+  );
   root.append(grid);
 
   // 3. The curves.
-  const path = (key: 'landImpact' | 'download') => points.map((p, i) => `${i ? 'L' : 'M'}${x(p.size).toFixed(1)},${y(p[key]).toFixed(1)}`).join('');
+  const path = (key: 'landImpact' | 'download') =>
+    points.map((p, i) => `${i ? 'L' : 'M'}${x(p.size).toFixed(1)},${y(p[key]).toFixed(1)}`).join('');
   root.append(svg('path', { d: path('landImpact'), class: 'curve land-impact', 'data-series': 'land-impact' }));
   root.append(svg('path', { d: path('download'), class: 'curve download', 'data-series': 'download' }));
 
   // 4. Legend.
   const legend = svg('g', { class: 'legend', transform: `translate(${PAD.left + 10} ${PAD.top + 6})` });
-  legend.append(svg('line', { x1: 0, x2: 22, y1: 6, y2: 6, class: 'curve land-impact' }), svg('text', { x: 28, y: 10 }, 'land impact'));
-  legend.append(svg('line', { x1: 110, x2: 132, y1: 6, y2: 6, class: 'curve download' }), svg('text', { x: 138, y: 10 }, 'download weight'));
+  legend.append(
+    svg('line', { x1: 0, x2: 22, y1: 6, y2: 6, class: 'curve land-impact' }),
+    svg('text', { x: 28, y: 10 }, 'land impact'),
+  );
+  legend.append(
+    svg('line', { x1: 110, x2: 132, y1: 6, y2: 6, class: 'curve download' }),
+    svg('text', { x: 138, y: 10 }, 'download weight'),
+  );
   root.append(legend);
 
   // 5. The marker of the current size.
@@ -111,7 +147,11 @@ export function createSizeChart(points: ChartPoint[], onPick: (size: number) => 
       marker.setAttribute('data-size', String(size));
       if (!inside) return;
       const mx = x(size);
-      for (const [k, v] of [['x1', mx], ['x2', mx]] as const) line.setAttribute(k, String(v));
+      for (const [k, v] of [
+        ['x1', mx],
+        ['x2', mx],
+      ] as const)
+        line.setAttribute(k, String(v));
       dotLi.setAttribute('cx', String(mx));
       dotLi.setAttribute('cy', String(y(landImpact)));
       dotDl.setAttribute('cx', String(mx));

@@ -11,7 +11,11 @@ export interface Attrs {
 }
 
 /** An element with attributes (set with setAttribute, never `on*`) and text or element children. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   setAttrs(node, attrs);
   append(node, ...children);
@@ -21,7 +25,11 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, attrs: Attrs =
 const SVG_NS = 'http://www.w3.org/2000/svg';
 
 /** An SVG element, likewise. */
-export function svg<K extends keyof SVGElementTagNameMap>(tag: K, attrs: Attrs = {}, ...children: Child[]): SVGElementTagNameMap[K] {
+export function svg<K extends keyof SVGElementTagNameMap>(
+  tag: K,
+  attrs: Attrs = {},
+  ...children: Child[]
+): SVGElementTagNameMap[K] {
   const node = document.createElementNS(SVG_NS, tag);
   setAttrs(node, attrs);
   append(node, ...children);

@@ -31,7 +31,8 @@ export function loadViewState(path: string): ViewState | undefined {
     const text = sessionStorage.getItem(KEY_PREFIX + path);
     if (!text) return undefined;
     const s = JSON.parse(text) as ViewState;
-    const vec = (v: unknown) => Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+    const vec = (v: unknown) =>
+      Array.isArray(v) && v.length === 3 && v.every((x) => typeof x === 'number' && Number.isFinite(x));
     if (!vec(s.camera) || !vec(s.target) || !(s.lodFactor > 0)) return undefined;
     return s;
   } catch {

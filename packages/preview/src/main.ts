@@ -16,13 +16,24 @@ import { loadViewState, saveViewState, startLive } from './live.js';
 import { CostPanel, DiagnosticsPanel, ObjectsTable, type CameraInfo } from './panels.js';
 import { decodePreview, type DecodedPreview } from './payload.js';
 import { priceAtSize, type Priced } from './price.js';
-import { buildScene, HULL_COLOUR, MATERIAL_COLOURS, PHYSICS_MESH_COLOUR, type PhysicsMode, type PreviewScene } from './scene.js';
+import {
+  buildScene,
+  HULL_COLOUR,
+  MATERIAL_COLOURS,
+  PHYSICS_MESH_COLOUR,
+  type PhysicsMode,
+  type PreviewScene,
+} from './scene.js';
 import { createViewer, MAIN_FOV, wantAntialias, type Viewer } from './viewer.js';
 
 /** RenderVolumeLODFactor choices: the official viewer's default and presets, Firestorm's default, the maximum. */
 /** The factors the page offers: core's one list. */
 export const LOD_FACTORS: readonly number[] = LOD_FACTOR_CHOICES;
-const LOD_FACTOR_LABEL: Record<number, string> = { 1: '1 (SL viewer default)', 2: '2 (Firestorm default)', 4: '4 (maximum)' };
+const LOD_FACTOR_LABEL: Record<number, string> = {
+  1: '1 (SL viewer default)',
+  2: '2 (Firestorm default)',
+  4: '4 (maximum)',
+};
 const LOD_LABEL: Record<LodName, string> = { high: 'High', medium: 'Medium', low: 'Low', lowest: 'Lowest' };
 const DEFAULT_DIRECTION = new Vector3(0.6, -1, 0.45).normalize();
 
@@ -57,7 +68,14 @@ export interface HookState {
   lodFactor: number;
   size: number;
   activeLod: LodName | 'mixed';
-  objects: { name: string; distance: number; lod: LodName; drawn: LodName; radius: number; switchDistances: { medium: number; low: number; lowest: number } }[];
+  objects: {
+    name: string;
+    distance: number;
+    lod: LodName;
+    drawn: LodName;
+    radius: number;
+    switchDistances: { medium: number; low: number; lowest: number };
+  }[];
   physics: PhysicsMode;
   frames: number;
   webgl: boolean;
@@ -81,7 +99,9 @@ function swatch(colour: string): HTMLElement {
 
 function fatal(message: string): void {
   window.slmeshPreview = { ready: false, error: message };
-  document.body.append(el('div', { class: 'banner error', role: 'alert' }, `The preview could not load the model: ${message}`));
+  document.body.append(
+    el('div', { class: 'banner error', role: 'alert' }, `The preview could not load the model: ${message}`),
+  );
 }
 
 async function start(): Promise<void> {
@@ -111,8 +131,17 @@ function runEmptyPage(preview: DecodedPreview): void {
     el(
       'div',
       { class: 'app' },
-      el('header', { class: 'top' }, el('h1', {}, 'slmesh preview'), el('span', { class: 'file', id: 'file-name' }, file.path)),
-      el('div', { class: 'banner error', role: 'status' }, 'Nothing to show: the file has no object Second Life would accept (see the diagnostics).'),
+      el(
+        'header',
+        { class: 'top' },
+        el('h1', {}, 'slmesh preview'),
+        el('span', { class: 'file', id: 'file-name' }, file.path),
+      ),
+      el(
+        'div',
+        { class: 'banner error', role: 'status' },
+        'Nothing to show: the file has no object Second Life would accept (see the diagnostics).',
+      ),
       diagnostics.element,
     ),
   );
@@ -140,7 +169,12 @@ function runPage(preview: DecodedPreview): void {
     lodFactor: saved?.lodFactor ?? data.lodFactor,
     size: saved?.size ?? undefined,
     physics: (saved?.physics as PhysicsMode) ?? 'off',
-    focus: saved && saved.focus >= -1 && saved.focus < reportObjects.length ? saved.focus : reportObjects.length === 1 ? 0 : -1,
+    focus:
+      saved && saved.focus >= -1 && saved.focus < reportObjects.length
+        ? saved.focus
+        : reportObjects.length === 1
+          ? 0
+          : -1,
     wireframe: saved?.wireframe ?? false,
   };
   let priced: Priced = priceAtSize(preview, state.size, state.lodFactor);
@@ -154,7 +188,11 @@ function runPage(preview: DecodedPreview): void {
     { class: 'top' },
     el('h1', {}, 'slmesh preview'),
     el('span', { class: 'file', id: 'file-name' }, file.path),
-    el('span', { class: 'meta', id: 'file-meta' }, `${file.linkset.prims} prim${file.linkset.prims === 1 ? '' : 's'} · own size ${size3(file.linkset.scale)}${file.siblings.length ? ` · with ${file.siblings.join(', ')}` : ''}`),
+    el(
+      'span',
+      { class: 'meta', id: 'file-meta' },
+      `${file.linkset.prims} prim${file.linkset.prims === 1 ? '' : 's'} · own size ${size3(file.linkset.scale)}${file.siblings.length ? ` · with ${file.siblings.join(', ')}` : ''}`,
+    ),
     liveStatus,
   );
 
@@ -162,8 +200,18 @@ function runPage(preview: DecodedPreview): void {
   const focusName = el('span', { id: 'focus-name' });
   const activeLod = el('span', { class: 'big lod', id: 'active-lod' });
   const switchText = el('div', { class: 'small', id: 'switch-distances' });
-  const hud = el('div', { class: 'hud' }, el('div', {}, 'Camera ', distanceText, ' from ', focusName), el('div', {}, 'Showing ', activeLod, ' LOD'), switchText);
-  const noWebgl = el('div', { class: 'no-webgl', hidden: true }, 'WebGL is not available in this browser, so the model is not drawn. The costs, LOD distances and chart below still apply.');
+  const hud = el(
+    'div',
+    { class: 'hud' },
+    el('div', {}, 'Camera ', distanceText, ' from ', focusName),
+    el('div', {}, 'Showing ', activeLod, ' LOD'),
+    switchText,
+  );
+  const noWebgl = el(
+    'div',
+    { class: 'no-webgl', hidden: true },
+    'WebGL is not available in this browser, so the model is not drawn. The costs, LOD distances and chart below still apply.',
+  );
   const mainView = el('div', { class: 'view-main', id: 'view-main', 'data-testid': 'main-view' }, hud, noWebgl);
   const paneLabels = {} as Record<LodName, { title: HTMLElement; info: HTMLElement; pane: HTMLElement }>;
   const panes = LOD_NAMES.map((slot) => {
@@ -177,13 +225,38 @@ function runPage(preview: DecodedPreview): void {
 
   // Controls.
   const factorSelect = el('select', { id: 'lod-factor' });
-  const factors = LOD_FACTORS.includes(state.lodFactor) ? LOD_FACTORS : [...LOD_FACTORS, state.lodFactor].sort((a, b) => a - b);
-  for (const f of factors) factorSelect.append(el('option', { value: String(f), selected: f === state.lodFactor }, LOD_FACTOR_LABEL[f] ?? String(f)));
-  const sizeInput = el('input', { id: 'size-input', type: 'number', min: '0.001', step: 'any', 'aria-label': 'Longest side in metres' });
-  const sizeRange = el('input', { id: 'size-range', type: 'range', min: '0', max: '1000', step: '1', 'aria-label': 'Size (log scale)' });
+  const factors = LOD_FACTORS.includes(state.lodFactor)
+    ? LOD_FACTORS
+    : [...LOD_FACTORS, state.lodFactor].sort((a, b) => a - b);
+  for (const f of factors)
+    factorSelect.append(
+      el('option', { value: String(f), selected: f === state.lodFactor }, LOD_FACTOR_LABEL[f] ?? String(f)),
+    );
+  const sizeInput = el('input', {
+    id: 'size-input',
+    type: 'number',
+    min: '0.001',
+    step: 'any',
+    'aria-label': 'Longest side in metres',
+  });
+  const sizeRange = el('input', {
+    id: 'size-range',
+    type: 'range',
+    min: '0',
+    max: '1000',
+    step: '1',
+    'aria-label': 'Size (log scale)',
+  });
   const sizeReset = el('button', { id: 'size-reset', type: 'button' }, `Own size (${metres(ownSize)})`);
   const sizeNote = el('div', { class: 'small', id: 'size-note' });
-  const distanceRange = el('input', { id: 'distance-range', type: 'range', min: '0', max: '1000', step: '1', 'aria-label': 'Camera distance (log scale)' });
+  const distanceRange = el('input', {
+    id: 'distance-range',
+    type: 'range',
+    min: '0',
+    max: '1000',
+    step: '1',
+    'aria-label': 'Camera distance (log scale)',
+  });
   const distanceTicks = el('div', { class: 'ticks', id: 'distance-ticks' });
   const focusSelect = el('select', { id: 'focus' });
   focusSelect.append(el('option', { value: '-1' }, 'Linkset centre'));
@@ -200,16 +273,38 @@ function runPage(preview: DecodedPreview): void {
   const controls = el(
     'section',
     { class: 'panel controls', 'aria-label': 'Controls' },
-    el('div', { class: 'pair' }, el('label', { class: 'control' }, el('span', {}, 'RenderVolumeLODFactor'), factorSelect), el('label', { class: 'control' }, el('span', {}, 'Orbit around'), focusSelect)),
-    el('div', { class: 'control' }, el('label', { for: 'size-input' }, 'Size: longest side (m)'), el('div', { class: 'row' }, sizeInput, sizeReset), sizeRange, sizeNote),
-    el('div', { class: 'control' }, el('label', { for: 'distance-range' }, 'Camera distance'), distanceRange, distanceTicks),
+    el(
+      'div',
+      { class: 'pair' },
+      el('label', { class: 'control' }, el('span', {}, 'RenderVolumeLODFactor'), factorSelect),
+      el('label', { class: 'control' }, el('span', {}, 'Orbit around'), focusSelect),
+    ),
+    el(
+      'div',
+      { class: 'control' },
+      el('label', { for: 'size-input' }, 'Size: longest side (m)'),
+      el('div', { class: 'row' }, sizeInput, sizeReset),
+      sizeRange,
+      sizeNote,
+    ),
+    el(
+      'div',
+      { class: 'control' },
+      el('label', { for: 'distance-range' }, 'Camera distance'),
+      distanceRange,
+      distanceTicks,
+    ),
     physicsField,
     el('label', { class: 'control check' }, wireframe, el('span', {}, 'Wireframe')),
   );
   const costPanel = new CostPanel();
   const objectsTable = new ObjectsTable(reportObjects, (i) => setFocus(i));
   const diagnosticsPanel = new DiagnosticsPanel();
-  const chartHolder = el('section', { class: 'panel chart-panel', id: 'chart', 'aria-label': 'Cost by size' }, el('h2', {}, 'Cost by size ', el('span', { class: 'sub' }, '(click to try a size)')));
+  const chartHolder = el(
+    'section',
+    { class: 'panel chart-panel', id: 'chart', 'aria-label': 'Cost by size' },
+    el('h2', {}, 'Cost by size ', el('span', { class: 'sub' }, '(click to try a size)')),
+  );
   const legend = el('section', { class: 'panel materials', id: 'materials', 'aria-label': 'Materials' });
 
   const app = el(
@@ -227,11 +322,25 @@ function runPage(preview: DecodedPreview): void {
   const three = new Scene();
   const model: PreviewScene = buildScene(preview);
   three.add(model.root);
-  replaceChildren(legend, el('h2', {}, 'Materials'), ...model.materials.map((m, i) => el('div', { class: 'material' }, swatch(MATERIAL_COLOURS[i % MATERIAL_COLOURS.length]), m)));
+  replaceChildren(
+    legend,
+    el('h2', {}, 'Materials'),
+    ...model.materials.map((m, i) =>
+      el('div', { class: 'material' }, swatch(MATERIAL_COLOURS[i % MATERIAL_COLOURS.length]), m),
+    ),
+  );
   for (const c of physicsChoices) {
-    const input = el('input', { type: 'radio', name: 'physics', value: c.mode, id: `physics-${c.mode}`, disabled: !model.available[c.mode] });
+    const input = el('input', {
+      type: 'radio',
+      name: 'physics',
+      value: c.mode,
+      id: `physics-${c.mode}`,
+      disabled: !model.available[c.mode],
+    });
     physicsInputs[c.mode] = input;
-    const used = reportObjects.filter((o) => (c.mode === 'hull' ? o.physics.shape === 'convex-hull' : o.physics.shape === c.mode)).length;
+    const used = reportObjects.filter((o) =>
+      c.mode === 'hull' ? o.physics.shape === 'convex-hull' : o.physics.shape === c.mode,
+    ).length;
     physicsField.append(
       el(
         'label',
@@ -240,7 +349,13 @@ function runPage(preview: DecodedPreview): void {
         c.colour ? swatch(c.colour) : null,
         c.label,
         c.mode !== 'off' && !model.available[c.mode] ? el('span', { class: 'sub' }, ' (none in file)') : null,
-        c.mode !== 'off' && used > 0 ? el('span', { class: 'sub' }, ` (used by ${used === reportObjects.length ? 'every object' : `${used} object${used === 1 ? '' : 's'}`})`) : null,
+        c.mode !== 'off' && used > 0
+          ? el(
+              'span',
+              { class: 'sub' },
+              ` (used by ${used === reportObjects.length ? 'every object' : `${used} object${used === 1 ? '' : 's'}`})`,
+            )
+          : null,
       ),
     );
   }
@@ -254,28 +369,37 @@ function runPage(preview: DecodedPreview): void {
   };
   const linksetRadius = () => 0.5 * Math.hypot(...priced.linkset.scale);
   const focusRadius = () => (state.focus >= 0 ? priced.objects[state.focus].radius : linksetRadius());
-  const fitDistance = () => (linksetRadius() + centreOf(state.focus).distanceTo(centreOf(-1))) / Math.sin(((MAIN_FOV / 2) * Math.PI) / 180) * 1.3;
+  const fitDistance = () =>
+    ((linksetRadius() + centreOf(state.focus).distanceTo(centreOf(-1))) / Math.sin(((MAIN_FOV / 2) * Math.PI) / 180)) *
+    1.3;
 
-  const viewer: Viewer = createViewer(views, mainView, Object.fromEntries(LOD_NAMES.map((s) => [s, paneLabels[s].pane])) as Record<LodName, HTMLElement>, three, {
-    prepareMain() {
-      computeLods();
-      camInfo.forEach((x, i) => model.showLod(i, x.drawn));
-      model.showPhysics(state.physics);
+  const viewer: Viewer = createViewer(
+    views,
+    mainView,
+    Object.fromEntries(LOD_NAMES.map((s) => [s, paneLabels[s].pane])) as Record<LodName, HTMLElement>,
+    three,
+    {
+      prepareMain() {
+        computeLods();
+        camInfo.forEach((x, i) => model.showLod(i, x.drawn));
+        model.showPhysics(state.physics);
+      },
+      preparePane(slot) {
+        model.objects.forEach((_, i) => model.showLod(i, slot));
+        model.showPhysics('off');
+      },
+      paneFrame() {
+        return { centre: centreOf(-1), radius: Math.max(linksetRadius(), 1e-4) };
+      },
+      afterRender() {
+        updateCameraLabels();
+      },
+      cameraMoved() {
+        updateCameraLabels();
+      },
     },
-    preparePane(slot) {
-      model.objects.forEach((_, i) => model.showLod(i, slot));
-      model.showPhysics('off');
-    },
-    paneFrame() {
-      return { centre: centreOf(-1), radius: Math.max(linksetRadius(), 1e-4) };
-    },
-    afterRender() {
-      updateCameraLabels();
-    },
-    cameraMoved() {
-      updateCameraLabels();
-    },
-  }, { antialias: wantAntialias(reportObjects.reduce((a, o) => a + o.lods.high.triangles, 0)) });
+    { antialias: wantAntialias(reportObjects.reduce((a, o) => a + o.lods.high.triangles, 0)) },
+  );
   if (!viewer.webgl) noWebgl.hidden = false;
 
   /** Each object's distance from the camera to its centre, and the LOD the viewer shows there. */
@@ -302,7 +426,9 @@ function runPage(preview: DecodedPreview): void {
     replaceChildren(focusName, state.focus >= 0 ? reportObjects[state.focus].name : 'the linkset centre');
     const lod = activeLodOf();
     if (lod === 'mixed') {
-      const counts = LOD_NAMES.map((n) => [n, camInfo.filter((x) => x.lod === n).length] as const).filter(([, k]) => k > 0);
+      const counts = LOD_NAMES.map((n) => [n, camInfo.filter((x) => x.lod === n).length] as const).filter(
+        ([, k]) => k > 0,
+      );
       setValue(activeLod, counts.map(([n, k]) => `${n} ×${k}`).join(', '), 'mixed');
     } else {
       const x = state.focus >= 0 ? camInfo[state.focus] : camInfo[0];
@@ -310,11 +436,17 @@ function runPage(preview: DecodedPreview): void {
     }
     activeLod.setAttribute('data-lod', lod);
     activeLod.className = `big lod lod-${lod}`;
-    for (const slot of LOD_NAMES) paneLabels[slot].pane.classList.toggle('active', lod === slot || (lod === 'mixed' && camInfo.some((x) => x.lod === slot)));
+    for (const slot of LOD_NAMES)
+      paneLabels[slot].pane.classList.toggle(
+        'active',
+        lod === slot || (lod === 'mixed' && camInfo.some((x) => x.lod === slot)),
+      );
     objectsTable.updateCamera(camInfo, state.focus);
     // The distance slider follows the camera.
     const [lo, hi] = distanceBounds();
-    distanceRange.value = String(Math.round((Math.log(Math.max(lo, Math.min(hi, d))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo)) * 1000));
+    distanceRange.value = String(
+      Math.round(((Math.log(Math.max(lo, Math.min(hi, d))) - Math.log(lo)) / (Math.log(hi) - Math.log(lo))) * 1000),
+    );
     if (window.slmeshPreview.ready) window.slmeshPreview.frames = viewer.frames;
   }
 
@@ -334,17 +466,26 @@ function runPage(preview: DecodedPreview): void {
   function updateDistanceTicks(): void {
     const [lo, hi] = distanceBounds();
     const sw = focusSwitches();
-    const ticks = (['medium', 'low', 'lowest'] as const).filter((k) => Number.isFinite(sw[k])).map((k, row) => {
-      const t = (Math.log(sw[k]) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
-      const tick = el('span', { class: `tick lod-${k}`, title: `${k} from ${metres(sw[k])}` }, `${k} ${metres(sw[k])}`);
-      tick.style.left = `${(Math.min(1, Math.max(0, t)) * 100).toFixed(2)}%`;
-      tick.style.top = `${row * 13}px`;
-      return tick;
-    });
+    const ticks = (['medium', 'low', 'lowest'] as const)
+      .filter((k) => Number.isFinite(sw[k]))
+      .map((k, row) => {
+        const t = (Math.log(sw[k]) - Math.log(lo)) / (Math.log(hi) - Math.log(lo));
+        const tick = el(
+          'span',
+          { class: `tick lod-${k}`, title: `${k} from ${metres(sw[k])}` },
+          `${k} ${metres(sw[k])}`,
+        );
+        tick.style.left = `${(Math.min(1, Math.max(0, t)) * 100).toFixed(2)}%`;
+        tick.style.top = `${row * 13}px`;
+        return tick;
+      });
     replaceChildren(distanceTicks, ...ticks);
     const name = reportObjects[state.focus >= 0 ? state.focus : largest]?.name ?? '';
     const which = state.focus < 0 && reportObjects.length > 1 ? `${name} (the largest object)` : name;
-    replaceChildren(switchText, `RenderVolumeLODFactor ${state.lodFactor}: ${which} switches to medium at ${metres(sw.medium)}, low at ${metres(sw.low)}, lowest at ${metres(sw.lowest)}`);
+    replaceChildren(
+      switchText,
+      `RenderVolumeLODFactor ${state.lodFactor}: ${which} switches to medium at ${metres(sw.medium)}, low at ${metres(sw.low)}, lowest at ${metres(sw.lowest)}`,
+    );
   }
 
   function updatePanes(): void {
@@ -364,7 +505,15 @@ function runPage(preview: DecodedPreview): void {
       replaceChildren(
         paneLabels[slot].info,
         `${count(tris)} triangles · ${reportObjects.length > 1 ? `${reportObjects[i].name} ` : ''}${from[slot]}`,
-        drawn !== slot ? el('div', { class: 'missing' }, `not in the file: shows ${drawn}`) : missing > 0 && reportObjects.length > 1 ? el('div', { class: 'missing' }, `${missing} object${missing === 1 ? '' : 's'} without it show the next higher`) : null,
+        drawn !== slot
+          ? el('div', { class: 'missing' }, `not in the file: shows ${drawn}`)
+          : missing > 0 && reportObjects.length > 1
+            ? el(
+                'div',
+                { class: 'missing' },
+                `${missing} object${missing === 1 ? '' : 's'} without it show the next higher`,
+              )
+            : null,
       );
       paneLabels[slot].pane.setAttribute('data-triangles', String(tris));
     }
@@ -379,12 +528,15 @@ function runPage(preview: DecodedPreview): void {
     diagnosticsPanel.update(priced.diagnostics);
     chart?.mark(priced.longestSide, priced.linkset.landImpact, priced.linkset.streaming);
     sizeInput.value = inputNumber(priced.longestSide);
-    const t = (Math.log(priced.longestSide) - Math.log(CHART_MIN_SIZE)) / (Math.log(CHART_MAX_SIZE) - Math.log(CHART_MIN_SIZE));
+    const t =
+      (Math.log(priced.longestSide) - Math.log(CHART_MIN_SIZE)) / (Math.log(CHART_MAX_SIZE) - Math.log(CHART_MIN_SIZE));
     sizeRange.value = String(Math.round(Math.min(1, Math.max(0, t)) * 1000));
     const notes: string[] = [];
     if (state.size !== undefined) notes.push(`×${inputNumber(priced.factors[0])} of the model's own size`);
-    if (priced.objects.some((o) => o.scale.some((s) => s > 64))) notes.push('an object is over 64 m on an axis at this size: Second Life will not allow it');
-    if (priced.objects.some((o) => o.scale.some((s) => s < 0.01))) notes.push('an object is under 0.01 m on an axis at this size: Second Life makes it at least 0.01 m');
+    if (priced.objects.some((o) => o.scale.some((s) => s > 64)))
+      notes.push('an object is over 64 m on an axis at this size: Second Life will not allow it');
+    if (priced.objects.some((o) => o.scale.some((s) => s < 0.01)))
+      notes.push('an object is under 0.01 m on an axis at this size: Second Life makes it at least 0.01 m');
     replaceChildren(sizeNote, notes.join('; '));
     updateDistanceTicks();
     updatePanes();
@@ -407,7 +559,8 @@ function runPage(preview: DecodedPreview): void {
   function setLodFactor(f: number): void {
     if (!(f > 0)) return;
     state.lodFactor = f;
-    if (![...factorSelect.options].some((o) => Number(o.value) === f)) factorSelect.append(el('option', { value: String(f) }, String(f)));
+    if (![...factorSelect.options].some((o) => Number(o.value) === f))
+      factorSelect.append(el('option', { value: String(f) }, String(f)));
     factorSelect.value = String(f);
     updatePrices();
     viewer.render();
@@ -435,7 +588,11 @@ function runPage(preview: DecodedPreview): void {
   sizeInput.addEventListener('change', () => setSize(Number(sizeInput.value)));
   sizeRange.addEventListener('input', () => {
     const t = Number(sizeRange.value) / 1000;
-    setSize(Number(Math.exp(Math.log(CHART_MIN_SIZE) + t * (Math.log(CHART_MAX_SIZE) - Math.log(CHART_MIN_SIZE))).toPrecision(3)));
+    setSize(
+      Number(
+        Math.exp(Math.log(CHART_MIN_SIZE) + t * (Math.log(CHART_MAX_SIZE) - Math.log(CHART_MIN_SIZE))).toPrecision(3),
+      ),
+    );
   });
   sizeReset.addEventListener('click', () => setSize(undefined));
   distanceRange.addEventListener('input', () => {
@@ -443,7 +600,8 @@ function runPage(preview: DecodedPreview): void {
     setCameraDistance(Math.exp(Math.log(lo) + (Number(distanceRange.value) / 1000) * (Math.log(hi) - Math.log(lo))));
   });
   focusSelect.addEventListener('change', () => setFocus(Number(focusSelect.value)));
-  for (const mode of Object.keys(physicsInputs) as PhysicsMode[]) physicsInputs[mode].addEventListener('change', () => setPhysics(mode));
+  for (const mode of Object.keys(physicsInputs) as PhysicsMode[])
+    physicsInputs[mode].addEventListener('change', () => setPhysics(mode));
   wireframe.addEventListener('change', () => {
     state.wireframe = wireframe.checked;
     model.setWireframe(state.wireframe);
@@ -534,7 +692,10 @@ function runPage(preview: DecodedPreview): void {
     failed(message) {
       banner.hidden = false;
       banner.className = 'banner error';
-      replaceChildren(banner, `The last re-export could not be read, so this is still the previous version: ${message}`);
+      replaceChildren(
+        banner,
+        `The last re-export could not be read, so this is still the previous version: ${message}`,
+      );
     },
     status(text) {
       replaceChildren(liveStatus, text);

@@ -18,7 +18,18 @@
  * decomposition needs no change here.
  */
 
-import { lodBox, type Box3, type DeflateFn, type Diagnostic, type Face, type LinksetCost, type LodCost, type LodName, type MeshLod, type ObjectCost } from '@slmesh/core';
+import {
+  lodBox,
+  type Box3,
+  type DeflateFn,
+  type Diagnostic,
+  type Face,
+  type LinksetCost,
+  type LodCost,
+  type LodName,
+  type MeshLod,
+  type ObjectCost,
+} from '@slmesh/core';
 
 export const PREVIEW_FORMAT = 'slmesh-preview/1';
 
@@ -179,8 +190,12 @@ function decodeNormals(q: Int8Array): Float32Array {
 
 /** Decodes the geometry blob against PreviewData. */
 export function decodeGeometry(data: PreviewData, blob: Uint8Array): DecodedObject[] {
-  if (blob.byteLength !== data.geometryBytes) throw new Error(`geometry is ${blob.byteLength} bytes, expected ${data.geometryBytes}`);
-  const buffer = blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength ? (blob.buffer as ArrayBuffer) : (blob.slice().buffer as ArrayBuffer);
+  if (blob.byteLength !== data.geometryBytes)
+    throw new Error(`geometry is ${blob.byteLength} bytes, expected ${data.geometryBytes}`);
+  const buffer =
+    blob.byteOffset === 0 && blob.byteLength === blob.buffer.byteLength
+      ? (blob.buffer as ArrayBuffer)
+      : (blob.slice().buffer as ArrayBuffer);
   return data.objects.map((o) => {
     const lods: Partial<Record<LodName, DecodedFace[]>> = {};
     for (const [name, lod] of Object.entries(o.lods) as [LodName, PreviewLod][]) {
@@ -193,7 +208,11 @@ export function decodeGeometry(data: PreviewData, blob: Uint8Array): DecodedObje
     }
     const out: DecodedObject = { lods, hull: view(buffer, o.hull) as Float32Array };
     if (o.decomposition) out.decomposition = o.decomposition.map((h) => view(buffer, h) as Float32Array);
-    if (o.physicsMesh) out.physicsMesh = { positions: view(buffer, o.physicsMesh.positions) as Float32Array, indices: view(buffer, o.physicsMesh.indices) as Uint32Array };
+    if (o.physicsMesh)
+      out.physicsMesh = {
+        positions: view(buffer, o.physicsMesh.positions) as Float32Array,
+        indices: view(buffer, o.physicsMesh.indices) as Uint32Array,
+      };
     return out;
   });
 }
@@ -279,7 +298,8 @@ export function encodeFace(w: BlobWriter, face: Face, box: Box3): PreviewFace {
     positions: w.add(quantise(face.positions, box), 'u16'),
     indices: vertices <= 65536 ? w.add(Uint16Array.from(indices), 'u16') : w.add(Uint32Array.from(indices), 'u32'),
   };
-  if (face.normals && face.normals.length === face.positions.length) out.normals = w.add(quantiseNormals(face.normals), 'i8');
+  if (face.normals && face.normals.length === face.positions.length)
+    out.normals = w.add(quantiseNormals(face.normals), 'i8');
   return out;
 }
 

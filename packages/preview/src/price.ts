@@ -65,10 +65,21 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
 
   // 2. Each object: core's one per-object price (the report's own computation).
   const objects: PricedObject[] = file.objects.map((o, i) => {
-    const bytes = { high: o.lods.high.blockBytes, medium: o.lods.medium.blockBytes, low: o.lods.low.blockBytes, lowest: o.lods.lowest.blockBytes };
+    const bytes = {
+      high: o.lods.high.blockBytes,
+      medium: o.lods.medium.blockBytes,
+      low: o.lods.low.blockBytes,
+      lowest: o.lods.lowest.blockBytes,
+    };
     const mesh = preview.objects[i].physicsMesh;
     const priced = priceObjectAtScale(
-      { scale: o.scale, position: o.position, bytes, physics: o.physics, ...(o.physics.mesh && mesh ? { physicsMesh: mesh } : {}) },
+      {
+        scale: o.scale,
+        position: o.position,
+        bytes,
+        physics: o.physics,
+        ...(o.physics.mesh && mesh ? { physicsMesh: mesh } : {}),
+      },
       f,
       centre,
       { lodFactor },
@@ -84,7 +95,12 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
 
   // 4. Diagnostics: those of the model's own size; linkability follows the size.
   const diagnostics = file.diagnostics.filter((d) => d.code !== 'not-linkable');
-  if (!linkset.linkable.ok) diagnostics.push({ severity: 'warning', code: 'not-linkable', message: `not linkable: ${linkset.linkable.reason}` });
+  if (!linkset.linkable.ok)
+    diagnostics.push({
+      severity: 'warning',
+      code: 'not-linkable',
+      message: `not linkable: ${linkset.linkable.reason}`,
+    });
 
   return { longestSide: Math.max(...linksetScale), factors: f, objects, linkset, diagnostics };
 }
@@ -92,7 +108,8 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
 /** Log-spaced sizes from `min` to `max` metres (inclusive), `count` of them. */
 export function logSizes(min: number, max: number, count: number): number[] {
   const out: number[] = [];
-  const a = Math.log(min), b = Math.log(max);
+  const a = Math.log(min),
+    b = Math.log(max);
   for (let i = 0; i < count; i++) out.push(Math.exp(a + ((b - a) * i) / (count - 1)));
   out[0] = min;
   out[count - 1] = max;

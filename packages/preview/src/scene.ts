@@ -30,7 +30,18 @@ import type { DecodedFace, DecodedPreview } from './payload.js';
 export type PhysicsMode = 'off' | 'hull' | 'decomposition' | 'mesh';
 
 /** Face colours by material, in order of first appearance in the linkset. */
-export const MATERIAL_COLOURS = ['#c9a074', '#6f9bd1', '#d7826f', '#8fc17a', '#d0b85a', '#a88bd0', '#5fb7b0', '#d69ac0', '#9aa3ad', '#e0c9a6'];
+export const MATERIAL_COLOURS = [
+  '#c9a074',
+  '#6f9bd1',
+  '#d7826f',
+  '#8fc17a',
+  '#d0b85a',
+  '#a88bd0',
+  '#5fb7b0',
+  '#d69ac0',
+  '#9aa3ad',
+  '#e0c9a6',
+];
 /** Physics overlay colours: hull orange, physics mesh cyan; decomposition hulls cycle through hues. */
 export const HULL_COLOUR = '#ff8a1c';
 export const PHYSICS_MESH_COLOUR = '#1ee6c8';
@@ -80,9 +91,21 @@ function hullGroup(points: Float32Array, colour: string, fillOpacity: number): G
   const g = new BufferGeometry();
   g.setAttribute('position', new BufferAttribute(positions, 3));
   g.setIndex(new BufferAttribute(indices, 1));
-  const fill = new Mesh(g, new MeshBasicMaterial({ color: colour, transparent: true, opacity: fillOpacity, depthWrite: false, side: DoubleSide }));
+  const fill = new Mesh(
+    g,
+    new MeshBasicMaterial({
+      color: colour,
+      transparent: true,
+      opacity: fillOpacity,
+      depthWrite: false,
+      side: DoubleSide,
+    }),
+  );
   fill.renderOrder = 2;
-  const edges = new LineSegments(new EdgesGeometry(g, 1), new LineBasicMaterial({ color: colour, transparent: true, opacity: 0.95, depthTest: false }));
+  const edges = new LineSegments(
+    new EdgesGeometry(g, 1),
+    new LineBasicMaterial({ color: colour, transparent: true, opacity: 0.95, depthTest: false }),
+  );
   edges.renderOrder = 3;
   group.add(fill, edges);
   return group;
@@ -99,9 +122,17 @@ export function buildScene(preview: DecodedPreview): PreviewScene {
 
   // 1. One material per material name across the linkset.
   const materials: string[] = [];
-  for (const o of objects) for (const faces of Object.values(o.lods)) for (const f of faces ?? []) if (!materials.includes(f.material)) materials.push(f.material);
+  for (const o of objects)
+    for (const faces of Object.values(o.lods))
+      for (const f of faces ?? []) if (!materials.includes(f.material)) materials.push(f.material);
   const materialMeshes = materials.map(
-    (_, i) => new MeshStandardMaterial({ color: new Color(MATERIAL_COLOURS[i % MATERIAL_COLOURS.length]), roughness: 0.75, metalness: 0, side: DoubleSide }),
+    (_, i) =>
+      new MeshStandardMaterial({
+        color: new Color(MATERIAL_COLOURS[i % MATERIAL_COLOURS.length]),
+        roughness: 0.75,
+        metalness: 0,
+        side: DoubleSide,
+      }),
   );
   const materialFor = (name: string): Material => materialMeshes[materials.indexOf(name)];
 
@@ -115,7 +146,10 @@ export function buildScene(preview: DecodedPreview): PreviewScene {
     const geometries: Partial<Record<LodName, { geometry: BufferGeometry; material: string }[]>> = {};
     for (const name of LOD_NAMES) {
       const faces = o.lods[name];
-      if (faces) geometries[name] = faces.filter((f) => f.indices.length >= 3).map((f) => ({ geometry: faceGeometry(f), material: f.material }));
+      if (faces)
+        geometries[name] = faces
+          .filter((f) => f.indices.length >= 3)
+          .map((f) => ({ geometry: faceGeometry(f), material: f.material }));
     }
     const lods = {} as Record<LodName, Group>;
     const drawn = {} as Record<LodName, LodName>;
@@ -156,9 +190,21 @@ export function buildScene(preview: DecodedPreview): PreviewScene {
       g.setAttribute('position', new BufferAttribute(o.physicsMesh.positions, 3));
       g.setIndex(new BufferAttribute(o.physicsMesh.indices, 1));
       const mesh = new Group();
-      const fill = new Mesh(g, new MeshBasicMaterial({ color: PHYSICS_MESH_COLOUR, transparent: true, opacity: 0.25, depthWrite: false, side: DoubleSide }));
+      const fill = new Mesh(
+        g,
+        new MeshBasicMaterial({
+          color: PHYSICS_MESH_COLOUR,
+          transparent: true,
+          opacity: 0.25,
+          depthWrite: false,
+          side: DoubleSide,
+        }),
+      );
       fill.renderOrder = 2;
-      const wire = new LineSegments(new WireframeGeometry(g), new LineBasicMaterial({ color: PHYSICS_MESH_COLOUR, transparent: true, opacity: 0.95, depthTest: false }));
+      const wire = new LineSegments(
+        new WireframeGeometry(g),
+        new LineBasicMaterial({ color: PHYSICS_MESH_COLOUR, transparent: true, opacity: 0.95, depthTest: false }),
+      );
       wire.renderOrder = 3;
       mesh.add(fill, wire);
       mesh.visible = false;

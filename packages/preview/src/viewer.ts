@@ -8,7 +8,16 @@
  * correction is 1 there), so the main camera uses it too.
  */
 
-import { Color, DirectionalLight, HemisphereLight, PerspectiveCamera, type Scene, Vector2, Vector3, WebGLRenderer } from 'three';
+import {
+  Color,
+  DirectionalLight,
+  HemisphereLight,
+  PerspectiveCamera,
+  type Scene,
+  Vector2,
+  Vector3,
+  WebGLRenderer,
+} from 'three';
 import { OrbitControls } from 'three/examples/jsm/controls/OrbitControls.js';
 import { LOD_NAMES, type LodName } from '@slmesh/core';
 
@@ -65,7 +74,8 @@ export interface ViewerOptions {
 export function wantAntialias(triangles: number): boolean {
   if (triangles < 60_000) return true;
   try {
-    const probe = document.createElement('canvas').getContext('webgl2') ?? document.createElement('canvas').getContext('webgl');
+    const probe =
+      document.createElement('canvas').getContext('webgl2') ?? document.createElement('canvas').getContext('webgl');
     if (!probe) return false;
     const info = probe.getExtension('WEBGL_debug_renderer_info');
     const name = String(probe.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : probe.RENDERER));

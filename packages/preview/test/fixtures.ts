@@ -12,7 +12,14 @@ import { decodeGeometry, type DecodedPreview, type PreviewData } from '../src/pa
 export function boxFace(material: string, min: number[], max: number[]): Face {
   const positions: number[] = [];
   for (let i = 0; i < 8; i++) positions.push(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]);
-  const quads = [[0, 2, 3, 1], [4, 5, 7, 6], [0, 1, 5, 4], [2, 6, 7, 3], [0, 4, 6, 2], [1, 3, 7, 5]];
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ];
   const indices = quads.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]);
   return { material, positions: Float32Array.from(positions), indices: Uint32Array.from(indices) };
 }
@@ -42,7 +49,10 @@ export function shelfModel(): SlModel {
 }
 
 export function previewOfModel(model: SlModel): DecodedPreview {
-  const { report: file, assets } = reportModel({ model, diagnostics: [] }, 'shelf.glb', { lodFactor: 2, keepAssets: true });
+  const { report: file, assets } = reportModel({ model, diagnostics: [] }, 'shelf.glb', {
+    lodFactor: 2,
+    keepAssets: true,
+  });
   const report = makeCostReport([file], { lodFactor: 2, animesh: false, linkabilityRule: 'current' }, 'test');
   const { data, geometry } = makePreviewPayload(model, report, 2, assets);
   const json = JSON.parse(JSON.stringify(data)) as PreviewData;

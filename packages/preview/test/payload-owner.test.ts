@@ -15,7 +15,9 @@ describe('the preview payload format', () => {
     expect(cli.PREVIEW_FORMAT).toBe(owner.PREVIEW_FORMAT);
     expect(cli.quantise).toBe(owner.quantise);
     const src = readFileSync(join(__dirname, '../../cli/src/preview/payload.ts'), 'utf8');
-    expect(src).not.toMatch(/export const PREVIEW_FORMAT\s*=|interface (BlobRef|PreviewFace|PreviewObject|PreviewLod)\b|class BlobWriter/);
+    expect(src).not.toMatch(
+      /export const PREVIEW_FORMAT\s*=|interface (BlobRef|PreviewFace|PreviewObject|PreviewLod)\b|class BlobWriter/,
+    );
     const pkg = JSON.parse(readFileSync(join(__dirname, '../package.json'), 'utf8'));
     expect(pkg.exports['./payload'].default).toBe('./dist/lib/payload.js');
     const cliPkg = JSON.parse(readFileSync(join(__dirname, '../../cli/package.json'), 'utf8'));

@@ -9,7 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { bakePlacement, placePositions, convexHull, lodPositions, lodTriangles, type SlModel } from '@slmesh/core';
 import { makeCostReport, readModelFile, reportModel } from '@slmesh/gltf-plugin/node';
 import { encodeGeometry, makePreviewPayload, quantise } from '../../cli/src/preview/payload.js';
-import { base64ToBytes, decodeGeometry, decodePreview, dequantise, inflate, PREVIEW_FORMAT, type PreviewData } from '../src/payload.js';
+import {
+  base64ToBytes,
+  decodeGeometry,
+  decodePreview,
+  dequantise,
+  inflate,
+  PREVIEW_FORMAT,
+  type PreviewData,
+} from '../src/payload.js';
 
 const root = resolve(__dirname, '../../..');
 
@@ -19,7 +27,11 @@ async function payloadOf(asset: string) {
   const read = await readModelFile(path, { lodNodes: 'lods' });
   const { report: file, assets } = reportModel(read, path, { lodFactor: 2, keepAssets: true });
   const report = makeCostReport([file], { lodFactor: 2, animesh: false, linkabilityRule: 'current' }, 'test');
-  return { model: read.model as SlModel, ...makePreviewPayload(read.model, report, 2, assets), withoutAssets: makePreviewPayload(read.model, report, 2) };
+  return {
+    model: read.model as SlModel,
+    ...makePreviewPayload(read.model, report, 2, assets),
+    withoutAssets: makePreviewPayload(read.model, report, 2),
+  };
 }
 
 describe('preview payload', () => {
@@ -73,12 +85,18 @@ describe('preview payload', () => {
       // Core's hull in the prim frame, placed in the world as the page draws it.
       const o = model.objects[0];
       const source = data.report.files[0].objects[0].physics.convexHull.source;
-      const exact = placePositions(o.placement, Float32Array.from(convexHull(lodPositions(source === 'physics' ? o.physicsMesh! : o.lods[source as 'high']!)).points));
+      const exact = placePositions(
+        o.placement,
+        Float32Array.from(
+          convexHull(lodPositions(source === 'physics' ? o.physicsMesh! : o.lods[source as 'high']!)).points,
+        ),
+      );
       expect(Array.from(computed)).toEqual(Array.from(exact));
       expect(fromAsset.length).toBe(exact.length);
       const size = [0, 1, 2].map((a) => data.objects[0].box.max[a] - data.objects[0].box.min[a]);
       // Quantised in the prim frame, then placed (a rotation mixes the axes): one step of the largest side.
-      for (let i = 0; i < exact.length; i++) expect(Math.abs(fromAsset[i] - exact[i])).toBeLessThanOrEqual(Math.max(...size) / 65535 + 1e-6);
+      for (let i = 0; i < exact.length; i++)
+        expect(Math.abs(fromAsset[i] - exact[i])).toBeLessThanOrEqual(Math.max(...size) / 65535 + 1e-6);
     }
   });
 
@@ -92,7 +110,9 @@ describe('preview payload', () => {
 
   it('refuses a blob of the wrong length or a reference out of range', async () => {
     const { data, geometry } = await payloadOf('cube.glb');
-    expect(() => decodeGeometry(data as unknown as PreviewData, geometry.subarray(0, geometry.length - 4))).toThrow(/expected/);
+    expect(() => decodeGeometry(data as unknown as PreviewData, geometry.subarray(0, geometry.length - 4))).toThrow(
+      /expected/,
+    );
     const bad = JSON.parse(JSON.stringify(data)) as PreviewData;
     bad.objects[0].hull.offset = geometry.length;
     expect(() => decodeGeometry(bad, geometry)).toThrow(/out of range/);

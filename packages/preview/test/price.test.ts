@@ -15,11 +15,25 @@ import { logSizes, priceAtSize, scaleFactorsForLongestSide } from '../src/price.
 
 const root = resolve(__dirname, '../../..');
 const bin = join(root, 'packages/cli/dist/bin.js');
-const ASSETS = ['chair.glb', 'lod-authored.glb', 'vase.glb', 'two-cubes-60m.glb', 'column-10m.glb', 'bead-5cm.glb', 'rotated-scaled.glb', 'beveled-cube-3mat.glb', 'prims-300.glb'];
+const ASSETS = [
+  'chair.glb',
+  'lod-authored.glb',
+  'vase.glb',
+  'two-cubes-60m.glb',
+  'column-10m.glb',
+  'bead-5cm.glb',
+  'rotated-scaled.glb',
+  'beveled-cube-3mat.glb',
+  'prims-300.glb',
+];
 const paths = ASSETS.map((a) => join('test-assets', a));
 
 function costJson(...args: string[]) {
-  const r = spawnSync(process.execPath, [bin, 'cost', '--json', ...args, ...paths], { encoding: 'utf8', cwd: root, maxBuffer: 1 << 28 });
+  const r = spawnSync(process.execPath, [bin, 'cost', '--json', ...args, ...paths], {
+    encoding: 'utf8',
+    cwd: root,
+    maxBuffer: 1 << 28,
+  });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout);
@@ -30,19 +44,39 @@ const asJson = <T>(x: T): T => JSON.parse(JSON.stringify(x));
 
 async function previewOf(path: string, lodFactor = 2): Promise<DecodedPreview> {
   const read = await readModelFile(path); // relative, as the CLI is given it (vitest runs in the root), so diagnostics name the same path
-  const { report: file } = reportModel(read, path, { lodFactor, animesh: false, scripts: 0, linkability: { rule: 'current' } });
+  const { report: file } = reportModel(read, path, {
+    lodFactor,
+    animesh: false,
+    scripts: 0,
+    linkability: { rule: 'current' },
+  });
   const report = makeCostReport([file], { lodFactor, animesh: false, linkabilityRule: 'current' }, 'test');
   const { data, geometry } = makePreviewPayload(read.model, report, lodFactor);
   const json = asJson(data) as unknown as PreviewData;
   return { data: json, objects: decodeGeometry(json, geometry) };
 }
 
-function expectSame(page: ReturnType<typeof priceAtSize>, file: { objects: unknown[]; linkset: unknown; diagnostics: unknown[] }) {
+function expectSame(
+  page: ReturnType<typeof priceAtSize>,
+  file: { objects: unknown[]; linkset: unknown; diagnostics: unknown[] },
+) {
   const cli = file as { objects: Record<string, unknown>[]; linkset: unknown; diagnostics: unknown[] };
   expect(page.objects).toHaveLength(cli.objects.length);
   page.objects.forEach((o, i) => {
     const c = cli.objects[i];
-    expect(asJson({ name: o.name, scale: o.scale, position: o.position, radius: o.radius, streaming: o.streaming, physics: o.physics, server: o.server, landImpact: o.landImpact, switchDistances: o.switchDistances })).toEqual({
+    expect(
+      asJson({
+        name: o.name,
+        scale: o.scale,
+        position: o.position,
+        radius: o.radius,
+        streaming: o.streaming,
+        physics: o.physics,
+        server: o.server,
+        landImpact: o.landImpact,
+        switchDistances: o.switchDistances,
+      }),
+    ).toEqual({
       name: c.name,
       scale: c.scale,
       position: c.position,

@@ -90,9 +90,19 @@ export function baselineValues(file: FileReport): BaselineValues {
 /** Reads a baseline report; refuses one that is not a slmesh report or was priced differently. */
 export async function loadBaseline(file: string, pricing: Pricing, cwd: string): Promise<Baseline> {
   const abs = resolve(cwd, file);
-  const json = (await readJsonInside(abs, file, dirname(abs), 'its folder', MAX_BASELINE_BYTES, 'no such baseline report')) as Record<string, unknown>;
+  const json = (await readJsonInside(
+    abs,
+    file,
+    dirname(abs),
+    'its folder',
+    MAX_BASELINE_BYTES,
+    'no such baseline report',
+  )) as Record<string, unknown>;
   const bad = (path: string, problem: string): never => {
-    throw new SlmeshError('INPUT_INVALID', `${file}: ${path}: ${problem} (a baseline is the output of slmesh check --format json or slmesh cost --json)`);
+    throw new SlmeshError(
+      'INPUT_INVALID',
+      `${file}: ${path}: ${problem} (a baseline is the output of slmesh check --format json or slmesh cost --json)`,
+    );
   };
   if (typeof json !== 'object' || json === null || Array.isArray(json)) bad('(top level)', 'not a slmesh report');
   const gen = json.generator as { name?: unknown } | undefined;
@@ -100,9 +110,12 @@ export async function loadBaseline(file: string, pricing: Pricing, cwd: string):
   if (!Array.isArray(json.files)) bad('files', 'missing');
   // 1. Priced the same way, or the numbers cannot be compared.
   const settings = (json.settings ?? {}) as { size?: unknown; animesh?: unknown; linkabilityRule?: unknown };
-  if (settings.size !== undefined) bad('settings.size', 'the baseline was priced at another size (--size / --scale); make it at the assets\' own size');
-  if (settings.animesh !== undefined && settings.animesh !== pricing.animesh) bad('settings.animesh', `is ${settings.animesh}, the budget prices animesh ${pricing.animesh}`);
-  if (settings.linkabilityRule !== undefined && settings.linkabilityRule !== pricing.linkRule) bad('settings.linkabilityRule', `is "${settings.linkabilityRule}", the budget uses "${pricing.linkRule}"`);
+  if (settings.size !== undefined)
+    bad('settings.size', "the baseline was priced at another size (--size / --scale); make it at the assets' own size");
+  if (settings.animesh !== undefined && settings.animesh !== pricing.animesh)
+    bad('settings.animesh', `is ${settings.animesh}, the budget prices animesh ${pricing.animesh}`);
+  if (settings.linkabilityRule !== undefined && settings.linkabilityRule !== pricing.linkRule)
+    bad('settings.linkabilityRule', `is "${settings.linkabilityRule}", the budget uses "${pricing.linkRule}"`);
   // 2. The values of every file.
   const assets = new Map<string, BaselineValues>();
   (json.files as unknown[]).forEach((f, i) => {
@@ -111,11 +124,13 @@ export async function loadBaseline(file: string, pricing: Pricing, cwd: string):
     if (typeof x?.path !== 'string') bad(`${at}.path`, 'must be a string');
     if (typeof x.linkset !== 'object' || x.linkset === null) bad(`${at}.linkset`, 'missing');
     const finite = (v: unknown) => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-    for (const k of ['landImpact', 'streaming', 'physics', 'server', 'prims'] as const) if (!finite(x.linkset[k])) bad(`${at}.linkset.${k}`, 'must be a finite number of at least 0');
+    for (const k of ['landImpact', 'streaming', 'physics', 'server', 'prims'] as const)
+      if (!finite(x.linkset[k])) bad(`${at}.linkset.${k}`, 'must be a finite number of at least 0');
     if (!Array.isArray(x.objects)) bad(`${at}.objects`, 'missing');
     x.objects.forEach((o, j) => {
       for (const lod of ['high', 'medium', 'low', 'lowest'] as const) {
-        if (!finite(o?.lods?.[lod]?.triangles)) bad(`${at}.objects[${j}].lods.${lod}.triangles`, 'must be a finite number of at least 0');
+        if (!finite(o?.lods?.[lod]?.triangles))
+          bad(`${at}.objects[${j}].lods.${lod}.triangles`, 'must be a finite number of at least 0');
       }
     });
     const values = baselineValues(x);
@@ -126,7 +141,11 @@ export async function loadBaseline(file: string, pricing: Pricing, cwd: string):
 }
 
 /** The changes of one asset against its baseline values (none when it is new). */
-export function compareWithBaseline(current: BaselineValues, before: BaselineValues | undefined, maxIncrease: number): BaselineResult {
+export function compareWithBaseline(
+  current: BaselineValues,
+  before: BaselineValues | undefined,
+  maxIncrease: number,
+): BaselineResult {
   if (!before) return { status: 'new', ok: true, changes: [] };
   const changes: BaselineChange[] = [];
   for (const m of METRICS) {

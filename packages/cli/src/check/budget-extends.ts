@@ -35,17 +35,28 @@ export function parseJsonFile(text: string, file: string): unknown {
     } else if (/end of JSON/i.test(msg)) where = ' (it ends too early)';
     // V8's message quotes the text around the error: keep only its kind.
     const kind = /^Unexpected (token|end|non-whitespace character|number|string)/.exec(msg)?.[0] ?? 'syntax error';
-    throw new SlmeshError('INPUT_UNREADABLE', `${file}: not valid JSON${where}${where.startsWith(' (') ? '' : `: ${kind}`}`);
+    throw new SlmeshError(
+      'INPUT_UNREADABLE',
+      `${file}: not valid JSON${where}${where.startsWith(' (') ? '' : `: ${kind}`}`,
+    );
   }
 }
 
 /** Reads a JSON file through safe-read and parses it. */
-export async function readJsonInside(abs: string, shown: string, root: string, rootName: string, maxBytes: number, missing: string): Promise<unknown> {
+export async function readJsonInside(
+  abs: string,
+  shown: string,
+  root: string,
+  rootName: string,
+  maxBytes: number,
+  missing: string,
+): Promise<unknown> {
   let bytes: Uint8Array;
   try {
     bytes = await readInside(abs, shown, { root, rootName, maxBytes, hidden: 'allow' });
   } catch (e) {
-    if (e instanceof SlmeshError && e.message === `${shown}: no such file`) throw new SlmeshError('INPUT_UNREADABLE', `${shown}: ${missing}`);
+    if (e instanceof SlmeshError && e.message === `${shown}: no such file`)
+      throw new SlmeshError('INPUT_UNREADABLE', `${shown}: ${missing}`);
     throw e;
   }
   let text: string;
@@ -63,7 +74,14 @@ export async function loadSpec(abs: string, shown: string, cwd: string): Promise
   const own = await realFolder(dirname(abs), displayPath(dirname(abs), cwd));
   const root = (await repositoryRoot(own)) ?? own;
   const rootName = (await repositoryRoot(own)) ? 'the repository' : "the budget's folder";
-  const first = await readJsonInside(abs, shown, dirname(abs), "the budget's folder", BUDGET_LIMITS.fileBytes, 'no such budget file (slmesh init writes a starting one)');
+  const first = await readJsonInside(
+    abs,
+    shown,
+    dirname(abs),
+    "the budget's folder",
+    BUDGET_LIMITS.fileBytes,
+    'no such budget file (slmesh init writes a starting one)',
+  );
   // 2. Depth-first, each file once; `chain` is the path from the top file, for cycles.
   const done = new Map<string, BudgetSpec>();
   let reads = 1;
@@ -73,12 +91,25 @@ export async function loadSpec(abs: string, shown: string, cwd: string): Promise
     for (const [i, ext] of spec.extends.entries()) {
       const where = `${shownName}: extends${spec.extends.length > 1 ? `[${i}]` : ''}`;
       const baseAbs = resolve(dirname(file), ext);
-      if (baseAbs === file || chain.includes(baseAbs)) throw new SlmeshError('INPUT_INVALID', `${where}: "${ext}" leads back to ${shownName} (a cycle)`);
+      if (baseAbs === file || chain.includes(baseAbs))
+        throw new SlmeshError('INPUT_INVALID', `${where}: "${ext}" leads back to ${shownName} (a cycle)`);
       if (done.has(baseAbs)) continue; // a diamond: its rules are already in
-      if (++reads > BUDGET_LIMITS.files) throw new SlmeshError('INPUT_LIMIT', `${shown}: extends more than ${BUDGET_LIMITS.files} budget files (the limit)`);
+      if (++reads > BUDGET_LIMITS.files)
+        throw new SlmeshError(
+          'INPUT_LIMIT',
+          `${shown}: extends more than ${BUDGET_LIMITS.files} budget files (the limit)`,
+        );
       const baseShown = displayPath(baseAbs, cwd);
-      const baseJson = await readJsonInside(baseAbs, `${where} "${ext}"`, root, rootName, BUDGET_LIMITS.fileBytes, 'no such budget file').catch((e: unknown) => {
-        if (e instanceof SlmeshError && e.message.endsWith(': no such budget file')) throw new SlmeshError('INPUT_INVALID', `${where}: no such budget file "${ext}"`);
+      const baseJson = await readJsonInside(
+        baseAbs,
+        `${where} "${ext}"`,
+        root,
+        rootName,
+        BUDGET_LIMITS.fileBytes,
+        'no such budget file',
+      ).catch((e: unknown) => {
+        if (e instanceof SlmeshError && e.message.endsWith(': no such budget file'))
+          throw new SlmeshError('INPUT_INVALID', `${where}: no such budget file "${ext}"`);
         throw e;
       });
       const base = await visit(baseAbs, baseShown, baseJson, [...chain, file]);
@@ -86,7 +117,8 @@ export async function loadSpec(abs: string, shown: string, cwd: string): Promise
     }
     const merged = mergeSpecs(acc, spec);
     done.set(file, merged);
-    if (merged.rules.length > BUDGET_LIMITS.rules) throw new SlmeshError('INPUT_LIMIT', `${shown}: more than ${BUDGET_LIMITS.rules} rules (the limit)`);
+    if (merged.rules.length > BUDGET_LIMITS.rules)
+      throw new SlmeshError('INPUT_LIMIT', `${shown}: more than ${BUDGET_LIMITS.rules} rules (the limit)`);
     return merged;
   };
   return visit(abs, shown, first, []);
@@ -107,7 +139,8 @@ export function stackLimits(base: Limits, own: Limits): Limits {
   const out: Limits = { ...base };
   for (const [k, v] of Object.entries(own) as [keyof Limits, unknown][]) {
     if (v === undefined || !LIMIT_KEYS.includes(k)) continue;
-    if (k === 'maxTriangles' && v !== null && base.maxTriangles) out.maxTriangles = { ...base.maxTriangles, ...(v as object) };
+    if (k === 'maxTriangles' && v !== null && base.maxTriangles)
+      out.maxTriangles = { ...base.maxTriangles, ...(v as object) };
     else (out as Record<string, unknown>)[k] = v;
   }
   return out;

@@ -61,7 +61,13 @@ export interface Pricing {
   siblings: boolean;
 }
 
-export const PRICING_DEFAULTS: Pricing = { lodFactor: LOD_FACTOR_DEFAULT, animesh: false, scripts: 0, linkRule: 'current', siblings: true };
+export const PRICING_DEFAULTS: Pricing = {
+  lodFactor: LOD_FACTOR_DEFAULT,
+  animesh: false,
+  scripts: 0,
+  linkRule: 'current',
+  siblings: true,
+};
 
 export interface BudgetRule {
   /** `name`, or the rule's `files` when it has none. */
@@ -97,7 +103,15 @@ export interface Budget {
 
 export const NUMBER_LIMITS = ['maxLandImpact', 'maxDownload', 'maxPhysics', 'maxServer'] as const;
 export const BOOLEAN_LIMITS = ['linkable', 'canBePhysical', 'uploadable'] as const;
-export const LIMIT_KEYS: string[] = [...NUMBER_LIMITS, 'maxTriangles', 'requiredLods', 'maxHullVertices', 'maxPrims', ...BOOLEAN_LIMITS, 'atSizes'];
+export const LIMIT_KEYS: string[] = [
+  ...NUMBER_LIMITS,
+  'maxTriangles',
+  'requiredLods',
+  'maxHullVertices',
+  'maxPrims',
+  ...BOOLEAN_LIMITS,
+  'atSizes',
+];
 export const RULE_KEYS = ['files', 'exclude', 'name', 'extends', ...LIMIT_KEYS];
 export const TOP_KEYS = ['$schema', 'extends', 'defaults', 'rules', 'ignore', 'pricing'];
 export const PRICING_KEYS = ['lodFactor', 'animesh', 'scripts', 'linkRule', 'linkSpan', 'siblings'];

@@ -51,7 +51,12 @@ export function jsonPath(segments: readonly string[]): string {
 }
 
 function pointer(p: string): string[] {
-  return p === '' ? [] : p.slice(1).split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return p === ''
+    ? []
+    : p
+        .slice(1)
+        .split('/')
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function describe(v: Json): string {
@@ -76,16 +81,27 @@ function expectation(segs: readonly string[]): string {
   const parent = segs[segs.length - 2] ?? '';
   const top = segs.length === 1;
   if (key === '//' || key === '$comment') return 'a comment must be a string or an array of strings';
-  if (segs.length === 0 || (parent === 'rules' && /^\d+$/.test(key)) || (top && (key === 'defaults' || key === 'pricing'))) return 'must be an object';
+  if (
+    segs.length === 0 ||
+    (parent === 'rules' && /^\d+$/.test(key)) ||
+    (top && (key === 'defaults' || key === 'pricing'))
+  )
+    return 'must be an object';
   if (top && key === 'rules') return 'must be an array of rules';
   if (top && key === '$schema') return 'must be a string';
-  if (key === 'files' || key === 'exclude' || (top && (key === 'ignore' || key === 'extends'))) return 'must be a string or a non-empty array of strings';
-  if (/^\d+$/.test(key) && ['files', 'exclude', 'ignore', 'extends'].includes(parent)) return 'must be a non-empty string';
+  if (key === 'files' || key === 'exclude' || (top && (key === 'ignore' || key === 'extends')))
+    return 'must be a string or a non-empty array of strings';
+  if (/^\d+$/.test(key) && ['files', 'exclude', 'ignore', 'extends'].includes(parent))
+    return 'must be a non-empty string';
   if (key === 'name' || key === 'extends') return 'must be a non-empty string';
-  if ((NUMBER_LIMITS as readonly string[]).includes(key) || key === 'lodFactor' || key === 'linkSpan') return 'must be a number';
-  if ((BOOLEAN_LIMITS as readonly string[]).includes(key) || key === 'animesh' || key === 'siblings') return 'must be true or false';
-  if (key === 'maxTriangles') return 'must be a whole number or an object of limits per LOD (high, medium, low, lowest)';
-  if (parent === 'maxTriangles' || key === 'maxHullVertices' || key === 'maxPrims' || key === 'scripts') return 'must be a whole number';
+  if ((NUMBER_LIMITS as readonly string[]).includes(key) || key === 'lodFactor' || key === 'linkSpan')
+    return 'must be a number';
+  if ((BOOLEAN_LIMITS as readonly string[]).includes(key) || key === 'animesh' || key === 'siblings')
+    return 'must be true or false';
+  if (key === 'maxTriangles')
+    return 'must be a whole number or an object of limits per LOD (high, medium, low, lowest)';
+  if (parent === 'maxTriangles' || key === 'maxHullVertices' || key === 'maxPrims' || key === 'scripts')
+    return 'must be a whole number';
   if (key === 'requiredLods') return `must be an array of ${quoted(REQUIRABLE)}`;
   if (parent === 'requiredLods') return `must be one of ${quoted(REQUIRABLE)}`;
   if (key === 'atSizes') return 'must be a non-empty array of sizes (longest side in metres, or "asset")';
@@ -133,15 +149,26 @@ function editDistance(a: string, b: string): number {
 }
 
 /** Ranks Ajv's errors: the deepest place first, then the most specific keyword. */
-const SPECIFIC = ['required', 'additionalProperties', 'unevaluatedProperties', 'uniqueItems', 'minimum', 'exclusiveMinimum', 'pattern'];
+const SPECIFIC = [
+  'required',
+  'additionalProperties',
+  'unevaluatedProperties',
+  'uniqueItems',
+  'minimum',
+  'exclusiveMinimum',
+  'pattern',
+];
 
 /** One line (after the file name) for the first problem Ajv found. */
 function explain(errors: readonly ErrorObject[], json: Json): string {
   const placed = errors.map((e) => {
     const segs = pointer(e.instancePath);
-    if (e.keyword === 'additionalProperties') segs.push(String((e.params as { additionalProperty: string }).additionalProperty));
-    if (e.keyword === 'unevaluatedProperties') segs.push(String((e.params as { unevaluatedProperty: string }).unevaluatedProperty));
-    if (e.keyword === 'uniqueItems') segs.push(String(Math.max((e.params as { i: number; j: number }).i, (e.params as { i: number; j: number }).j)));
+    if (e.keyword === 'additionalProperties')
+      segs.push(String((e.params as { additionalProperty: string }).additionalProperty));
+    if (e.keyword === 'unevaluatedProperties')
+      segs.push(String((e.params as { unevaluatedProperty: string }).unevaluatedProperty));
+    if (e.keyword === 'uniqueItems')
+      segs.push(String(Math.max((e.params as { i: number; j: number }).i, (e.params as { i: number; j: number }).j)));
     return { e, segs };
   });
   const rank = (x: (typeof placed)[number]) => {
@@ -175,7 +202,8 @@ function explain(errors: readonly ErrorObject[], json: Json): string {
   }
   // Which of several shapes was meant cannot be known: say what the place takes.
   const want = expectation(segs);
-  if (segs.length === 0 && (e.keyword === 'anyOf' || e.keyword === 'oneOf')) return `${where}: a budget needs "rules" (or "extends" naming a budget that has them)`;
+  if (segs.length === 0 && (e.keyword === 'anyOf' || e.keyword === 'oneOf'))
+    return `${where}: a budget needs "rules" (or "extends" naming a budget that has them)`;
   return `${where}: ${want}, got ${describe(value)}`;
 }
 
@@ -221,7 +249,9 @@ function toSpec(o: Record<string, Json>, file: string): BudgetSpec {
     };
   });
   const pricing: Partial<Pricing> = {};
-  for (const k of PRICING_KEYS) if (o.pricing && k in (o.pricing as object)) (pricing as Record<string, unknown>)[k] = (o.pricing as Record<string, unknown>)[k];
+  for (const k of PRICING_KEYS)
+    if (o.pricing && k in (o.pricing as object))
+      (pricing as Record<string, unknown>)[k] = (o.pricing as Record<string, unknown>)[k];
   return {
     extends: asList(o.extends),
     defaults: o.defaults ? limitsOf(o.defaults as Record<string, Json>) : {},

@@ -20,7 +20,17 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path';
 import { assignDefaults, SlmeshError } from '@slmesh/core';
 import { expandBraces, globMatcher } from './glob.js';
 import { displayPath, toPosix } from './find-assets.js';
-import { BUDGET_LIMITS, LIMIT_KEYS, PRICING_DEFAULTS, type Budget, type BudgetRule, type BudgetSpec, type Limits, type ResolvedLimits, type RuleSpec } from './budget-types.js';
+import {
+  BUDGET_LIMITS,
+  LIMIT_KEYS,
+  PRICING_DEFAULTS,
+  type Budget,
+  type BudgetRule,
+  type BudgetSpec,
+  type Limits,
+  type ResolvedLimits,
+  type RuleSpec,
+} from './budget-types.js';
 import { validateBudgetJson, nearest } from './budget-validate.js';
 import { loadSpec, stackLimits } from './budget-extends.js';
 
@@ -53,7 +63,8 @@ export async function loadBudget(file: string, cwd: string = process.cwd()): Pro
 /** Validates an already-parsed budget object (no `extends` to follow unless files exist). */
 export function budgetFromJson(json: unknown, file: string, dir: string, cwd: string = process.cwd()): Budget {
   const spec = validateBudgetJson(json, file);
-  if (spec.extends.length) throw new SlmeshError('INPUT_INVALID', `${file}: extends: only a budget read from a file can extend another`);
+  if (spec.extends.length)
+    throw new SlmeshError('INPUT_INVALID', `${file}: extends: only a budget read from a file can extend another`);
   return resolveBudget(spec, file, dir, cwd);
 }
 
@@ -64,7 +75,11 @@ function resolveBudget(spec: BudgetSpec, file: string, dir: string, cwd: string)
   for (const r of spec.rules) {
     if (r.name === undefined) continue;
     const dup = byName.get(r.name);
-    if (dup) throw new SlmeshError('INPUT_INVALID', `${r.file}: ${r.path}.name: "${r.name}" is also the name of ${dup.origin}`);
+    if (dup)
+      throw new SlmeshError(
+        'INPUT_INVALID',
+        `${r.file}: ${r.path}.name: "${r.name}" is also the name of ${dup.origin}`,
+      );
     byName.set(r.name, r);
   }
   const names = new Set<string>();
@@ -84,9 +99,16 @@ function resolveBudget(spec: BudgetSpec, file: string, dir: string, cwd: string)
       const parent = byName.get(r.extends);
       if (!parent) {
         const near = nearest(r.extends, [...byName.keys()]);
-        throw new SlmeshError('INPUT_INVALID', `${r.file}: ${r.path}.extends: no rule is named "${r.extends}"${near ? ` (did you mean "${near}"?)` : ''}`);
+        throw new SlmeshError(
+          'INPUT_INVALID',
+          `${r.file}: ${r.path}.extends: no rule is named "${r.extends}"${near ? ` (did you mean "${near}"?)` : ''}`,
+        );
       }
-      if (parent === r || chain.includes(parent)) throw new SlmeshError('INPUT_INVALID', `${r.file}: ${r.path}.extends: "${r.extends}" leads back to this rule (a cycle)`);
+      if (parent === r || chain.includes(parent))
+        throw new SlmeshError(
+          'INPUT_INVALID',
+          `${r.file}: ${r.path}.extends: "${r.extends}" leads back to this rule (a cycle)`,
+        );
       base = limitsOf(parent, [...chain, r]);
     }
     const own: Limits = {};
@@ -103,7 +125,11 @@ function resolveBudget(spec: BudgetSpec, file: string, dir: string, cwd: string)
     try {
       for (const g of list) {
         alternatives += expandBraces(g).length;
-        if (alternatives > BUDGET_LIMITS.alternatives) throw new SlmeshError('INPUT_LIMIT', `${file}: its globs expand to more than ${BUDGET_LIMITS.alternatives} alternatives (the limit; at ${where})`);
+        if (alternatives > BUDGET_LIMITS.alternatives)
+          throw new SlmeshError(
+            'INPUT_LIMIT',
+            `${file}: its globs expand to more than ${BUDGET_LIMITS.alternatives} alternatives (the limit; at ${where})`,
+          );
       }
       return globMatcher(list);
     } catch (e) {

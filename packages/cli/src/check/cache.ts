@@ -29,7 +29,11 @@ export const CACHE_FORMAT = 1;
 const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).digest('hex');
 
 /** A file's bytes under pricing's rules (inside `root`, regular, size-limited), or undefined. */
-async function readIfFile(path: string, root: string = dirname(path), hidden: 'refuse' | 'folders' = 'refuse'): Promise<Uint8Array | undefined> {
+async function readIfFile(
+  path: string,
+  root: string = dirname(path),
+  hidden: 'refuse' | 'folders' = 'refuse',
+): Promise<Uint8Array | undefined> {
   try {
     return await readInside(path, path, { root, maxBytes: 512 * 1024 * 1024, hidden });
   } catch {
@@ -120,7 +124,14 @@ export async function readCacheEntry(dir: string, key: string): Promise<PricedAs
   }
   try {
     const entry = JSON.parse(text) as { key?: unknown; asset?: PricedAsset };
-    if (entry.key !== key || typeof entry.asset !== 'object' || entry.asset === null || !entry.asset.report || !Array.isArray(entry.asset.sized)) return undefined;
+    if (
+      entry.key !== key ||
+      typeof entry.asset !== 'object' ||
+      entry.asset === null ||
+      !entry.asset.report ||
+      !Array.isArray(entry.asset.sized)
+    )
+      return undefined;
     return entry.asset;
   } catch {
     return undefined;

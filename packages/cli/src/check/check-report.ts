@@ -50,7 +50,11 @@ export interface CheckReport extends CostReport {
   files: (FileReport & { budget: { ok: boolean; unmatched?: true; rules: RuleResult[]; baseline?: BaselineResult } })[];
 }
 
-export function makeSummary(budget: string, assets: readonly AssetResult[], extra: Pick<CheckSummary, 'shard' | 'baseline'>): CheckSummary {
+export function makeSummary(
+  budget: string,
+  assets: readonly AssetResult[],
+  extra: Pick<CheckSummary, 'shard' | 'baseline'>,
+): CheckSummary {
   const failed = assets.filter((a) => !a.ok).length;
   return {
     budget,
@@ -81,10 +85,14 @@ export function formatJson(run: CheckRun): string {
 }
 
 /** Every failing line of an asset, without its path: budget checks, then baseline changes. */
-export function failureLines(a: AssetResult): { kind: 'budget' | 'baseline' | 'unmatched'; rule?: string; message: string }[] {
+export function failureLines(
+  a: AssetResult,
+): { kind: 'budget' | 'baseline' | 'unmatched'; rule?: string; message: string }[] {
   const out: { kind: 'budget' | 'baseline' | 'unmatched'; rule?: string; message: string }[] = [];
-  if (a.unmatched) out.push({ kind: 'unmatched', message: 'no budget rule matches this asset (add a rule, or an "ignore" glob)' });
-  for (const r of a.rules) for (const c of r.checks) if (!c.ok) out.push({ kind: 'budget', rule: r.rule, message: c.message });
+  if (a.unmatched)
+    out.push({ kind: 'unmatched', message: 'no budget rule matches this asset (add a rule, or an "ignore" glob)' });
+  for (const r of a.rules)
+    for (const c of r.checks) if (!c.ok) out.push({ kind: 'budget', rule: r.rule, message: c.message });
   for (const c of a.baseline?.changes ?? []) if (!c.ok) out.push({ kind: 'baseline', message: c.message });
   return out;
 }

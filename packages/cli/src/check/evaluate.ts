@@ -67,7 +67,13 @@ export function formatOver(actual: number, limit: number): string {
 
 const at = (size: number | undefined) => (size === undefined ? '' : ` at ${size} m`);
 
-function numberCheck(metric: string, label: string, actual: number, limit: number, opts: { size?: number; estimate?: boolean; object?: string; count?: boolean } = {}): BudgetCheck {
+function numberCheck(
+  metric: string,
+  label: string,
+  actual: number,
+  limit: number,
+  opts: { size?: number; estimate?: boolean; object?: string; count?: boolean } = {},
+): BudgetCheck {
   const ok = !(actual > limit);
   const a = opts.count ? formatCount(actual) : formatWeight(actual, limit);
   const l = opts.count ? formatCount(limit) : formatWeight(limit, actual);
@@ -108,9 +114,19 @@ function hasSlot(o: ObjectCost, slot: Requirable): boolean {
 function sizeDependent(rule: BudgetRule, ls: LinksetCost, size: number | undefined): BudgetCheck[] {
   const l = rule.limits;
   const out: BudgetCheck[] = [];
-  if (l.maxLandImpact !== undefined) out.push(numberCheck('landImpact', 'land impact', ls.landImpact, l.maxLandImpact, { size, estimate: ls.dominant === 'physics' && ls.physicsEstimate }));
-  if (l.maxDownload !== undefined) out.push(numberCheck('download', 'download weight', ls.streaming, l.maxDownload, { size }));
-  if (l.maxPhysics !== undefined) out.push(numberCheck('physics', 'physics weight', ls.physics, l.maxPhysics, { size, estimate: ls.physicsEstimate }));
+  if (l.maxLandImpact !== undefined)
+    out.push(
+      numberCheck('landImpact', 'land impact', ls.landImpact, l.maxLandImpact, {
+        size,
+        estimate: ls.dominant === 'physics' && ls.physicsEstimate,
+      }),
+    );
+  if (l.maxDownload !== undefined)
+    out.push(numberCheck('download', 'download weight', ls.streaming, l.maxDownload, { size }));
+  if (l.maxPhysics !== undefined)
+    out.push(
+      numberCheck('physics', 'physics weight', ls.physics, l.maxPhysics, { size, estimate: ls.physicsEstimate }),
+    );
   if (l.maxServer !== undefined) out.push(numberCheck('server', 'server weight', ls.server, l.maxServer, { size }));
   if (l.linkable) {
     const ok = ls.linkable.ok;
@@ -121,7 +137,9 @@ function sizeDependent(rule: BudgetRule, ls: LinksetCost, size: number | undefin
       actual: ok,
       ok,
       ...(size !== undefined ? { size } : {}),
-      message: ok ? `linkable (span ${formatWeight(ls.linkable.span)} m, ${ls.prims} prims)${at(size)}` : `not linkable: ${ls.linkable.reason ?? `span ${formatWeight(ls.linkable.span)} m over ${ls.linkable.limit} m`}${at(size)}`,
+      message: ok
+        ? `linkable (span ${formatWeight(ls.linkable.span)} m, ${ls.prims} prims)${at(size)}`
+        : `not linkable: ${ls.linkable.reason ?? `span ${formatWeight(ls.linkable.span)} m over ${ls.linkable.limit} m`}${at(size)}`,
     });
   }
   if (l.canBePhysical) {
@@ -134,7 +152,9 @@ function sizeDependent(rule: BudgetRule, ls: LinksetCost, size: number | undefin
       actual: ok,
       ok,
       ...(size !== undefined ? { size } : {}),
-      message: ok ? `can be set physical (physical weight ${w} <= ${ls.physical.limit})${at(size)}` : `cannot be set physical: physical weight ${w} > ${ls.physical.limit} (${formatOver(ls.physical.weight, ls.physical.limit)})${at(size)}`,
+      message: ok
+        ? `can be set physical (physical weight ${w} <= ${ls.physical.limit})${at(size)}`
+        : `cannot be set physical: physical weight ${w} > ${ls.physical.limit} (${formatOver(ls.physical.weight, ls.physical.limit)})${at(size)}`,
     });
   }
   return out;
@@ -152,7 +172,10 @@ export function evaluateRule(asset: PricedAsset, rule: BudgetRule): RuleResult {
   // 2. Limits of the asset itself.
   for (const lod of ['high', 'medium', 'low', 'lowest'] as const) {
     const max = l.maxTriangles?.[lod];
-    if (max !== undefined) checks.push(numberCheck(`triangles.${lod}`, `${lod} LOD triangles`, linksetTriangles(report, lod), max, { count: true }));
+    if (max !== undefined)
+      checks.push(
+        numberCheck(`triangles.${lod}`, `${lod} LOD triangles`, linksetTriangles(report, lod), max, { count: true }),
+      );
   }
   for (const slot of l.requiredLods ?? []) {
     const missing = report.objects.filter((o) => !hasSlot(o, slot)).map((o) => o.name);
@@ -165,15 +188,26 @@ export function evaluateRule(asset: PricedAsset, rule: BudgetRule): RuleResult {
       actual: ok,
       ok,
       ...(missing.length ? { objects: missing } : {}),
-      message: ok ? `${what} present on every object` : report.objects.length === 0 ? `${what} required, but the asset has no objects` : `${what} missing on ${names(missing)} (required)`,
+      message: ok
+        ? `${what} present on every object`
+        : report.objects.length === 0
+          ? `${what} required, but the asset has no objects`
+          : `${what} missing on ${names(missing)} (required)`,
     });
   }
   if (l.maxHullVertices !== undefined) {
     let worst: ObjectCost | undefined;
-    for (const o of report.objects) if (!worst || o.physics.convexHull.vertices > worst.physics.convexHull.vertices) worst = o;
-    checks.push(numberCheck('hullVertices', 'hull vertices', worst?.physics.convexHull.vertices ?? 0, l.maxHullVertices, { count: true, ...(worst ? { object: worst.name } : {}) }));
+    for (const o of report.objects)
+      if (!worst || o.physics.convexHull.vertices > worst.physics.convexHull.vertices) worst = o;
+    checks.push(
+      numberCheck('hullVertices', 'hull vertices', worst?.physics.convexHull.vertices ?? 0, l.maxHullVertices, {
+        count: true,
+        ...(worst ? { object: worst.name } : {}),
+      }),
+    );
   }
-  if (l.maxPrims !== undefined) checks.push(numberCheck('prims', 'prims', report.linkset.prims, l.maxPrims, { count: true }));
+  if (l.maxPrims !== undefined)
+    checks.push(numberCheck('prims', 'prims', report.linkset.prims, l.maxPrims, { count: true }));
   if (l.uploadable) {
     const errors = report.diagnostics.filter((d) => d.severity === 'error');
     const ok = errors.length === 0;
@@ -183,7 +217,9 @@ export function evaluateRule(asset: PricedAsset, rule: BudgetRule): RuleResult {
       limit: true,
       actual: ok,
       ok,
-      message: ok ? 'uploadable (no upload errors)' : `not uploadable: ${errors.length} upload error${errors.length === 1 ? '' : 's'}, first ${errors[0].code}: ${errors[0].message}`,
+      message: ok
+        ? 'uploadable (no upload errors)'
+        : `not uploadable: ${errors.length} upload error${errors.length === 1 ? '' : 's'}, first ${errors[0].code}: ${errors[0].message}`,
     });
   }
   return { rule: rule.name, ok: checks.every((c) => c.ok), checks };

@@ -117,7 +117,10 @@ export async function findAllModels(root: string): Promise<string[]> {
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
-      throw new SlmeshError('INPUT_UNREADABLE', `${displayPath(dir, process.cwd())}: cannot list folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+      throw new SlmeshError(
+        'INPUT_UNREADABLE',
+        `${displayPath(dir, process.cwd())}: cannot list folder (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     for (const e of entries) {
       const p = join(dir, e.name);
@@ -160,7 +163,8 @@ export async function findAssets(args: readonly string[], options: FindAssetsOpt
       if (isDir) {
         const models = (await walkFiles(abs)).filter((f) => MODEL_EXTENSIONS.some((x) => f.toLowerCase().endsWith(x)));
         for (const f of models) found.add(f);
-        if (models.length === 0) throw new SlmeshError('INPUT_UNREADABLE', `${raw}: no .glb or .gltf files in this folder`);
+        if (models.length === 0)
+          throw new SlmeshError('INPUT_UNREADABLE', `${raw}: no .glb or .gltf files in this folder`);
       } else found.add(abs);
       continue;
     }
@@ -212,7 +216,9 @@ export function dropSiblings(files: string[], siblings: boolean): string[] {
     const stem = name.slice(0, dot > 0 ? dot : name.length).replace(/_(LOD[012]|PHYS)$/, '');
     const main = join(dirname(f), stem + (dot > 0 ? name.slice(dot) : ''));
     // Only a real pair: the main file's sibling name for some slot must be this file.
-    const pairs = (['medium', 'low', 'lowest', 'physics'] as const).some((s) => siblingFileName(basename(main), s) === name);
+    const pairs = (['medium', 'low', 'lowest', 'physics'] as const).some(
+      (s) => siblingFileName(basename(main), s) === name,
+    );
     return !(pairs && set.has(main));
   });
 }

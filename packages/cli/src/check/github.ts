@@ -31,10 +31,20 @@ export function formatGithub(run: CheckRun): string {
     const lines = failureLines(a);
     if (!lines.length) continue;
     const kinds = new Set(lines.map((l) => l.kind));
-    const title = kinds.has('unmatched') ? 'slmesh: no budget rule' : kinds.has('budget') && kinds.has('baseline') ? 'slmesh: over budget and regressed' : kinds.has('budget') ? 'slmesh: over budget' : 'slmesh: regressed from the baseline';
+    const title = kinds.has('unmatched')
+      ? 'slmesh: no budget rule'
+      : kinds.has('budget') && kinds.has('baseline')
+        ? 'slmesh: over budget and regressed'
+        : kinds.has('budget')
+          ? 'slmesh: over budget'
+          : 'slmesh: regressed from the baseline';
     // Control characters other than the line breaks GitHub's escaping carries are shown as `?`.
-    const message = lines.map((l) => printable(`${a.path}: ${l.message}${l.rule ? ` [rule ${l.rule}]` : ''}`)).join('\n');
-    out.push(`::error file=${escapeProperty(printable(a.path))},title=${escapeProperty(title)}::${escapeData(message)}`);
+    const message = lines
+      .map((l) => printable(`${a.path}: ${l.message}${l.rule ? ` [rule ${l.rule}]` : ''}`))
+      .join('\n');
+    out.push(
+      `::error file=${escapeProperty(printable(a.path))},title=${escapeProperty(title)}::${escapeData(message)}`,
+    );
   }
   out.push(`slmesh check: ${verdict(run)}`);
   return `${out.join('\n')}\n`;

@@ -56,7 +56,8 @@ export function parseGitignore(text: string, shown: string): Rule[] {
       continue; // git ignores a line it cannot use
     }
     rules.push({ negate, dirOnly, test });
-    if (rules.length > MAX_GITIGNORE_RULES) throw new SlmeshError('INPUT_LIMIT', `${shown}: more than ${MAX_GITIGNORE_RULES} patterns (the limit)`);
+    if (rules.length > MAX_GITIGNORE_RULES)
+      throw new SlmeshError('INPUT_LIMIT', `${shown}: more than ${MAX_GITIGNORE_RULES} patterns (the limit)`);
   }
   return rules;
 }
@@ -66,7 +67,12 @@ export async function readGitignore(dir: string, shown: string): Promise<Rule[] 
   const file = join(dir, '.gitignore');
   let bytes: Uint8Array;
   try {
-    bytes = await readInside(file, shown, { root: dir, maxBytes: MAX_GITIGNORE_BYTES, rootName: 'its folder', hidden: 'allow' });
+    bytes = await readInside(file, shown, {
+      root: dir,
+      maxBytes: MAX_GITIGNORE_BYTES,
+      rootName: 'its folder',
+      hidden: 'allow',
+    });
   } catch (e) {
     if (e instanceof SlmeshError && / no such file$/.test(e.message)) return undefined;
     throw e;

@@ -80,7 +80,10 @@ export function expandBraces(pattern: string): string[] {
     const out: string[] = [];
     for (let k = 0; k + 1 < bounds.length; k++) {
       out.push(...expandBraces(head + pattern.slice(bounds[k] + 1, bounds[k + 1]) + tail));
-      if (out.length > MAX_ALTERNATIVES) throw new Error(`glob "${pattern.length > 60 ? `${pattern.slice(0, 60)}...` : pattern}" expands to more than ${MAX_ALTERNATIVES} alternatives`);
+      if (out.length > MAX_ALTERNATIVES)
+        throw new Error(
+          `glob "${pattern.length > 60 ? `${pattern.slice(0, 60)}...` : pattern}" expands to more than ${MAX_ALTERNATIVES} alternatives`,
+        );
     }
     return out;
   }
@@ -103,7 +106,11 @@ function classEnd(p: string, start: number): number {
   return -1;
 }
 
-type Token = { kind: 'char'; c: string } | { kind: 'any' } | { kind: 'star' } | { kind: 'class'; negate: boolean; test: (c: string) => boolean };
+type Token =
+  | { kind: 'char'; c: string }
+  | { kind: 'any' }
+  | { kind: 'star' }
+  | { kind: 'class'; negate: boolean; test: (c: string) => boolean };
 type Segment = { globstar: true } | { globstar: false; tokens: Token[]; literalDot: boolean };
 
 /** The most alternatives a pattern's braces may expand to. */

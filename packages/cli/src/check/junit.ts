@@ -14,7 +14,8 @@ import { failureLines, type CheckRun } from './check-report.js';
 // XML 1.0 allows tab, newline, carriage return and everything from space up, minus surrogates
 // halves on their own and U+FFFE/U+FFFF.
 // eslint-disable-next-line no-control-regex
-const INVALID_XML = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const INVALID_XML =
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 export function xmlText(s: string): string {
   return s.replace(INVALID_XML, '\ufffd').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -34,7 +35,9 @@ interface Case {
 
 function suite(name: string, cases: Case[]): string[] {
   const failures = cases.filter((c) => c.failures.length).length;
-  const out = [`  <testsuite name="${xmlAttr(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`];
+  const out = [
+    `  <testsuite name="${xmlAttr(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="0">`,
+  ];
   for (const c of cases) {
     const head = `    <testcase name="${xmlAttr(c.name)}" classname="${xmlAttr(c.classname)}" file="${xmlAttr(c.file)}"`;
     if (!c.failures.length && !c.output.length) {
@@ -43,7 +46,9 @@ function suite(name: string, cases: Case[]): string[] {
     }
     out.push(`${head}>`);
     if (c.failures.length) {
-      out.push(`      <failure type="${xmlAttr(name === 'baseline' ? 'regression' : 'budget')}" message="${xmlAttr(c.failures.join('; '))}">${xmlText(c.failures.map((f) => `${c.file}: ${f}`).join('\n'))}</failure>`);
+      out.push(
+        `      <failure type="${xmlAttr(name === 'baseline' ? 'regression' : 'budget')}" message="${xmlAttr(c.failures.join('; '))}">${xmlText(c.failures.map((f) => `${c.file}: ${f}`).join('\n'))}</failure>`,
+      );
     }
     if (c.output.length) out.push(`      <system-out>${xmlText(c.output.join('\n'))}</system-out>`);
     out.push('    </testcase>');
@@ -68,14 +73,30 @@ export function formatJunit(run: CheckRun, ruleNames: readonly string[]): string
     for (const a of run.assets) {
       const r = a.rules.find((x) => x.rule === rule);
       if (!r) continue;
-      cases.push({ name: a.path, classname: `slmesh.budget.${rule}`, file: a.path, failures: r.checks.filter((c) => !c.ok).map((c) => c.message), output: r.checks.map((c) => `${c.ok ? 'ok  ' : 'OVER'} ${c.message}`) });
+      cases.push({
+        name: a.path,
+        classname: `slmesh.budget.${rule}`,
+        file: a.path,
+        failures: r.checks.filter((c) => !c.ok).map((c) => c.message),
+        output: r.checks.map((c) => `${c.ok ? 'ok  ' : 'OVER'} ${c.message}`),
+      });
     }
     add(rule, cases);
   }
   // 2. Assets no rule matches.
   add(
     'unmatched',
-    run.assets.filter((a) => a.unmatched).map((a) => ({ name: a.path, classname: 'slmesh.unmatched', file: a.path, failures: failureLines(a).filter((f) => f.kind === 'unmatched').map((f) => f.message), output: [] })),
+    run.assets
+      .filter((a) => a.unmatched)
+      .map((a) => ({
+        name: a.path,
+        classname: 'slmesh.unmatched',
+        file: a.path,
+        failures: failureLines(a)
+          .filter((f) => f.kind === 'unmatched')
+          .map((f) => f.message),
+        output: [],
+      })),
   );
   // 3. The baseline comparison.
   if (run.summary.baseline) {
@@ -86,7 +107,10 @@ export function formatJunit(run: CheckRun, ruleNames: readonly string[]): string
         classname: 'slmesh.baseline',
         file: a.path,
         failures: (a.baseline?.changes ?? []).filter((c) => !c.ok).map((c) => c.message),
-        output: a.baseline?.status === 'new' ? ['new: not in the baseline'] : (a.baseline?.changes ?? []).map((c) => c.message),
+        output:
+          a.baseline?.status === 'new'
+            ? ['new: not in the baseline']
+            : (a.baseline?.changes ?? []).map((c) => c.message),
       })),
     );
   }

@@ -16,11 +16,19 @@ const MAX_ASSET_ROWS = 300;
 /** Text safe inside a table cell. */
 export function cell(s: string): string {
   // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[<*_`[\]]/g, (c) => `\\${c}`);
+  return s
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[<*_`[\]]/g, (c) => `\\${c}`);
 }
 
 // eslint-disable-next-line no-control-regex
-const code = (s: string) => `\`${s.replace(/[\u0000-\u001f\u007f]/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+const code = (s: string) =>
+  `\`${s
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .replace(/`/g, "'")
+    .replace(/\|/g, '\\|')}\``;
 
 function cut(rows: string[], max: number, what: string): string[] {
   return rows.length <= max ? rows : [...rows.slice(0, max), `\n…and ${rows.length - max} more ${what}.`];
@@ -36,7 +44,12 @@ export function formatMarkdown(run: CheckRun): string {
   out.push(facts.join(' · '), '');
 
   // 1. What fails, by how much.
-  const failures = run.assets.flatMap((a) => failureLines(a).map((f) => `| ${code(a.path)} | ${f.kind === 'baseline' ? 'baseline' : f.rule ? cell(f.rule) : '—'} | ${cell(f.message)} |`));
+  const failures = run.assets.flatMap((a) =>
+    failureLines(a).map(
+      (f) =>
+        `| ${code(a.path)} | ${f.kind === 'baseline' ? 'baseline' : f.rule ? cell(f.rule) : '—'} | ${cell(f.message)} |`,
+    ),
+  );
   if (failures.length) {
     out.push('| asset | rule | over |', '| --- | --- | --- |', ...cut(failures, MAX_FAILURE_ROWS, 'failures'), '');
   }
@@ -44,11 +57,21 @@ export function formatMarkdown(run: CheckRun): string {
   // 2. Changes from the baseline.
   if (s.baseline) {
     const rows = run.assets.flatMap((a) =>
-      a.baseline?.status === 'new' ? [`| ${code(a.path)} | new | | | |`] : (a.baseline?.changes ?? []).map((c) => `| ${code(a.path)} | ${cell(c.label)} | ${c.label.includes('triangles') || c.metric === 'prims' ? formatCount(c.before) : formatWeight(c.before, c.after)} | ${c.label.includes('triangles') || c.metric === 'prims' ? formatCount(c.after) : formatWeight(c.after, c.before)} | ${c.changePercent === null ? 'was 0' : `${c.changePercent >= 0 ? '+' : ''}${c.changePercent.toFixed(1)}%`}${c.ok ? '' : ' ❌'} |`),
+      a.baseline?.status === 'new'
+        ? [`| ${code(a.path)} | new | | | |`]
+        : (a.baseline?.changes ?? []).map(
+            (c) =>
+              `| ${code(a.path)} | ${cell(c.label)} | ${c.label.includes('triangles') || c.metric === 'prims' ? formatCount(c.before) : formatWeight(c.before, c.after)} | ${c.label.includes('triangles') || c.metric === 'prims' ? formatCount(c.after) : formatWeight(c.after, c.before)} | ${c.changePercent === null ? 'was 0' : `${c.changePercent >= 0 ? '+' : ''}${c.changePercent.toFixed(1)}%`}${c.ok ? '' : ' ❌'} |`,
+          ),
     );
     for (const p of s.baseline.removed) rows.push(`| ${code(p)} | removed | | | |`);
     out.push('<details><summary>Changes from the baseline</summary>', '');
-    if (rows.length) out.push('| asset | what | before | after | change |', '| --- | --- | ---: | ---: | ---: |', ...cut(rows, MAX_FAILURE_ROWS, 'changes'));
+    if (rows.length)
+      out.push(
+        '| asset | what | before | after | change |',
+        '| --- | --- | ---: | ---: | ---: |',
+        ...cut(rows, MAX_FAILURE_ROWS, 'changes'),
+      );
     else out.push('No changes.');
     out.push('', '</details>', '');
   }
@@ -60,7 +83,14 @@ export function formatMarkdown(run: CheckRun): string {
       return `| ${a.ok ? '✅' : '❌'} | ${code(a.path)} | ${formatWeight(ls.landImpact)} | ${formatWeight(ls.streaming)} | ${formatWeight(ls.physics)}${ls.physicsEstimate ? ' (estimate)' : ''} | ${formatWeight(ls.server)} | ${formatCount(linksetTriangles(a.report, 'high'))} | ${ls.prims} |`;
     });
     out.push(`<details><summary>All ${run.assets.length} asset${run.assets.length === 1 ? '' : 's'}</summary>`, '');
-    out.push('| | asset | land impact | download | physics | server | triangles | prims |', '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |', ...cut(rows, MAX_ASSET_ROWS, 'assets'), '', '</details>', '');
+    out.push(
+      '| | asset | land impact | download | physics | server | triangles | prims |',
+      '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+      ...cut(rows, MAX_ASSET_ROWS, 'assets'),
+      '',
+      '</details>',
+      '',
+    );
   }
   return `${out.join('\n')}`;
 }

@@ -69,7 +69,8 @@ export async function runPool<T, R>(tasks: readonly T[], options: PoolOptions<T,
       });
       w.on('error', (e) => fail(new Error(`a check worker failed: ${e.message}`)));
       w.on('exit', (code) => {
-        if (done < tasks.length && !failed) fail(new Error(`a check worker stopped (exit code ${code}) before its work was done`));
+        if (done < tasks.length && !failed)
+          fail(new Error(`a check worker stopped (exit code ${code}) before its work was done`));
       });
       feed(w);
     }

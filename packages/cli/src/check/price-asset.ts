@@ -51,7 +51,10 @@ export async function priceAsset(task: PriceTask): Promise<PriceResult> {
     };
     // 2. Price at the asset's own size, then the linkset at each asked size.
     const { report } = reportModel(read, task.path, options);
-    const sized = task.sizes.map((longestSide) => ({ longestSide, linkset: reportModel(read, task.path, { ...options, size: { longestSide } }).report.linkset }));
+    const sized = task.sizes.map((longestSide) => ({
+      longestSide,
+      linkset: reportModel(read, task.path, { ...options, size: { longestSide } }).report.linkset,
+    }));
     // 3. As JSON text: parsed by the caller, it equals what a cache hit gives.
     return { json: serializeAsset({ report, sized }) };
   } catch (e) {

@@ -12,6 +12,16 @@ const port = parentPort;
 port.on('message', (msg: { id: number; task: PriceTask }) => {
   priceAsset(msg.task).then(
     (result) => port.postMessage({ id: msg.id, result }),
-    (e: unknown) => port.postMessage({ id: msg.id, result: { error: { code: 'INTERNAL', message: `${msg.task.path}: ${String((e as Error)?.message ?? e)}`, internal: true } } }),
+    (e: unknown) =>
+      port.postMessage({
+        id: msg.id,
+        result: {
+          error: {
+            code: 'INTERNAL',
+            message: `${msg.task.path}: ${String((e as Error)?.message ?? e)}`,
+            internal: true,
+          },
+        },
+      }),
   );
 });

@@ -66,12 +66,18 @@ export function parseFormats(values: readonly string[] | undefined): OutputSpec[
     const eq = v.indexOf('=');
     const format = (eq < 0 ? v : v.slice(0, eq)).trim() as CheckFormat;
     const file = eq < 0 ? undefined : v.slice(eq + 1);
-    if (!FORMATS.includes(format)) throw new SlmeshError('USAGE', `--format is one of ${FORMATS.join(', ')} (optionally =FILE), got "${v}"`);
-    if (file !== undefined && file.trim() === '') throw new SlmeshError('USAGE', `--format ${format}= needs a file name after "="`);
+    if (!FORMATS.includes(format))
+      throw new SlmeshError('USAGE', `--format is one of ${FORMATS.join(', ')} (optionally =FILE), got "${v}"`);
+    if (file !== undefined && file.trim() === '')
+      throw new SlmeshError('USAGE', `--format ${format}= needs a file name after "="`);
     out.push({ format, ...(file !== undefined ? { file } : {}) });
   }
   const toStdout = out.filter((o) => o.file === undefined);
-  if (toStdout.length > 1) throw new SlmeshError('USAGE', `only one --format can go to stdout (got ${toStdout.map((o) => o.format).join(', ')}); send the others to files with --format FORMAT=FILE`);
+  if (toStdout.length > 1)
+    throw new SlmeshError(
+      'USAGE',
+      `only one --format can go to stdout (got ${toStdout.map((o) => o.format).join(', ')}); send the others to files with --format FORMAT=FILE`,
+    );
   if (toStdout.length === 0) out.unshift({ format: 'table' });
   return out;
 }
@@ -83,7 +89,8 @@ export const ASSETS_PER_WORKER = 16;
 export function threadsFor(jobs: string | undefined, tasks: number): number {
   if (jobs !== undefined) {
     const n = Number(jobs);
-    if (!Number.isInteger(n) || n < 1) throw new SlmeshError('USAGE', `--jobs must be a whole number of at least 1, got "${jobs}"`);
+    if (!Number.isInteger(n) || n < 1)
+      throw new SlmeshError('USAGE', `--jobs must be a whole number of at least 1, got "${jobs}"`);
     return n;
   }
   return Math.max(1, Math.min(availableParallelism(), Math.ceil(tasks / ASSETS_PER_WORKER)));
@@ -92,7 +99,8 @@ export function threadsFor(jobs: string | undefined, tasks: number): number {
 export function parsePercent(value: string | undefined, option = '--max-increase'): number {
   if (value === undefined) return 0;
   const n = Number(value.trim().replace(/%$/, ''));
-  if (value.trim() === '' || !Number.isFinite(n) || n < 0) throw new SlmeshError('USAGE', `${option} must be a percentage of 0 or more, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(n) || n < 0)
+    throw new SlmeshError('USAGE', `${option} must be a percentage of 0 or more, got "${value}"`);
   return n;
 }
 
@@ -115,7 +123,12 @@ interface Planned {
 }
 
 /** Prices every planned asset: cache hits first, the rest on the pool. Results in plan order. */
-async function priceAll(plan: Planned[], options: { jobs: string | undefined; cache?: string; cacheShown?: string; siblings: boolean }, log: (s: string) => void, warn: (s: string) => void): Promise<(PricedAsset | PriceResult)[]> {
+async function priceAll(
+  plan: Planned[],
+  options: { jobs: string | undefined; cache?: string; cacheShown?: string; siblings: boolean },
+  log: (s: string) => void,
+  warn: (s: string) => void,
+): Promise<(PricedAsset | PriceResult)[]> {
   const out: (PricedAsset | PriceResult)[] = new Array(plan.length);
   // 1. Cache lookups, a few files at a time.
   if (options.cache) {
@@ -137,7 +150,9 @@ async function priceAll(plan: Planned[], options: { jobs: string | undefined; ca
   misses.sort((a, b) => b.p.bytes - a.p.bytes || byCodeUnit(a.p.path, b.p.path));
   const jobs = threadsFor(options.jobs, misses.length);
   let cacheBroken = false;
-  log(`slmesh check: ${plan.length - misses.length} cached, ${misses.length} to price on ${Math.max(1, Math.min(jobs, misses.length))} thread(s)`);
+  log(
+    `slmesh check: ${plan.length - misses.length} cached, ${misses.length} to price on ${Math.max(1, Math.min(jobs, misses.length))} thread(s)`,
+  );
   const results = await runPool<PriceTask, PriceResult>(
     misses.map((m) => m.p.task),
     {
@@ -152,7 +167,9 @@ async function priceAll(plan: Planned[], options: { jobs: string | undefined; ca
         } catch (e) {
           // The cache only saves time: say so once, and go on without it.
           cacheBroken = true;
-          warn(`slmesh: warning: --cache ${options.cacheShown}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); results are not being cached`);
+          warn(
+            `slmesh: warning: --cache ${options.cacheShown}: cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); results are not being cached`,
+          );
         }
       },
     },
@@ -161,24 +178,36 @@ async function priceAll(plan: Planned[], options: { jobs: string | undefined; ca
   return out;
 }
 
-export async function runCheck(globs: string[], options: CheckCommandOptions, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): Promise<number> {
+export async function runCheck(
+  globs: string[],
+  options: CheckCommandOptions,
+  io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string },
+): Promise<number> {
   const cwd = io.cwd;
   const outputs = parseFormats(options.format);
   threadsFor(options.jobs, 0); // a bad --jobs is a usage error before any work
   const shard: Shard | undefined = options.shard !== undefined ? parseShard(options.shard) : undefined;
-  if (options.maxIncrease !== undefined && !options.baseline) throw new SlmeshError('USAGE', '--max-increase needs --baseline');
+  if (options.maxIncrease !== undefined && !options.baseline)
+    throw new SlmeshError('USAGE', '--max-increase needs --baseline');
   const maxIncrease = parsePercent(options.maxIncrease);
   const log = options.verbose ? (s: string) => io.stderr(`${s}\n`) : () => {};
 
   // 1. The budget and the baseline.
   const budget = await loadBudget(options.budget ?? DEFAULT_BUDGET, cwd);
-  const baseline: Baseline | undefined = options.baseline ? await loadBaseline(options.baseline, budget.pricing, cwd) : undefined;
+  const baseline: Baseline | undefined = options.baseline
+    ? await loadBaseline(options.baseline, budget.pricing, cwd)
+    : undefined;
 
   // 2. The assets, this shard's.
-  let found = globs.length ? await findAssets(globs, { cwd, siblings: budget.pricing.siblings }) : await assetsOfBudget(budget);
+  let found = globs.length
+    ? await findAssets(globs, { cwd, siblings: budget.pricing.siblings })
+    : await assetsOfBudget(budget);
   found = dropSiblings(found, budget.pricing.siblings).filter((f) => !budget.isIgnored(budget.relativePath(f)));
   if (found.length === 0) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${budget.file}: no assets to check (${globs.length ? 'every file given is ignored by the budget' : 'no .glb or .gltf file below the budget\'s folder'})`);
+    throw new SlmeshError(
+      'INPUT_UNREADABLE',
+      `${budget.file}: no assets to check (${globs.length ? 'every file given is ignored by the budget' : "no .glb or .gltf file below the budget's folder"})`,
+    );
   }
   const plan: Planned[] = [];
   for (const abs of found) {
@@ -195,13 +224,25 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
     plan.push({ abs, path, rules, bytes, task: { path, pricing: budget.pricing, sizes: sizesFor(rules) } });
   }
   plan.sort((a, b) => byCodeUnit(a.path, b.path));
-  log(`slmesh check: ${found.length} assets, ${plan.length} in ${shard ? `shard ${shard.index}/${shard.count}` : 'this run'}`);
+  log(
+    `slmesh check: ${found.length} assets, ${plan.length} in ${shard ? `shard ${shard.index}/${shard.count}` : 'this run'}`,
+  );
 
   // 3. Price them; any asset that cannot be read fails the run (exit 2).
-  const priced = await priceAll(plan, { jobs: options.jobs, ...(options.cache ? { cache: resolve(cwd, options.cache), cacheShown: options.cache } : {}), siblings: budget.pricing.siblings }, log, (s) => io.stderr(`${s}\n`));
+  const priced = await priceAll(
+    plan,
+    {
+      jobs: options.jobs,
+      ...(options.cache ? { cache: resolve(cwd, options.cache), cacheShown: options.cache } : {}),
+      siblings: budget.pricing.siblings,
+    },
+    log,
+    (s) => io.stderr(`${s}\n`),
+  );
   const errors = priced.flatMap((r, i) => (r && 'error' in r ? [{ path: plan[i].path, ...r.error }] : []));
   if (errors.length) {
-    for (const e of errors) io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${printable(e.message.split('\n')[0])}\n`);
+    for (const e of errors)
+      io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${printable(e.message.split('\n')[0])}\n`);
     return errors.some((e) => e.internal) ? EXIT_INTERNAL : EXIT_INPUT;
   }
   const assets = priced.map((r) => (r && 'json' in r ? (JSON.parse(r.json) as PricedAsset) : (r as PricedAsset)));
@@ -210,9 +251,18 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
   const results: AssetResult[] = plan.map((p, i) => {
     const asset = assets[i];
     const rules = p.rules.map((r) => evaluateRule(asset, r));
-    const base = baseline ? compareWithBaseline(baselineValues(asset.report), baseline.assets.get(p.path), maxIncrease) : undefined;
+    const base = baseline
+      ? compareWithBaseline(baselineValues(asset.report), baseline.assets.get(p.path), maxIncrease)
+      : undefined;
     const unmatched = p.rules.length === 0;
-    return { path: p.path, report: asset.report, rules, unmatched, ...(base ? { baseline: base } : {}), ok: !unmatched && rules.every((r) => r.ok) && (base?.ok ?? true) };
+    return {
+      path: p.path,
+      report: asset.report,
+      rules,
+      unmatched,
+      ...(base ? { baseline: base } : {}),
+      ok: !unmatched && rules.every((r) => r.ok) && (base?.ok ?? true),
+    };
   });
   let removed: string[] = [];
   if (baseline) {
@@ -228,9 +278,16 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
     }
     removed = gone.sort(byCodeUnit);
   }
-  const settings: CostReport['settings'] = { lodFactor: budget.pricing.lodFactor, animesh: budget.pricing.animesh, linkabilityRule: budget.pricing.linkRule };
+  const settings: CostReport['settings'] = {
+    lodFactor: budget.pricing.lodFactor,
+    animesh: budget.pricing.animesh,
+    linkabilityRule: budget.pricing.linkRule,
+  };
   const run: CheckRun = {
-    summary: makeSummary(budget.file, results, { ...(shard ? { shard } : {}), ...(baseline ? { baseline: { file: baseline.file, maxIncrease, removed } } : {}) }),
+    summary: makeSummary(budget.file, results, {
+      ...(shard ? { shard } : {}),
+      ...(baseline ? { baseline: { file: baseline.file, maxIncrease, removed } } : {}),
+    }),
     settings,
     assets: results,
   };
@@ -241,7 +298,10 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
       case 'json':
         return formatJson(run);
       case 'junit':
-        return formatJunit(run, budget.rules.map((r) => r.name));
+        return formatJunit(
+          run,
+          budget.rules.map((r) => r.name),
+        );
       case 'github':
         return formatGithub(run);
       case 'markdown':
@@ -251,7 +311,9 @@ export async function runCheck(globs: string[], options: CheckCommandOptions, io
     }
   };
   const safe = (f: OutputSpec['format']) => (f === 'github' ? render(f) : noWorkflowCommands(render(f)));
-  await writeAllOrNothing(outputs.filter((o) => o.file !== undefined).map((o) => ({ path: resolve(cwd, o.file!), data: safe(o.format) })));
+  await writeAllOrNothing(
+    outputs.filter((o) => o.file !== undefined).map((o) => ({ path: resolve(cwd, o.file!), data: safe(o.format) })),
+  );
   const toStdout = outputs.find((o) => o.file === undefined);
   if (toStdout) io.stdout(safe(toStdout.format));
   return run.summary.ok ? EXIT_OK : EXIT_CHECK_FAILED;
@@ -263,16 +325,30 @@ export function registerCheck(program: Command, run: (fn: () => Promise<number>)
   program
     .command('check')
     .description('fail (exit 1) when an asset is over its cost budget (slmesh.budget.json): the CI gate')
-    .argument('[globs...]', 'assets to check: files, folders or globs (default: every file the budget\'s rules match)')
+    .argument('[globs...]', "assets to check: files, folders or globs (default: every file the budget's rules match)")
     .option('--budget <file>', 'the budget file', DEFAULT_BUDGET)
-    .option('--format <format[=file]>', `output: ${FORMATS.join(', ')}; repeatable, FORMAT=FILE writes a file (default: table to stdout)`, collect, [])
-    .option('--baseline <report.json>', 'compare with an earlier `slmesh check --format json` or `slmesh cost --json` report')
+    .option(
+      '--format <format[=file]>',
+      `output: ${FORMATS.join(', ')}; repeatable, FORMAT=FILE writes a file (default: table to stdout)`,
+      collect,
+      [],
+    )
+    .option(
+      '--baseline <report.json>',
+      'compare with an earlier `slmesh check --format json` or `slmesh cost --json` report',
+    )
     .option('--max-increase <percent>', 'with --baseline: fail on a larger increase of any number (default 0)')
     .option('-j, --jobs <n>', `worker threads (default: every core, one per ${ASSETS_PER_WORKER} assets to price)`)
     .option('--cache <dir>', 'reuse results of unchanged assets from <dir> (content-hash cache)')
     .option('--shard <i/n>', 'check only the i-th of n shards (CI matrix); every asset is in exactly one')
     .option('--verbose', 'say on stderr how many assets were cached and priced')
     .action(async (globs: string[], options: CheckCommandOptions) => {
-      await run(() => runCheck(globs, options, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), cwd: process.cwd() }));
+      await run(() =>
+        runCheck(globs, options, {
+          stdout: (s) => process.stdout.write(s),
+          stderr: (s) => process.stderr.write(s),
+          cwd: process.cwd(),
+        }),
+      );
     });
 }

@@ -31,7 +31,8 @@ export interface CostCommandOptions {
 /** `--importer current|baked`: which glTF importer to read files as (spec 4b). */
 export function parseImporter(value: string | undefined): 'current' | 'baked' {
   const v = value ?? 'current';
-  if (v !== 'current' && v !== 'baked') throw new SlmeshError('USAGE', `--importer is current or baked, got "${value}"`);
+  if (v !== 'current' && v !== 'baked')
+    throw new SlmeshError('USAGE', `--importer is current or baked, got "${value}"`);
   return v;
 }
 
@@ -50,9 +51,11 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
   const size = parseSize(options);
   const lodFactor = options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT;
   const rule = (options.linkRule ?? 'current') as 'current' | 'legacy';
-  if (rule !== 'current' && rule !== 'legacy') throw new SlmeshError('USAGE', `--link-rule is current or legacy, got "${options.linkRule}"`);
+  if (rule !== 'current' && rule !== 'legacy')
+    throw new SlmeshError('USAGE', `--link-rule is current or legacy, got "${options.linkRule}"`);
   const maxSpan = options.linkSpan !== undefined ? positive(options.linkSpan, '--link-span') : undefined;
-  const maxTriangles = options.maxTriangles !== undefined ? positive(options.maxTriangles, '--max-triangles') : undefined;
+  const maxTriangles =
+    options.maxTriangles !== undefined ? positive(options.maxTriangles, '--max-triangles') : undefined;
   const scripts = options.scripts !== undefined ? Math.floor(Number(options.scripts)) : 0;
   const importer = parseImporter(options.importer);
   if (!(scripts >= 0)) throw new SlmeshError('USAGE', `--scripts must be a whole number, got "${options.scripts}"`);
@@ -88,7 +91,11 @@ export async function runCost(files: string[], options: CostCommandOptions, out:
       assets.push({ path: join(options.emitAsset!, `${fname}.llmesh`), data });
     }
   }
-  const report = makeCostReport(reports, { lodFactor, ...(size ? { size } : {}), animesh: !!options.animesh, linkabilityRule: rule }, VERSION);
+  const report = makeCostReport(
+    reports,
+    { lodFactor, ...(size ? { size } : {}), animesh: !!options.animesh, linkabilityRule: rule },
+    VERSION,
+  );
 
   // 2. Write the assets (all or none), then print.
   if (options.emitAsset) await writeAllOrNothing(assets);
@@ -105,14 +112,18 @@ export function registerCost(program: Command, run: (fn: () => Promise<number>) 
     .option('--scale <x,y,z>', 'price the linkset at this size in metres')
     .option('--size <metres>', 'price the linkset with this longest side in metres')
     .option('--lod-factor <F>', 'RenderVolumeLODFactor for the LOD switch distances', String(LOD_FACTOR_DEFAULT))
-    .option('--emit-asset <dir>', 'write each object\'s encoded Second Life mesh asset to <dir>/<name>.llmesh')
+    .option('--emit-asset <dir>', "write each object's encoded Second Life mesh asset to <dir>/<name>.llmesh")
     .option('--animesh', 'price as an animated object (triangle-based download weight)')
     .option('--link-rule <rule>', 'linkability rule: current (since Dec 2010) or legacy', 'current')
     .option('--link-span <metres>', 'largest linkable span of prim centres (default 54)')
     .option('--scripts <n>', 'scripts in the linkset, for server weight', '0')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .option('--max-triangles <n>', 'refuse files with more triangles than this (default 5000000)')
-    .option('--importer <mode>', 'read files as the current glTF importer (node rotation and scale kept on the prim) or the older baked one (node transforms baked into the vertices)', 'current')
+    .option(
+      '--importer <mode>',
+      'read files as the current glTF importer (node rotation and scale kept on the prim) or the older baked one (node transforms baked into the vertices)',
+      'current',
+    )
     .action(async (files: string[], options: CostCommandOptions) => {
       await run(() => runCost(files, options, (s) => process.stdout.write(s)));
     });

@@ -78,7 +78,11 @@ export function groupByFolder(paths: readonly string[], prefix = ''): FolderGrou
     return deeper.length > 1 ? deeper : [{ folder: `${prefix}${key}`, direct: false, paths: list }];
   }
   return [...groups]
-    .map(([key, list]) => (key === '' ? { folder: here, direct: true, paths: list } : { folder: `${prefix}${key}`, direct: false, paths: list }))
+    .map(([key, list]) =>
+      key === ''
+        ? { folder: here, direct: true, paths: list }
+        : { folder: `${prefix}${key}`, direct: false, paths: list },
+    )
     .sort((a, b) => byCodeUnit(a.folder, b.folder) || Number(b.direct) - Number(a.direct));
 }
 
@@ -92,7 +96,14 @@ function globFor(g: FolderGroup): string {
 }
 
 function hasSlot(r: FileReport, slot: Requirable): boolean {
-  return r.objects.length > 0 && r.objects.every((o) => (slot === 'physics' ? o.physics.shape !== 'convex-hull' || o.physics.convexHull.source === 'physics' : o.lods[slot].present));
+  return (
+    r.objects.length > 0 &&
+    r.objects.every((o) =>
+      slot === 'physics'
+        ? o.physics.shape !== 'convex-hull' || o.physics.convexHull.source === 'physics'
+        : o.lods[slot].present,
+    )
+  );
 }
 
 export function budgetFor(assets: readonly Priced[], headroom: number): Record<string, unknown> {
@@ -145,7 +156,8 @@ export function budgetFor(assets: readonly Priced[], headroom: number): Record<s
     };
     if (required.length) rule.requiredLods = required;
     if (!allLinkable && reports.every((r) => r.linkset.linkable.ok)) rule.linkable = true;
-    if (!allUploadable && reports.every((r) => !r.diagnostics.some((d) => d.severity === 'error'))) rule.uploadable = true;
+    if (!allUploadable && reports.every((r) => !r.diagnostics.some((d) => d.severity === 'error')))
+      rule.uploadable = true;
     return rule;
   });
   return {
@@ -157,13 +169,23 @@ export function budgetFor(assets: readonly Priced[], headroom: number): Record<s
       'requiredLods [medium, low, lowest, physics], maxHullVertices, maxPrims, linkable, canBePhysical, uploadable,',
       'atSizes [longest side in metres, or "asset"]. Globs are relative to this file. Reference: docs/budget.schema.json.',
     ],
-    pricing: { lodFactor: PRICING_DEFAULTS.lodFactor, animesh: PRICING_DEFAULTS.animesh, scripts: PRICING_DEFAULTS.scripts, linkRule: PRICING_DEFAULTS.linkRule, siblings: PRICING_DEFAULTS.siblings },
+    pricing: {
+      lodFactor: PRICING_DEFAULTS.lodFactor,
+      animesh: PRICING_DEFAULTS.animesh,
+      scripts: PRICING_DEFAULTS.scripts,
+      linkRule: PRICING_DEFAULTS.linkRule,
+      siblings: PRICING_DEFAULTS.siblings,
+    },
     defaults,
     rules,
   };
 }
 
-export async function runInit(globs: string[], options: InitCommandOptions, io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string }): Promise<number> {
+export async function runInit(
+  globs: string[],
+  options: InitCommandOptions,
+  io: { stdout: (s: string) => void; stderr: (s: string) => void; cwd: string },
+): Promise<number> {
   const cwd = io.cwd;
   const file = options.budget ?? DEFAULT_BUDGET;
   const abs = resolve(cwd, file);
@@ -179,24 +201,41 @@ export async function runInit(globs: string[], options: InitCommandOptions, io: 
   // 1. Find and price the assets.
   const dir = dirname(abs);
   // The same assets `slmesh check` finds with no arguments (any letter case, .gitignore respected).
-  const found = globs.length ? await findAssets(globs, { cwd, siblings: PRICING_DEFAULTS.siblings }) : dropSiblings(await findAllModels(dir), PRICING_DEFAULTS.siblings);
-  if (found.length === 0) throw new SlmeshError('INPUT_UNREADABLE', `${displayPath(dir, cwd)}: no .glb or .gltf files below this folder`);
+  const found = globs.length
+    ? await findAssets(globs, { cwd, siblings: PRICING_DEFAULTS.siblings })
+    : dropSiblings(await findAllModels(dir), PRICING_DEFAULTS.siblings);
+  if (found.length === 0)
+    throw new SlmeshError('INPUT_UNREADABLE', `${displayPath(dir, cwd)}: no .glb or .gltf files below this folder`);
   const outside = found.find((f) => toPosix(relative(dir, f)).startsWith('../'));
-  if (outside) throw new SlmeshError('USAGE', `${displayPath(outside, cwd)}: outside the budget's folder ${displayPath(dir, cwd)}; budget globs are relative to it`);
+  if (outside)
+    throw new SlmeshError(
+      'USAGE',
+      `${displayPath(outside, cwd)}: outside the budget's folder ${displayPath(dir, cwd)}; budget globs are relative to it`,
+    );
   const tasks: PriceTask[] = found.map((f) => ({ path: displayPath(f, cwd), pricing: PRICING_DEFAULTS, sizes: [] }));
-  const results = await runPool<PriceTask, PriceResult>(tasks, { jobs: threadsFor(options.jobs, tasks.length), workerUrl: new URL('../check/worker.js', import.meta.url), inProcess: priceAsset });
+  const results = await runPool<PriceTask, PriceResult>(tasks, {
+    jobs: threadsFor(options.jobs, tasks.length),
+    workerUrl: new URL('../check/worker.js', import.meta.url),
+    inProcess: priceAsset,
+  });
   const errors = results.flatMap((r) => ('error' in r ? [r.error] : []));
   if (errors.length) {
-    for (const e of errors) io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${printable(e.message.split('\n')[0])}\n`);
+    for (const e of errors)
+      io.stderr(`slmesh: ${e.internal ? 'internal error: ' : ''}${printable(e.message.split('\n')[0])}\n`);
     return errors.some((e) => e.internal) ? EXIT_INTERNAL : EXIT_INPUT;
   }
-  const priced: Priced[] = results.map((r, i) => ({ rel: toPosix(relative(dir, found[i])), report: (JSON.parse((r as { json: string }).json) as PricedAsset).report }));
+  const priced: Priced[] = results.map((r, i) => ({
+    rel: toPosix(relative(dir, found[i])),
+    report: (JSON.parse((r as { json: string }).json) as PricedAsset).report,
+  }));
 
   // 2. The budget, written whole.
   const budget = budgetFor(priced, headroom);
   await writeFileAtomic(abs, `${JSON.stringify(budget, null, 2)}\n`);
   const n = (budget.rules as unknown[]).length;
-  io.stdout(`wrote ${file}: ${n} rule${n === 1 ? '' : 's'} for ${priced.length} asset${priced.length === 1 ? '' : 's'}; run \`slmesh check\` to gate on it\n`);
+  io.stdout(
+    `wrote ${file}: ${n} rule${n === 1 ? '' : 's'} for ${priced.length} asset${priced.length === 1 ? '' : 's'}; run \`slmesh check\` to gate on it\n`,
+  );
   return EXIT_OK;
 }
 
@@ -206,10 +245,16 @@ export function registerInit(program: Command, run: (fn: () => Promise<number>) 
     .description('write a starting budget (slmesh.budget.json) from the assets found, for `slmesh check`')
     .argument('[globs...]', 'assets: files, folders or globs (default: every .glb and .gltf under this folder)')
     .option('--budget <file>', 'the budget file to write', DEFAULT_BUDGET)
-    .option('--headroom <percent>', 'room above today\'s largest values', '10')
+    .option('--headroom <percent>', "room above today's largest values", '10')
     .option('--force', 'overwrite an existing budget file')
     .option('-j, --jobs <n>', `worker threads (default: every core, one per ${ASSETS_PER_WORKER} assets)`)
     .action(async (globs: string[], options: InitCommandOptions) => {
-      await run(() => runInit(globs, options, { stdout: (s) => process.stdout.write(s), stderr: (s) => process.stderr.write(s), cwd: process.cwd() }));
+      await run(() =>
+        runInit(globs, options, {
+          stdout: (s) => process.stdout.write(s),
+          stderr: (s) => process.stderr.write(s),
+          cwd: process.cwd(),
+        }),
+      );
     });
 }

@@ -11,8 +11,24 @@
  */
 
 import type { Command } from 'commander';
-import { buildPhysics, costReport, lodTriangleCount, SlmeshError, type PhysicsMode, type SlObject, LOD_FACTOR_DEFAULT } from '@slmesh/core';
-import { jsonReplacer, makeCostReport, optimizeFile, type OptimizeOptions, type OptimizeResult, type PhysicsHook, type SizeRequest } from '@slmesh/gltf-plugin/node';
+import {
+  buildPhysics,
+  costReport,
+  lodTriangleCount,
+  SlmeshError,
+  type PhysicsMode,
+  type SlObject,
+  LOD_FACTOR_DEFAULT,
+} from '@slmesh/core';
+import {
+  jsonReplacer,
+  makeCostReport,
+  optimizeFile,
+  type OptimizeOptions,
+  type OptimizeResult,
+  type PhysicsHook,
+  type SizeRequest,
+} from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { cellName, noWorkflowCommands, printable } from '../format-table.js';
@@ -52,18 +68,38 @@ const IN_PROCESS_PHYSICS_TRIANGLES = 2000;
  * buildPhysics in a worker), with a progress line on a terminal; Ctrl-C cancels it.
  * `none` drops any physics shape (no `_PHYS` node; the uploader still makes the single hull).
  */
-export function physicsHookFor(mode: PhysicsMode, tolerance: number | undefined, err: (s: string) => void, progress?: Progress): PhysicsHook {
+export function physicsHookFor(
+  mode: PhysicsMode,
+  tolerance: number | undefined,
+  err: (s: string) => void,
+  progress?: Progress,
+): PhysicsHook {
   return async (object: SlObject, ctx) => {
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
     const label = `optimize: physics ${printable(object.name)}`;
-    const line = progress ? { update: (f: number) => progress.fraction(label, f), done: () => {} } : progressLine(`physics ${object.name}`);
+    const line = progress
+      ? { update: (f: number) => progress.fraction(label, f), done: () => {} }
+      : progressLine(`physics ${object.name}`);
     try {
       // Auto judges shapes by the object's land impact: it needs the object's download weight.
-      const downloadWeight = mode === 'auto' ? costReport({ objects: [{ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }] }, { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors }).objects.reduce((a, o) => a + o.streaming, 0) : undefined;
-      const physicsOptions = { mode, scale: ctx.scaleFactors, ...(tolerance !== undefined ? { tolerance } : {}), ...(downloadWeight !== undefined ? { downloadWeight } : {}) };
+      const downloadWeight =
+        mode === 'auto'
+          ? costReport(
+              { objects: [{ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }] },
+              { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors },
+            ).objects.reduce((a, o) => a + o.streaming, 0)
+          : undefined;
+      const physicsOptions = {
+        mode,
+        scale: ctx.scaleFactors,
+        ...(tolerance !== undefined ? { tolerance } : {}),
+        ...(downloadWeight !== undefined ? { downloadWeight } : {}),
+      };
       // Small objects are done in this thread: starting a worker costs more than their whole build.
       const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
-      const result = small ? buildPhysics(object, physicsOptions) : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
+      const result = small
+        ? buildPhysics(object, physicsOptions)
+        : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
       if (result.diagnostics.some((d) => d.severity !== 'info')) progress?.clear();
       for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);
       // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
@@ -81,27 +117,39 @@ const LOD_SLOTS = ['high', 'medium', 'low', 'lowest'] as const;
  * as `slmesh cost --max-triangles N` does) or `LOD=N` (a triangle budget for that LOD), e.g.
  * `high=20000,medium=2000` or `2000000,lowest=100`. Anything else is a USAGE error.
  */
-export function parseMaxTriangles(text: string): { budgets?: Partial<Record<(typeof LOD_SLOTS)[number], number>>; inputLimit?: number } {
+export function parseMaxTriangles(text: string): {
+  budgets?: Partial<Record<(typeof LOD_SLOTS)[number], number>>;
+  inputLimit?: number;
+} {
   const budgets: Partial<Record<(typeof LOD_SLOTS)[number], number>> = {};
   let inputLimit: number | undefined;
   for (const part of text.split(',')) {
     const m = /^\s*(?:(high|medium|low|lowest)\s*=\s*)?(\d+)\s*$/.exec(part);
     if (!m || !(Number(m[2]) > 0)) {
-      throw new SlmeshError('USAGE', `--max-triangles takes a count (the input limit) and/or LOD=count pairs separated by commas (LOD one of ${LOD_SLOTS.join(', ')}; count a whole number > 0), got "${text}"`);
+      throw new SlmeshError(
+        'USAGE',
+        `--max-triangles takes a count (the input limit) and/or LOD=count pairs separated by commas (LOD one of ${LOD_SLOTS.join(', ')}; count a whole number > 0), got "${text}"`,
+      );
     }
     if (m[1]) budgets[m[1] as (typeof LOD_SLOTS)[number]] = Number(m[2]);
     else inputLimit = Number(m[2]);
   }
-  return { ...(Object.keys(budgets).length > 0 ? { budgets } : {}), ...(inputLimit !== undefined ? { inputLimit } : {}) };
+  return {
+    ...(Object.keys(budgets).length > 0 ? { budgets } : {}),
+    ...(inputLimit !== undefined ? { inputLimit } : {}),
+  };
 }
 
 /** Command-line options to pipeline options (USAGE errors for bad values). */
 export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOptions {
   if (!options.output) throw new SlmeshError('USAGE', 'optimize needs an output file: -o out.glb');
-  if (!/\.glb$/i.test(options.output)) throw new SlmeshError('USAGE', `output must be a .glb file, got "${options.output}"`);
-  if (options.report !== undefined && !/\.json$/i.test(options.report)) throw new SlmeshError('USAGE', `--report must name a .json file, got "${options.report}"`);
+  if (!/\.glb$/i.test(options.output))
+    throw new SlmeshError('USAGE', `output must be a .glb file, got "${options.output}"`);
+  if (options.report !== undefined && !/\.json$/i.test(options.report))
+    throw new SlmeshError('USAGE', `--report must name a .json file, got "${options.report}"`);
   const minCoverage = options.minCoverage !== undefined ? Number(options.minCoverage) : undefined;
-  if (minCoverage !== undefined && !(minCoverage >= 0 && minCoverage <= 1)) throw new SlmeshError('USAGE', `--min-coverage must be between 0 and 1, got "${options.minCoverage}"`);
+  if (minCoverage !== undefined && !(minCoverage >= 0 && minCoverage <= 1))
+    throw new SlmeshError('USAGE', `--min-coverage must be between 0 and 1, got "${options.minCoverage}"`);
   const size: SizeRequest = options.size !== undefined ? { longestSide: positive(options.size, '--size') } : undefined;
   const triangles = options.maxTriangles !== undefined ? parseMaxTriangles(options.maxTriangles) : {};
   return {
@@ -130,13 +178,24 @@ const px = (n: number) => (Number.isFinite(n) ? `${n.toFixed(2)} px` : 'floor');
 export function formatOptimize(input: string, result: OptimizeResult, options: OptimizeOptions): string {
   const rows: string[][] = [['object', 'input', 'high', 'medium', 'low', 'lowest']];
   for (const p of result.plans) {
-    const high = p.high.mode === 'kept' && !p.high.fallback ? `${p.high.triangles} (kept)` : `${p.high.triangles} (${px(p.high.screenErrorPx)})`;
-    rows.push([cellName(p.name), String(p.highTriangles), high, ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})${l.fallback ? '*' : ''}`)]);
+    const high =
+      p.high.mode === 'kept' && !p.high.fallback
+        ? `${p.high.triangles} (kept)`
+        : `${p.high.triangles} (${px(p.high.screenErrorPx)})`;
+    rows.push([
+      cellName(p.name),
+      String(p.highTriangles),
+      high,
+      ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})${l.fallback ? '*' : ''}`),
+    ]);
   }
   const notes = result.plans.flatMap((p) => p.diagnostics);
   const widths = rows[0].map((_, c) => rows.reduce((w, r) => Math.max(w, r[c].length), 0));
-  const table = rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
-  const b = result.before, a = result.after.linkset;
+  const table = rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
+    .join('\n');
+  const b = result.before,
+    a = result.after.linkset;
   const out = [
     `${printable(input)} -> ${result.files.map((f) => printable(f.path)).join(', ')}`,
     '',
@@ -155,16 +214,25 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   if (chosen.length > 0) {
     out.push('', 'physics (chosen by land impact):');
     const named = (o: (typeof objects)[number]) => cellName(o.name) + (o.submodelId > 0 ? `#${o.submodelId}` : '');
-    const prows = chosen.map((o) => [named(o), o.physics.choice!.shape, `${o.physics.weight.toFixed(3)}${o.physics.estimate ? ' estimate' : ''}${o.physics.assumes?.includes('analyze') ? ' assumes Analyze' : ''}`, printable(o.physics.choice!.reason)]);
+    const prows = chosen.map((o) => [
+      named(o),
+      o.physics.choice!.shape,
+      `${o.physics.weight.toFixed(3)}${o.physics.estimate ? ' estimate' : ''}${o.physics.assumes?.includes('analyze') ? ' assumes Analyze' : ''}`,
+      printable(o.physics.choice!.reason),
+    ]);
     const pw = [0, 1, 2].map((c) => Math.max(...prows.map((r) => r[c].length)));
     for (const r of prows) out.push(`  ${r[0].padEnd(pw[0])}  ${r[1].padEnd(pw[1])}  ${r[2].padEnd(pw[2])}  ${r[3]}`);
   }
   const analyze = objects.filter((o) => o.physics.assumes?.includes('analyze')).map((o) => cellName(o.name));
-  const prim = objects.filter((o) => o.physics.shape !== 'convex-hull' || o.physics.convexified || o.physics.mesh).map((o) => cellName(o.name));
+  const prim = objects
+    .filter((o) => o.physics.shape !== 'convex-hull' || o.physics.convexified || o.physics.mesh)
+    .map((o) => cellName(o.name));
   if (prim.length > 0 || analyze.length > 0) {
     out.push(
       `uploader choices these numbers assume: physics shape type Prim for ${[...new Set(prim)].join(', ')} (the uploader's default when a physics model is given), Convex Hull for the rest` +
-        (analyze.length > 0 ? `; click Analyze for ${[...new Set(analyze)].join(', ')} (their _PHYS is closed convex pieces; without Analyze it is priced as a triangle mesh)` : ''),
+        (analyze.length > 0
+          ? `; click Analyze for ${[...new Set(analyze)].join(', ')} (their _PHYS is closed convex pieces; without Analyze it is priced as a triangle mesh)`
+          : ''),
     );
   }
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
@@ -181,11 +249,20 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   return out.join('\n') + '\n';
 }
 
-export async function runOptimize(input: string, options: OptimizeCommandOptions, out: (s: string) => void, err: (s: string) => void, physics?: PhysicsHook, progressStream: ProgressStream = process.stderr): Promise<number> {
+export async function runOptimize(
+  input: string,
+  options: OptimizeCommandOptions,
+  out: (s: string) => void,
+  err: (s: string) => void,
+  physics?: PhysicsHook,
+  progressStream: ProgressStream = process.stderr,
+): Promise<number> {
   const pipeline = optimizeOptionsFrom(options);
   const mode = (options.physics ?? 'auto') as PhysicsMode;
-  if (!PHYSICS_MODES.includes(mode)) throw new SlmeshError('USAGE', `--physics is one of ${PHYSICS_MODES.join(', ')}, got "${options.physics}"`);
-  const tolerance = options.physicsTolerance !== undefined ? positive(options.physicsTolerance, '--physics-tolerance') : undefined;
+  if (!PHYSICS_MODES.includes(mode))
+    throw new SlmeshError('USAGE', `--physics is one of ${PHYSICS_MODES.join(', ')}, got "${options.physics}"`);
+  const tolerance =
+    options.physicsTolerance !== undefined ? positive(options.physicsTolerance, '--physics-tolerance') : undefined;
   // Progress on a terminal only (never when piped, never with --quiet).
   const progress = createProgress({ stream: progressStream, quiet: !!options.quiet });
   physics ??= physicsHookFor(mode, tolerance, err, progress);
@@ -206,10 +283,22 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
     throw e;
   }
   for (const d of result.diagnostics) if (DROPPED.has(d.code)) err(`slmesh: warning: ${printable(d.message)}\n`);
-  const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({ path: f.path, data: f.data }));
+  const files: { path: string; data: Uint8Array | string }[] = result.files.map((f) => ({
+    path: f.path,
+    data: f.data,
+  }));
   if (options.report) {
     const report = {
-      ...makeCostReport([result.after], { lodFactor: pipeline.lodFactor ?? LOD_FACTOR_DEFAULT, ...(pipeline.size ? { size: pipeline.size } : {}), animesh: false, linkabilityRule: 'current' }, VERSION),
+      ...makeCostReport(
+        [result.after],
+        {
+          lodFactor: pipeline.lodFactor ?? LOD_FACTOR_DEFAULT,
+          ...(pipeline.size ? { size: pipeline.size } : {}),
+          animesh: false,
+          linkabilityRule: 'current',
+        },
+        VERSION,
+      ),
       optimize: {
         input,
         inputs: result.inputs,
@@ -227,7 +316,9 @@ export async function runOptimize(input: string, options: OptimizeCommandOptions
   await writeAllOrNothing(files);
   out(noWorkflowCommands(formatOptimize(input, result, pipeline)));
   if (result.budget && !result.budget.fits) {
-    err(`slmesh: ${input}: land impact ${result.after.linkset.landImpact.toFixed(3)} is over --target-li ${result.budget.targetLandImpact} (set by ${result.after.linkset.dominant} weight; the LODs are at their silhouette floor)\n`);
+    err(
+      `slmesh: ${input}: land impact ${result.after.linkset.landImpact.toFixed(3)} is over --target-li ${result.budget.targetLandImpact} (set by ${result.after.linkset.dominant} weight; the LODs are at their silhouette floor)\n`,
+    );
     return EXIT_CHECK_FAILED;
   }
   return EXIT_OK;
@@ -238,24 +329,65 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .command('optimize')
     .description('generate LODs that hold up at the distances Second Life shows them, and write an uploader-ready GLB')
     .argument('<input>', 'glTF or GLB file (sibling _LOD2/_LOD1/_LOD0/_PHYS files are read too)')
-    .option('-o, --output <file.glb>', 'output GLB; its sibling files out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb) are written next to it')
-    .option('--split', 'deprecated, no effect: sibling files are always written (the only layout the importer takes LODs from)')
-    .option('--importer <mode>', 'price as the current glTF importer (node rotation and scale kept) or the older baked one', 'current')
+    .option(
+      '-o, --output <file.glb>',
+      'output GLB; its sibling files out_LOD2.glb, out_LOD1.glb, out_LOD0.glb (and out_PHYS.glb) are written next to it',
+    )
+    .option(
+      '--split',
+      'deprecated, no effect: sibling files are always written (the only layout the importer takes LODs from)',
+    )
+    .option(
+      '--importer <mode>',
+      'price as the current glTF importer (node rotation and scale kept) or the older baked one',
+      'current',
+    )
     .option('--report <file.json>', 'also write the cost report of the output (docs/cost-report.schema.json)')
     .option('--lod-factor <F>', 'RenderVolumeLODFactor the LODs are planned for', String(LOD_FACTOR_DEFAULT))
-    .option('--max-error-px <px>', 'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)', '1')
+    .option(
+      '--max-error-px <px>',
+      'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)',
+      '1',
+    )
     .option('--target-li <N>', 'lowest-error LODs that keep the land impact at most N')
-    .option('--size <metres>', 'plan and price with the linkset\'s longest side at this size')
-    .option('--min-coverage <fraction>', 'silhouette floor: each LOD covers at least this much of the high LOD\'s outline (within 1/64 of its size)', '0.9')
+    .option('--size <metres>', "plan and price with the linkset's longest side at this size")
+    .option(
+      '--min-coverage <fraction>',
+      "silhouette floor: each LOD covers at least this much of the high LOD's outline (within 1/64 of its size)",
+      '0.9',
+    )
     .option('--keep-lods', 'keep authored LODs (_LOD nodes or sibling files) where an object has them')
-    .option('--physics <mode>', 'physics shape: auto (a decomposition when cheaper than a triangle mesh at the object\'s size, else the single hull), hull, decompose, mesh, none', 'auto')
-    .option('--physics-tolerance <metres>', 'how far a decomposition may stray from the solid (default 0.05: avatar-sized gaps stay open)')
-    .option('--keep-high', 'leave the high LOD as it is (by default it is simplified as far as stays within --max-error-px where the object fills the view)')
-    .option('--high-distance <metres>', 'camera distance at which the high LOD is judged (default: where the object fills the view)')
-    .option('--max-triangles <limits>', 'N: refuse inputs with more triangles (default 2,000,000); LOD=N: a triangle budget per LOD, e.g. high=20000,medium=2000,low=500,lowest=100 (comma-separated, both may be given)')
+    .option(
+      '--physics <mode>',
+      "physics shape: auto (a decomposition when cheaper than a triangle mesh at the object's size, else the single hull), hull, decompose, mesh, none",
+      'auto',
+    )
+    .option(
+      '--physics-tolerance <metres>',
+      'how far a decomposition may stray from the solid (default 0.05: avatar-sized gaps stay open)',
+    )
+    .option(
+      '--keep-high',
+      'leave the high LOD as it is (by default it is simplified as far as stays within --max-error-px where the object fills the view)',
+    )
+    .option(
+      '--high-distance <metres>',
+      'camera distance at which the high LOD is judged (default: where the object fills the view)',
+    )
+    .option(
+      '--max-triangles <limits>',
+      'N: refuse inputs with more triangles (default 2,000,000); LOD=N: a triangle budget per LOD, e.g. high=20000,medium=2000,low=500,lowest=100 (comma-separated, both may be given)',
+    )
     .option('-q, --quiet', 'no progress line on the terminal')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .action(async (input: string, options: OptimizeCommandOptions) => {
-      await run(() => runOptimize(input, options, (s) => process.stdout.write(s), (s) => process.stderr.write(s)));
+      await run(() =>
+        runOptimize(
+          input,
+          options,
+          (s) => process.stdout.write(s),
+          (s) => process.stderr.write(s),
+        ),
+      );
     });
 }

@@ -44,12 +44,14 @@ export function defaultPreviewPath(model: string): string {
 
 function parseOptions(options: PreviewCommandOptions) {
   const lodFactor = options.lodFactor !== undefined ? Number(options.lodFactor) : LOD_FACTOR_DEFAULT;
-  if (!Number.isFinite(lodFactor) || lodFactor <= 0) throw new SlmeshError('USAGE', `--lod-factor must be a positive number, got "${options.lodFactor}"`);
+  if (!Number.isFinite(lodFactor) || lodFactor <= 0)
+    throw new SlmeshError('USAGE', `--lod-factor must be a positive number, got "${options.lodFactor}"`);
   let port = 0;
   if (options.port !== undefined) {
     if (!options.serve) throw new SlmeshError('USAGE', '--port needs --serve');
     port = Number(options.port);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new SlmeshError('USAGE', `--port must be a whole number from 0 to 65535, got "${options.port}"`);
+    if (!Number.isInteger(port) || port < 0 || port > 65535)
+      throw new SlmeshError('USAGE', `--port must be a whole number from 0 to 65535, got "${options.port}"`);
   }
   return { lodFactor, port, siblings: options.siblings !== false };
 }
@@ -76,10 +78,16 @@ export async function runPreview(model: string, options: PreviewCommandOptions, 
   if (output) await refuseOverwritingInputs(model, output, { split: false });
 
   // 1. The first page: an unreadable model stops here, before anything is written.
-  let page = await buildPreviewPage(model, { lodFactor, siblings, live: options.serve ? { version, events: PREVIEW_EVENTS_PATH } : undefined });
+  let page = await buildPreviewPage(model, {
+    lodFactor,
+    siblings,
+    live: options.serve ? { version, events: PREVIEW_EVENTS_PATH } : undefined,
+  });
   if (output) {
     await writeFileAtomic(output, page.html);
-    io.out(`wrote ${output} (${page.objects} object${page.objects === 1 ? '' : 's'}, ${kib(Buffer.byteLength(page.html))})`);
+    io.out(
+      `wrote ${output} (${page.objects} object${page.objects === 1 ? '' : 's'}, ${kib(Buffer.byteLength(page.html))})`,
+    );
   }
   if (!options.serve && !options.watch) return 0;
 
@@ -93,12 +101,19 @@ export async function runPreview(model: string, options: PreviewCommandOptions, 
       io.out(`serving ${model} at ${server.url}${options.watch ? ' (watching for changes)' : ''}; Ctrl-C to stop`);
     }
     if (options.watch) {
-      if (!options.serve) io.out(`watching ${model}; the page is rewritten on each change (use --serve for a page that reloads itself); Ctrl-C to stop`);
+      if (!options.serve)
+        io.out(
+          `watching ${model}; the page is rewritten on each change (use --serve for a page that reloads itself); Ctrl-C to stop`,
+        );
       watcher = watchModel(
         model,
         async () => {
           try {
-            const next = await buildPreviewPage(model, { lodFactor, siblings, live: options.serve ? { version: version + 1, events: PREVIEW_EVENTS_PATH } : undefined });
+            const next = await buildPreviewPage(model, {
+              lodFactor,
+              siblings,
+              live: options.serve ? { version: version + 1, events: PREVIEW_EVENTS_PATH } : undefined,
+            });
             if (next.contentHash === page.contentHash) return;
             version++;
             page = next;
@@ -107,7 +122,9 @@ export async function runPreview(model: string, options: PreviewCommandOptions, 
             io.out(`updated (version ${version}, ${page.objects} object${page.objects === 1 ? '' : 's'})`);
           } catch (e) {
             const msg = (e instanceof Error ? e.message : String(e)).split('\n')[0];
-            io.err(`slmesh: ${msg}${isSlmeshError(e) ? '' : ' (internal error)'}; the page keeps the last good version`);
+            io.err(
+              `slmesh: ${msg}${isSlmeshError(e) ? '' : ' (internal error)'}; the page keeps the last good version`,
+            );
             server?.notifyError(msg);
           }
         },
@@ -125,7 +142,9 @@ export async function runPreview(model: string, options: PreviewCommandOptions, 
 export function registerPreview(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {
   program
     .command('preview')
-    .description('see the model, its LODs at the distances Second Life shows them, its physics and costs in a browser page')
+    .description(
+      'see the model, its LODs at the distances Second Life shows them, its physics and costs in a browser page',
+    )
     .argument('<model>', 'glTF or GLB file (sibling _LOD2/_LOD1/_LOD0/_PHYS files are picked up)')
     .option('-o, --output <file>', 'write the page here (default <model>.preview.html; with --serve only when given)')
     .option('--serve', 'serve the page on http://127.0.0.1 and print its URL')
@@ -134,6 +153,11 @@ export function registerPreview(program: Command, run: (fn: () => Promise<number
     .option('--lod-factor <F>', 'RenderVolumeLODFactor the page starts with', String(LOD_FACTOR_DEFAULT))
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')
     .action(async (model: string, options: PreviewCommandOptions) => {
-      await run(() => runPreview(model, options, { out: (s) => process.stdout.write(`${s}\n`), err: (s) => process.stderr.write(`${s}\n`) }));
+      await run(() =>
+        runPreview(model, options, {
+          out: (s) => process.stdout.write(`${s}\n`),
+          err: (s) => process.stderr.write(`${s}\n`),
+        }),
+      );
     });
 }

@@ -33,7 +33,11 @@ export function plannedOutputs(output: string, options: { split: boolean; report
   return out;
 }
 
-export async function refuseOverwritingInputs(input: string, output: string, options: { split: boolean; report?: string }): Promise<void> {
+export async function refuseOverwritingInputs(
+  input: string,
+  output: string,
+  options: { split: boolean; report?: string },
+): Promise<void> {
   const inputs = [input, ...SLOTS.map((s) => join(dirname(input), siblingFileName(basename(input), s)))];
   const ids = new Map<string, string>();
   for (const f of inputs) {
@@ -43,7 +47,11 @@ export async function refuseOverwritingInputs(input: string, output: string, opt
   for (const out of plannedOutputs(output, options)) {
     const id = await identity(out);
     const same = (id && ids.get(id)) ?? inputs.find((f) => resolve(f) === resolve(out));
-    if (same) throw new SlmeshError('OUTPUT_UNWRITABLE', `${out}: is the input ${same}; write the optimized model to another file (-o)`);
+    if (same)
+      throw new SlmeshError(
+        'OUTPUT_UNWRITABLE',
+        `${out}: is the input ${same}; write the optimized model to another file (-o)`,
+      );
     await checkReplaceable(out);
   }
 }

@@ -67,7 +67,8 @@ export interface PreviewHtmlInput {
 export function previewHtml({ dataJson, geometryBase64, app }: PreviewHtmlInput): string {
   if (!/^[A-Za-z0-9+/=]*$/.test(geometryBase64)) throw new Error('preview: geometry is not base64');
   // The bundle is checked at build time; check again, as a hand-edited dist could break the page.
-  if (/<\/script|<!--/i.test(app.js) || /<\/style/i.test(app.css)) throw new Error('preview: the page script or style would end its element early');
+  if (/<\/script|<!--/i.test(app.js) || /<\/style/i.test(app.css))
+    throw new Error('preview: the page script or style would end its element early');
   const csp = [
     "default-src 'none'",
     `script-src ${sha256(app.js)}`,

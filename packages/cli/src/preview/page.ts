@@ -42,18 +42,32 @@ export async function buildPreviewPage(path: string, options: PreviewPageOptions
  * The preview page of a model already read (a file, or a model with generated LODs or a
  * convex decomposition): the page shows whatever LODs and physics shapes its objects carry.
  */
-export async function previewPageOf(read: { model: SlModel; diagnostics: Diagnostic[]; files?: string[] }, path: string, options: PreviewPageOptions = {}): Promise<PreviewPage> {
+export async function previewPageOf(
+  read: { model: SlModel; diagnostics: Diagnostic[]; files?: string[] },
+  path: string,
+  options: PreviewPageOptions = {},
+): Promise<PreviewPage> {
   const lodFactor = options.lodFactor ?? LOD_FACTOR_DEFAULT;
   const app = options.app ?? (await loadPreviewApp());
 
   // 1. Price as `slmesh cost --json` does (own size, current link rule, no scripts).
-  const { report: fileReport, assets } = reportModel(read, path, { lodFactor, animesh: false, scripts: 0, linkability: { rule: 'current' }, keepAssets: true });
+  const { report: fileReport, assets } = reportModel(read, path, {
+    lodFactor,
+    animesh: false,
+    scripts: 0,
+    linkability: { rule: 'current' },
+    keepAssets: true,
+  });
   const report = makeCostReport([fileReport], { lodFactor, animesh: false, linkabilityRule: 'current' }, VERSION);
 
   // 2. Embed: JSON (report, boxes, references) and the deflated geometry.
   const { data, geometry } = makePreviewPayload(read.model, report, lodFactor, assets);
   const geometryBase64 = encodeGeometry(geometry);
-  const contentHash = createHash('sha256').update(JSON.stringify({ ...data, createdAt: '' })).update(geometry).digest('hex').slice(0, 16);
+  const contentHash = createHash('sha256')
+    .update(JSON.stringify({ ...data, createdAt: '' }))
+    .update(geometry)
+    .digest('hex')
+    .slice(0, 16);
   if (options.live) data.live = options.live;
   const html = previewHtml({ dataJson: JSON.stringify(data), geometryBase64, app });
   return { html, contentHash, files: read.files ?? [path], objects: fileReport.objects.length };

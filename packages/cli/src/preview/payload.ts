@@ -37,10 +37,24 @@ import {
   type SlObject,
 } from '@slmesh/core';
 import { nodeInflate, type CostReport, type FileReport } from '@slmesh/gltf-plugin/node';
-import { BlobWriter, encodeGeometry as encodeGeometryWith, encodeLod, plainBox, PREVIEW_FORMAT, type PreviewData, type PreviewObject } from '@slmesh/preview/payload';
+import {
+  BlobWriter,
+  encodeGeometry as encodeGeometryWith,
+  encodeLod,
+  plainBox,
+  PREVIEW_FORMAT,
+  type PreviewData,
+  type PreviewObject,
+} from '@slmesh/preview/payload';
 
 // The format (types, version, encoder, decoder) is the preview package's: one owner.
-export { PREVIEW_FORMAT, quantise, type BlobRef, type PreviewFace as PreviewFaceOut, type PreviewObject as PreviewObjectOut } from '@slmesh/preview/payload';
+export {
+  PREVIEW_FORMAT,
+  quantise,
+  type BlobRef,
+  type PreviewFace as PreviewFaceOut,
+  type PreviewObject as PreviewObjectOut,
+} from '@slmesh/preview/payload';
 
 /** PreviewData with the full cost report type (the page reads a subset of it). */
 export interface PreviewDataOut extends Omit<PreviewData, 'report'> {
@@ -115,9 +129,15 @@ export function makePreviewPayload(
     const out: PreviewObject = {
       box: plainBox(objectBox(object)),
       lods,
-      hull: w.add(Float32Array.from(placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name)))), 'f32'),
+      hull: w.add(
+        Float32Array.from(
+          placePositions(prim.placement, pricedHull(prim, ro.physics.convexHull.source, assetOf(ro.name))),
+        ),
+        'f32',
+      ),
     };
-    if (object.decomposition && object.decomposition.length > 0) out.decomposition = object.decomposition.map((h) => w.add(Float32Array.from(h), 'f32'));
+    if (object.decomposition && object.decomposition.length > 0)
+      out.decomposition = object.decomposition.map((h) => w.add(Float32Array.from(h), 'f32'));
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {
       const tri = lodTriangles(object.physicsMesh);
       out.physicsMesh = { positions: w.add(tri.positions, 'f32'), indices: w.add(tri.indices, 'u32') };

@@ -36,7 +36,10 @@ export interface PreviewServerOptions {
 
 const KEEPALIVE_MS = 15_000;
 
-export async function startPreviewServer(initial: { html: string; version: number }, options: PreviewServerOptions = {}): Promise<PreviewServer> {
+export async function startPreviewServer(
+  initial: { html: string; version: number },
+  options: PreviewServerOptions = {},
+): Promise<PreviewServer> {
   let page = initial;
   const streams = new Set<ServerResponse>();
   let port = options.port ?? 0;
@@ -53,11 +56,17 @@ export async function startPreviewServer(initial: { html: string; version: numbe
       return;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
+      res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' })
+        .end('method not allowed\n');
       return;
     }
     const path = (req.url ?? '/').split('?')[0];
-    const common = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' };
+    const common = {
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    };
     // 2. The routes.
     if (path === '/' || path === '/index.html') {
       res.writeHead(200, { ...common, 'content-type': 'text/html; charset=utf-8' });
@@ -86,7 +95,8 @@ export async function startPreviewServer(initial: { html: string; version: numbe
     server.once('error', (e: NodeJS.ErrnoException) => {
       const where = `${PREVIEW_HOST}:${port}`;
       if (e.code === 'EADDRINUSE') reject(new SlmeshError('USAGE', `--port ${port}: ${where} is already in use`));
-      else if (e.code === 'EACCES') reject(new SlmeshError('USAGE', `--port ${port}: not allowed to listen on ${where}`));
+      else if (e.code === 'EACCES')
+        reject(new SlmeshError('USAGE', `--port ${port}: not allowed to listen on ${where}`));
       else reject(e);
     });
     server.listen(port, PREVIEW_HOST, () => resolve());

@@ -43,7 +43,11 @@ export function watchedNames(modelPath: string): Set<string> {
   return names;
 }
 
-export function watchModel(modelPath: string, onChange: () => Promise<void> | void, options: WatchOptions = {}): ModelWatcher {
+export function watchModel(
+  modelPath: string,
+  onChange: () => Promise<void> | void,
+  options: WatchOptions = {},
+): ModelWatcher {
   const debounceMs = options.debounceMs ?? 200;
   const names = watchedNames(modelPath);
   for (const n of options.ignore ?? []) names.delete(n);
@@ -78,7 +82,10 @@ export function watchModel(modelPath: string, onChange: () => Promise<void> | vo
       timer = setTimeout(() => void run(), debounceMs);
     });
   } catch (e) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${modelPath}: cannot watch its folder (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new SlmeshError(
+      'INPUT_UNREADABLE',
+      `${modelPath}: cannot watch its folder (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+    );
   }
   watcher.on('error', () => undefined);
 

@@ -42,7 +42,9 @@ describe('previewHtml', () => {
   });
 
   it('refuses a script that would end its element, and geometry that is not base64', () => {
-    expect(() => previewHtml({ dataJson: '{}', geometryBase64: 'AA', app: { js: 'x="</script>"', css: '' } })).toThrow(/end its element/);
+    expect(() => previewHtml({ dataJson: '{}', geometryBase64: 'AA', app: { js: 'x="</script>"', css: '' } })).toThrow(
+      /end its element/,
+    );
     expect(() => previewHtml({ dataJson: '{}', geometryBase64: '<b>', app })).toThrow(/base64/);
   });
 });

@@ -15,7 +15,9 @@ export interface Image {
 export function decodePng(png: Uint8Array): Image {
   const view = new DataView(png.buffer, png.byteOffset, png.byteLength);
   if (view.getUint32(0) !== 0x89504e47) throw new Error('not a PNG');
-  let width = 0, height = 0, colourType = 0;
+  let width = 0,
+    height = 0,
+    colourType = 0;
   const idat: Uint8Array[] = [];
   for (let o = 8; o < png.length; ) {
     const len = view.getUint32(o);
@@ -50,13 +52,18 @@ export function decodePng(png: Uint8Array): Image {
       else if (filter === 3) v += (a + b) >> 1;
       else if (filter === 4) {
         const p = a + b - c;
-        const pa = Math.abs(p - a), pb = Math.abs(p - b), pc = Math.abs(p - c);
+        const pa = Math.abs(p - a),
+          pb = Math.abs(p - b),
+          pc = Math.abs(p - c);
         v += pa <= pb && pa <= pc ? a : pb <= pc ? b : c;
       }
       cur[i] = v & 255;
     }
     for (let x = 0; x < width; x++) {
-      out.set([cur[x * channels], cur[x * channels + 1], cur[x * channels + 2], channels === 4 ? cur[x * channels + 3] : 255], (y * width + x) * 4);
+      out.set(
+        [cur[x * channels], cur[x * channels + 1], cur[x * channels + 2], channels === 4 ? cur[x * channels + 3] : 255],
+        (y * width + x) * 4,
+      );
     }
     prev = cur;
   }
@@ -67,7 +74,12 @@ export function decodePng(png: Uint8Array): Image {
 export function countColour(img: Image, rgb: [number, number, number], tolerance: number): number {
   let n = 0;
   for (let i = 0; i < img.rgba.length; i += 4) {
-    if (Math.abs(img.rgba[i] - rgb[0]) <= tolerance && Math.abs(img.rgba[i + 1] - rgb[1]) <= tolerance && Math.abs(img.rgba[i + 2] - rgb[2]) <= tolerance) n++;
+    if (
+      Math.abs(img.rgba[i] - rgb[0]) <= tolerance &&
+      Math.abs(img.rgba[i + 1] - rgb[1]) <= tolerance &&
+      Math.abs(img.rgba[i + 2] - rgb[2]) <= tolerance
+    )
+      n++;
   }
   return n;
 }

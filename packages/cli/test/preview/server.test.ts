@@ -8,13 +8,20 @@ import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startPreviewServer, type PreviewServer } from '../../src/preview/server.js';
 
-function get(port: number, path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; body: string; type: string }> {
+function get(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; body: string; type: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type'] ?? '') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body, type: String(res.headers['content-type'] ?? '') }),
+      );
     });
     req.on('error', reject);
     req.end();
@@ -93,7 +100,9 @@ describe('preview server', () => {
   it('says which port is taken, and stops listening on close', async () => {
     server = await startPreviewServer({ html: 'x', version: 1 });
     const port = server.port;
-    await expect(startPreviewServer({ html: 'y', version: 1 }, { port })).rejects.toThrow(`--port ${port}: 127.0.0.1:${port} is already in use`);
+    await expect(startPreviewServer({ html: 'y', version: 1 }, { port })).rejects.toThrow(
+      `--port ${port}: 127.0.0.1:${port} is already in use`,
+    );
     await server.close();
     server = undefined;
     await expect(get(port, '/')).rejects.toThrow(/ECONNREFUSED/);

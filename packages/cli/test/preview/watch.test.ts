@@ -27,7 +27,17 @@ afterEach(() => {
 describe('watchModel', () => {
   it('names the model, its sibling files and their .bin buffers', () => {
     const names = watchedNames('/x/chair.glb');
-    for (const n of ['chair.glb', 'chair_LOD2.glb', 'chair_LOD1.glb', 'chair_LOD0.glb', 'chair_PHYS.glb', 'chair.bin', 'chair_LOD2.bin', 'chair_PHYS.gltf']) expect(names).toContain(n);
+    for (const n of [
+      'chair.glb',
+      'chair_LOD2.glb',
+      'chair_LOD1.glb',
+      'chair_LOD0.glb',
+      'chair_PHYS.glb',
+      'chair.bin',
+      'chair_LOD2.bin',
+      'chair_PHYS.gltf',
+    ])
+      expect(names).toContain(n);
     expect(names).not.toContain('chair.preview.html');
     expect(names).not.toContain('table.glb');
   });
@@ -54,7 +64,9 @@ describe('watchModel', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-watch-'));
     const model = join(dir, 'vase.glb');
     writeFileSync(model, 'a');
-    let active = 0, most = 0, runs = 0;
+    let active = 0,
+      most = 0,
+      runs = 0;
     watcher = watchModel(
       model,
       async () => {

@@ -460,7 +460,8 @@ class ByteReader {
     if (depth >= this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth}`, at);
     const count = this.u32be('array count');
     // Every element takes at least one byte, and ']' one more.
-    if (count > 0 && count >= this.remaining()) this.fail(`array count ${count} exceeds the ${this.remaining()} bytes left`, at);
+    if (count > 0 && count >= this.remaining())
+      this.fail(`array count ${count} exceeds the ${this.remaining()} bytes left`, at);
     const out: LlsdValue[] = [];
     for (let i = 0; i < count; i++) out.push(this.value(depth + 1));
     if (this.u8("array end ']'") !== TYPE_ARRAY_END) this.fail(`array of ${count} not closed by ']'`, this.pos - 1);
@@ -471,7 +472,8 @@ class ByteReader {
     if (depth >= this.maxDepth) this.fail(`nesting deeper than ${this.maxDepth}`, at);
     const count = this.u32be('map count');
     // Every entry takes at least a quoted empty key and a one-byte value (3 bytes), and '}' one more.
-    if (count > 0 && count >= this.remaining()) this.fail(`map count ${count} exceeds the ${this.remaining()} bytes left`, at);
+    if (count > 0 && count >= this.remaining())
+      this.fail(`map count ${count} exceeds the ${this.remaining()} bytes left`, at);
     const out: LlsdMap = {};
     for (let i = 0; i < count; i++) {
       const keyAt = this.pos;

@@ -148,7 +148,7 @@ function asBinary(v: LlsdValue, what: string): Uint8Array {
 }
 
 function has(map: LlsdMap, key: string): boolean {
-  return  Object.hasOwn(map, key);
+  return Object.hasOwn(map, key);
 }
 
 function u16(b: Uint8Array, i: number): number {
@@ -214,7 +214,12 @@ export function readMeshHeader(bytes: Uint8Array): MeshAssetHeader {
 }
 
 /** The inflated bytes of one block named in the header (asserted present). */
-export function inflateMeshBlock(bytes: Uint8Array, header: MeshAssetHeader, name: MeshBlockName, inflate: InflateFn): Uint8Array {
+export function inflateMeshBlock(
+  bytes: Uint8Array,
+  header: MeshAssetHeader,
+  name: MeshBlockName,
+  inflate: InflateFn,
+): Uint8Array {
   const range = header.blocks[name];
   if (!range) return invalid(`no ${name} block`);
   const start = header.headerLength + range.offset;
@@ -261,7 +266,9 @@ function decodeFace(v: LlsdValue, what: string, notes: string[]): DecodedFace {
   const domain = asMap(face.PositionDomain, `${what} PositionDomain`);
   const min = asVector(domain.Min, 3, `${what} PositionDomain Min`);
   const max = asVector(domain.Max, 3, `${what} PositionDomain Max`);
-  const normalizedScale: Vec3 = has(face, 'NormalizedScale') ? asVector(face.NormalizedScale, 3, `${what} NormalizedScale`) : [1, 1, 1];
+  const normalizedScale: Vec3 = has(face, 'NormalizedScale')
+    ? asVector(face.NormalizedScale, 3, `${what} NormalizedScale`)
+    : [1, 1, 1];
 
   if (!has(face, 'TriangleList')) invalid(`${what} has no TriangleList`);
   const tri = asBinary(face.TriangleList, `${what} TriangleList`);
@@ -337,7 +344,9 @@ export function decodeConvexBlock(block: LlsdValue): DecodedPhysicsConvex {
     const hullList = Array.from(list, (c) => (c === 0 ? 256 : c));
     const total = hullList.reduce((s, c) => s + c, 0);
     if (positions.length !== total * 6) {
-      invalid(`physics_convex Positions is ${positions.length} bytes; HullList says ${total} points (${total * 6} bytes)`);
+      invalid(
+        `physics_convex Positions is ${positions.length} bytes; HullList says ${total} points (${total * 6} bytes)`,
+      );
     }
     const hulls: Float32Array[] = [];
     let at = 0;

@@ -24,7 +24,15 @@
  * reciprocal square root, so a normal component can differ by one quantisation step.
  */
 
-import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES, MAX_HULLS, MESH_BLOCK_ORDER, MESH_ZLIB_LEVEL, MIN_FACE_VERTICES, QUANT_MAX } from '../constants.js';
+import {
+  F_APPROXIMATELY_ZERO,
+  MAX_HULL_VERTICES,
+  MAX_HULLS,
+  MESH_BLOCK_ORDER,
+  MESH_ZLIB_LEVEL,
+  MIN_FACE_VERTICES,
+  QUANT_MAX,
+} from '../constants.js';
 import type { MeshBlockName } from '../constants.js';
 import { SlmeshError } from '../errors.js';
 import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
@@ -182,7 +190,11 @@ export function normalizeNormals(normals: Float32Array, n: UploadNormalization):
     const y0 = normals[i + 1];
     const z0 = normals[i + 2];
     // LLVector4a::equals3(zero): every component within F_APPROXIMATELY_ZERO of 0.
-    if (Math.abs(x0) < F_APPROXIMATELY_ZERO && Math.abs(y0) < F_APPROXIMATELY_ZERO && Math.abs(z0) < F_APPROXIMATELY_ZERO) {
+    if (
+      Math.abs(x0) < F_APPROXIMATELY_ZERO &&
+      Math.abs(y0) < F_APPROXIMATELY_ZERO &&
+      Math.abs(z0) < F_APPROXIMATELY_ZERO
+    ) {
       out[i] = x0;
       out[i + 1] = y0;
       out[i + 2] = z0;
@@ -214,7 +226,10 @@ function normalizeLod(lod: MeshLod, n: UploadNormalization, what: string): MeshL
 }
 
 /** The asset input moved into the unit frame of its high LOD, with that frame. */
-export function normalizeForUpload(input: MeshAssetInput): { input: MeshAssetInput; normalization: UploadNormalization } {
+export function normalizeForUpload(input: MeshAssetInput): {
+  input: MeshAssetInput;
+  normalization: UploadNormalization;
+} {
   const n = computeUploadNormalization(input.lods.high);
   const lods: SlObject['lods'] = { high: normalizeLod(input.lods.high, n, 'high LOD') };
   if (input.lods.medium) lods.medium = normalizeLod(input.lods.medium, n, 'medium LOD');
@@ -300,17 +315,26 @@ function boundsOf(arrays: readonly Float32Array[], dims: 2 | 3): { min: number[]
 function checkFace(face: Face, what: string): number {
   const { positions, normals, uvs, indices } = face;
   if (positions.length % 3 !== 0) {
-    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: positions length ${positions.length} is not a multiple of 3`);
+    throw new SlmeshError(
+      'INPUT_INVALID',
+      `mesh asset: ${what}: positions length ${positions.length} is not a multiple of 3`,
+    );
   }
   const count = positions.length / 3;
   if (count > QUANT_MAX) {
-    throw new SlmeshError('INPUT_LIMIT', `mesh asset: ${what} has ${count} vertices; at most ${QUANT_MAX} per face (u16 indices; split the face first)`);
+    throw new SlmeshError(
+      'INPUT_LIMIT',
+      `mesh asset: ${what} has ${count} vertices; at most ${QUANT_MAX} per face (u16 indices; split the face first)`,
+    );
   }
   if (normals && normals.length !== positions.length) {
     throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: ${normals.length / 3} normals for ${count} vertices`);
   }
   if (uvs && uvs.length !== count * 2) {
-    throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: ${uvs.length / 2} texture coordinates for ${count} vertices`);
+    throw new SlmeshError(
+      'INPUT_INVALID',
+      `mesh asset: ${what}: ${uvs.length / 2} texture coordinates for ${count} vertices`,
+    );
   }
   if (count >= 3) {
     if (indices.length % 3 !== 0) {
@@ -318,7 +342,10 @@ function checkFace(face: Face, what: string): number {
     }
     for (let i = 0; i < indices.length; i++) {
       if (indices[i] >= count) {
-        throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what}: index ${indices[i]} out of range (${count} vertices)`);
+        throw new SlmeshError(
+          'INPUT_INVALID',
+          `mesh asset: ${what}: index ${indices[i]} out of range (${count} vertices)`,
+        );
       }
     }
   }
@@ -386,7 +413,10 @@ function checkHull(points: Float32Array, what: string, allowEmpty: boolean): voi
     throw new SlmeshError('INPUT_INVALID', `mesh asset: ${what} has no points`);
   }
   if (points.length / 3 > MAX_HULL_VERTICES) {
-    throw new SlmeshError('INPUT_LIMIT', `mesh asset: ${what} has ${points.length / 3} points; at most ${MAX_HULL_VERTICES}`);
+    throw new SlmeshError(
+      'INPUT_LIMIT',
+      `mesh asset: ${what} has ${points.length / 3} points; at most ${MAX_HULL_VERTICES}`,
+    );
   }
 }
 
@@ -447,7 +477,10 @@ export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
   let physicsMesh = unit.physicsMesh;
 
   // 2. physics_convex; a decomposition replaces the physics mesh.
-  if (unit.submodelId !== undefined && (!Number.isInteger(unit.submodelId) || unit.submodelId < -0x80000000 || unit.submodelId > 0x7fffffff)) {
+  if (
+    unit.submodelId !== undefined &&
+    (!Number.isInteger(unit.submodelId) || unit.submodelId < -0x80000000 || unit.submodelId > 0x7fffffff)
+  ) {
     throw new SlmeshError('INPUT_INVALID', `mesh asset: submodel id ${unit.submodelId} is not a 32-bit integer`);
   }
   const hasHull = (unit.hull?.length ?? 0) > 0;
@@ -465,12 +498,13 @@ export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
   const fs = input.frameScale;
   // The mesh-local size, as the importer normalises it (a flat axis, under F_APPROXIMATELY_ZERO, is 1).
   const hb = fs ? lodBox(input.lods.high) : undefined;
-  const normalizedScale: Vec3 = fs && hb
-    ? ([0, 1, 2].map((k) => {
-        const size = Math.fround(Math.fround(hb.max[k] - hb.min[k]) / Math.abs(fs[k] || 1));
-        return Math.abs(size) < F_APPROXIMATELY_ZERO ? 1 : Math.fround(1 / Math.fround(1 / size));
-      }) as Vec3)
-    : normalization.inverseScale;
+  const normalizedScale: Vec3 =
+    fs && hb
+      ? ([0, 1, 2].map((k) => {
+          const size = Math.fround(Math.fround(hb.max[k] - hb.min[k]) / Math.abs(fs[k] || 1));
+          return Math.abs(size) < F_APPROXIMATELY_ZERO ? 1 : Math.fround(1 / Math.fround(1 / size));
+        }) as Vec3)
+      : normalization.inverseScale;
   for (const [lodName, blockName] of LOD_BLOCKS) {
     const lod = unit.lods[lodName];
     if (lod && lod.faces.length > 0) blocks[blockName] = encodeLodBlock(lod, normalizedScale, `${lodName} LOD`);

@@ -26,7 +26,8 @@ export function splitFace(face: Face, maxVertices = MAX_VERTICES_PER_FACE): Face
   // Flat buffers reused part after part (a 250k-triangle face makes 750k index writes).
   const used = new Uint32Array(maxVertices);
   const tris = new Uint32Array(face.indices.length);
-  let nUsed = 0, nTris = 0;
+  let nUsed = 0,
+    nTris = 0;
   const flush = () => {
     if (nTris === 0) return;
     const positions = new Float32Array(nUsed * 3);
@@ -72,7 +73,10 @@ export function splitFace(face: Face, maxVertices = MAX_VERTICES_PER_FACE): Face
 /** Splits every over-size face of every LOD, keeping lower LODs aligned with high's faces. */
 export function splitLargeFaces(object: SlObject, maxVertices = MAX_VERTICES_PER_FACE): SlObject {
   const highParts = object.lods.high.faces.map((f) => splitFace(f, maxVertices));
-  if (highParts.every((p) => p.length === 1) && LOD_NAMES.every((n) => !object.lods[n] || object.lods[n]!.faces.every((f) => faceVertexCount(f) <= maxVertices))) {
+  if (
+    highParts.every((p) => p.length === 1) &&
+    LOD_NAMES.every((n) => !object.lods[n] || object.lods[n]!.faces.every((f) => faceVertexCount(f) <= maxVertices))
+  ) {
     return object;
   }
   const alignLod = (lod: MeshLod): MeshLod => {
@@ -113,7 +117,8 @@ export function splitSubmodels(object: SlObject, maxFaces = MAX_FACES_PER_OBJECT
     const slice = (lod: MeshLod | undefined): MeshLod | undefined =>
       lod ? { faces: lod.faces.slice(k * maxFaces, (k + 1) * maxFaces) } : undefined;
     const lods = { high: slice(object.lods.high)! } as SlObject['lods'];
-    for (const name of LOD_NAMES) if (name !== 'high' && object.lods[name]) lods[name as Exclude<LodName, 'high'>] = slice(object.lods[name]);
+    for (const name of LOD_NAMES)
+      if (name !== 'high' && object.lods[name]) lods[name as Exclude<LodName, 'high'>] = slice(object.lods[name]);
     parts.push({
       submodelId: k,
       object: {

@@ -18,7 +18,17 @@ import {
   MIN_OBJECT_SCALE,
 } from '../constants.js';
 import { worldBox } from '../geometry/placement.js';
-import { boxSize, emptyBox, faceVertexCount, growBox, lodBox, lodTriangleCount, lodVertexCount, objectBox, unionBox } from '../geometry/object-geometry.js';
+import {
+  boxSize,
+  emptyBox,
+  faceVertexCount,
+  growBox,
+  lodBox,
+  lodTriangleCount,
+  lodVertexCount,
+  objectBox,
+  unionBox,
+} from '../geometry/object-geometry.js';
 import { boxStretch } from '../lod/lod-conform.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
@@ -28,7 +38,13 @@ const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1
 
 /** "by 8.5 % on x, 2.0 % on z" from per-axis stretch factors (high size / model size). */
 function stretchText(f: [number, number, number]): string {
-  const parts = f.map((v, k) => (Math.abs(v - 1) < 5e-5 ? '' : `${Number.isFinite(v) ? ((v - 1) * 100).toFixed(1) : 'infinitely'}${Number.isFinite(v) ? ' %' : ''} on ${'xyz'[k]}`)).filter(Boolean);
+  const parts = f
+    .map((v, k) =>
+      Math.abs(v - 1) < 5e-5
+        ? ''
+        : `${Number.isFinite(v) ? ((v - 1) * 100).toFixed(1) : 'infinitely'}${Number.isFinite(v) ? ' %' : ''} on ${'xyz'[k]}`,
+    )
+    .filter(Boolean);
   return parts.length ? `by ${parts.join(', ')}` : '(same size, shifted)';
 }
 
@@ -59,7 +75,8 @@ export function countDegenerateTriangles(lod: MeshLod): number {
 export function checkObject(object: SlObject): Diagnostic[] {
   const out: Diagnostic[] = [];
   const name = object.name;
-  const add = (severity: Diagnostic['severity'], code: string, message: string) => out.push({ severity, code, message: `${name}: ${message}`, object: name });
+  const add = (severity: Diagnostic['severity'], code: string, message: string) =>
+    out.push({ severity, code, message: `${name}: ${message}`, object: name });
 
   const high = object.lods.high;
   // 1. Geometry must be finite and indices in range.
@@ -82,11 +99,19 @@ export function checkObject(object: SlObject): Diagnostic[] {
   // 3. Faces per object and vertices per face.
   if (high.faces.length > MAX_FACES_PER_OBJECT) {
     const extra = Math.ceil(high.faces.length / MAX_FACES_PER_OBJECT) - 1;
-    add('warning', 'too-many-faces', `${high.faces.length} materials; Second Life allows ${MAX_FACES_PER_OBJECT} per object, so the uploader splits it into ${extra + 1} linked objects`);
+    add(
+      'warning',
+      'too-many-faces',
+      `${high.faces.length} materials; Second Life allows ${MAX_FACES_PER_OBJECT} per object, so the uploader splits it into ${extra + 1} linked objects`,
+    );
   }
   for (const f of high.faces) {
     if (faceVertexCount(f) > MAX_VERTICES_PER_FACE) {
-      add('info', 'face-split', `material ${f.material} has ${faceVertexCount(f)} vertices; the uploader splits faces at ${MAX_VERTICES_PER_FACE}`);
+      add(
+        'info',
+        'face-split',
+        `material ${f.material} has ${faceVertexCount(f)} vertices; the uploader splits faces at ${MAX_VERTICES_PER_FACE}`,
+      );
     }
   }
   // 4. Every LOD has high's faces, uses a subset of high's materials, and is no heavier than the one above.
@@ -95,55 +120,110 @@ export function checkObject(object: SlObject): Diagnostic[] {
     const lod = object.lods[lodName];
     if (!lod) continue;
     if (lod.faces.length !== high.faces.length) {
-      add('error', 'lod-face-count', `${lodName} LOD has ${lod.faces.length} faces, high has ${high.faces.length}; every LOD must have the same number of faces`);
+      add(
+        'error',
+        'lod-face-count',
+        `${lodName} LOD has ${lod.faces.length} faces, high has ${high.faces.length}; every LOD must have the same number of faces`,
+      );
     }
     const highMats = new Set(high.faces.map((f) => f.material));
     for (const f of lod.faces) {
-      if (!highMats.has(f.material)) add('error', 'lod-material', `${lodName} LOD uses material ${f.material}, which high does not have`);
+      if (!highMats.has(f.material))
+        add('error', 'lod-material', `${lodName} LOD uses material ${f.material}, which high does not have`);
     }
     if (lodTriangleCount(high) > 0 && lodTriangleCount(lod) > 0) {
-      const missing = high.faces.filter((h) => !lod.faces.some((f) => f.material === h.material && f.indices.length >= 3)).map((h) => h.material);
+      const missing = high.faces
+        .filter((h) => !lod.faces.some((f) => f.material === h.material && f.indices.length >= 3))
+        .map((h) => h.material);
       if (missing.length > 0) {
-        add('warning', 'lod-material-missing', `${lodName} LOD has no triangles of material ${missing.join(', ')}; the official viewer does not keep placeholders, so later materials of that LOD show the wrong textures (Firestorm keeps them)`);
+        add(
+          'warning',
+          'lod-material-missing',
+          `${lodName} LOD has no triangles of material ${missing.join(', ')}; the official viewer does not keep placeholders, so later materials of that LOD show the wrong textures (Firestorm keeps them)`,
+        );
       }
       const stretch = boxStretch(lodBox(high), lodBox(lod));
-      if (stretch.mismatch) add('warning', 'lod-box-mismatch', `${lodName} LOD's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`);
+      if (stretch.mismatch)
+        add(
+          'warning',
+          'lod-box-mismatch',
+          `${lodName} LOD's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`,
+        );
     }
     if (lodVertexCount(lod) > lodVertexCount(above.lod)) {
-      add('warning', 'lod-more-vertices', `${lodName} LOD has more vertices (${lodVertexCount(lod)}) than ${above.name} (${lodVertexCount(above.lod)})`);
+      add(
+        'warning',
+        'lod-more-vertices',
+        `${lodName} LOD has more vertices (${lodVertexCount(lod)}) than ${above.name} (${lodVertexCount(above.lod)})`,
+      );
     }
     above = { name: lodName, lod };
   }
   // 5. Scale limits.
   const size = boxSize(objectBox(object));
   if (size.some((s) => s > MAX_OBJECT_SCALE)) {
-    add('error', 'scale-too-large', `size ${size.map(fmt).join(' x ')} m exceeds Second Life's ${MAX_OBJECT_SCALE} m per axis`);
+    add(
+      'error',
+      'scale-too-large',
+      `size ${size.map(fmt).join(' x ')} m exceeds Second Life's ${MAX_OBJECT_SCALE} m per axis`,
+    );
   }
   if (lodTriangleCount(high) > 0 && size.some((s) => s < MIN_OBJECT_SCALE)) {
-    add('warning', 'scale-too-small', `size ${size.map(fmt).join(' x ')} m is below Second Life's ${MIN_OBJECT_SCALE} m minimum on an axis; the prim will be at least ${MIN_OBJECT_SCALE} m`);
+    add(
+      'warning',
+      'scale-too-small',
+      `size ${size.map(fmt).join(' x ')} m is below Second Life's ${MIN_OBJECT_SCALE} m minimum on an axis; the prim will be at least ${MIN_OBJECT_SCALE} m`,
+    );
   }
   // 6. Physics limits.
   if (object.hull && object.hull.length / 3 > MAX_HULL_VERTICES) {
-    add('error', 'hull-vertices', `convex hull has ${object.hull.length / 3} vertices; the limit is ${MAX_HULL_VERTICES}`);
+    add(
+      'error',
+      'hull-vertices',
+      `convex hull has ${object.hull.length / 3} vertices; the limit is ${MAX_HULL_VERTICES}`,
+    );
   }
   if (object.decomposition) {
-    if (object.decomposition.length > MAX_HULLS) add('error', 'too-many-hulls', `decomposition has ${object.decomposition.length} hulls; the limit is ${MAX_HULLS}`);
+    if (object.decomposition.length > MAX_HULLS)
+      add(
+        'error',
+        'too-many-hulls',
+        `decomposition has ${object.decomposition.length} hulls; the limit is ${MAX_HULLS}`,
+      );
     object.decomposition.forEach((h, i) => {
-      if (h.length / 3 > MAX_HULL_VERTICES) add('error', 'hull-vertices', `decomposition hull ${i} has ${h.length / 3} vertices; the limit is ${MAX_HULL_VERTICES}`);
+      if (h.length / 3 > MAX_HULL_VERTICES)
+        add(
+          'error',
+          'hull-vertices',
+          `decomposition hull ${i} has ${h.length / 3} vertices; the limit is ${MAX_HULL_VERTICES}`,
+        );
     });
   }
   if (lodTriangleCount(high) > 0) {
-    const physicsBox = object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0
-      ? lodBox(object.physicsMesh)
-      : object.decomposition && object.decomposition.length > 0
-        ? object.decomposition.reduce((b, h) => growBox(b, h), emptyBox())
-        : object.hull && object.hull.length >= 12 ? growBox(emptyBox(), object.hull) : undefined;
+    const physicsBox =
+      object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0
+        ? lodBox(object.physicsMesh)
+        : object.decomposition && object.decomposition.length > 0
+          ? object.decomposition.reduce((b, h) => growBox(b, h), emptyBox())
+          : object.hull && object.hull.length >= 12
+            ? growBox(emptyBox(), object.hull)
+            : undefined;
     const stretch = physicsBox && boxStretch(lodBox(high), physicsBox);
-    if (stretch?.mismatch) add('warning', 'physics-box-mismatch', `the physics model's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`);
+    if (stretch?.mismatch)
+      add(
+        'warning',
+        'physics-box-mismatch',
+        `the physics model's bounding box differs from high's; the uploader normalises it by its own box and stretches it ${stretchText(stretch.factors)} to fit high's`,
+      );
   }
   if (object.physicsMesh) {
     const degenerate = countDegenerateTriangles(object.physicsMesh);
-    if (degenerate > 0) add('error', 'physics-degenerate', `physics mesh has ${degenerate} degenerate (zero-area) triangles, which block the upload`);
+    if (degenerate > 0)
+      add(
+        'error',
+        'physics-degenerate',
+        `physics mesh has ${degenerate} degenerate (zero-area) triangles, which block the upload`,
+      );
   }
   return out;
 }
@@ -155,7 +235,11 @@ export function checkModel(model: SlModel): Diagnostic[] {
     out.push({ severity: 'error', code: 'no-mesh', message: 'the file has no triangle meshes' });
   }
   if (model.objects.length > MAX_MODELS_PER_UPLOAD) {
-    out.push({ severity: 'error', code: 'too-many-models', message: `${model.objects.length} objects; the uploader takes at most ${MAX_MODELS_PER_UPLOAD}` });
+    out.push({
+      severity: 'error',
+      code: 'too-many-models',
+      message: `${model.objects.length} objects; the uploader takes at most ${MAX_MODELS_PER_UPLOAD}`,
+    });
   }
   let box = emptyBox();
   for (const o of model.objects) {
@@ -164,7 +248,11 @@ export function checkModel(model: SlModel): Diagnostic[] {
   }
   const size = boxSize(box);
   if (size.some((s) => s > MAX_IMPORT_MODEL_SIZE)) {
-    out.push({ severity: 'error', code: 'model-too-large', message: `model spans ${size.map(fmt).join(' x ')} m; the importer caps a model at ${MAX_IMPORT_MODEL_SIZE} m` });
+    out.push({
+      severity: 'error',
+      code: 'model-too-large',
+      message: `model spans ${size.map(fmt).join(' x ')} m; the importer caps a model at ${MAX_IMPORT_MODEL_SIZE} m`,
+    });
   }
   return out;
 }

@@ -41,7 +41,12 @@ import {
   unionBox,
   type Vec3,
 } from '../geometry/object-geometry.js';
-import { canBePhysical, convexHullPhysicsCost, decompositionPhysicsCost, physicalLinksetPenalty } from './physics-cost.js';
+import {
+  canBePhysical,
+  convexHullPhysicsCost,
+  decompositionPhysicsCost,
+  physicalLinksetPenalty,
+} from './physics-cost.js';
 import { serverWeight } from './server-weight.js';
 import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
 import type { DeflateFn, Diagnostic, LodName, PhysicsChoice, SlModel, SlObject } from '../types.js';
@@ -154,7 +159,15 @@ export interface LinksetCost {
   /** Size of the linkset's box, metres. */
   scale: Vec3;
   physical: { weight: number; canBePhysical: boolean; limit: number };
-  linkable: { ok: boolean; span: number; limit: number; rule: 'current' | 'legacy'; prims: number; maxPrims: number; reason?: string };
+  linkable: {
+    ok: boolean;
+    span: number;
+    limit: number;
+    rule: 'current' | 'legacy';
+    prims: number;
+    maxPrims: number;
+    reason?: string;
+  };
 }
 
 export interface ModelCost {
@@ -165,11 +178,15 @@ export interface ModelCost {
   assets?: Map<string, Uint8Array>;
 }
 
-
-
-
 /** Costs one object at per-axis scale factors `f` (relative to its authored size). */
-function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3, options: CostReportOptions, physicsSettings: Partial<PhysicsCostSettings>) {
+function objectCost(
+  object: SlObject,
+  submodelId: number,
+  f: Vec3,
+  centre: Vec3,
+  options: CostReportOptions,
+  physicsSettings: Partial<PhysicsCostSettings>,
+) {
   // 1. Physics shapes: the given hull, or the one the uploader would build.
   const src = singleHullSource(object);
   const built = object.hull ? undefined : convexHull(src.positions);
@@ -181,7 +198,13 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
   const encoded = encodeMeshAsset(
     submodelId > 0
       ? { lods: object.lods, submodelId, frameScale: object.placement?.scale }
-      : { lods: object.lods, physicsMesh: object.physicsMesh, hull, decomposition: object.decomposition, frameScale: object.placement?.scale },
+      : {
+          lods: object.lods,
+          physicsMesh: object.physicsMesh,
+          hull,
+          decomposition: object.decomposition,
+          frameScale: object.placement?.scale,
+        },
     { deflate: options.deflate },
   );
   const block = (name: LodName) => encoded.blocks[`${name}_lod`]?.size ?? 0;
@@ -193,35 +216,72 @@ function objectCost(object: SlObject, submodelId: number, f: Vec3, centre: Vec3,
     const lod = object.lods[name];
     const blockBytes = block(name);
     const present = !!lod && blockBytes > 0;
-    const own: LodCost = { triangles: lodTriangleCount(lod), vertices: lodVertexCount(lod), bytes: blockBytes, blockBytes, present };
+    const own: LodCost = {
+      triangles: lodTriangleCount(lod),
+      vertices: lodVertexCount(lod),
+      bytes: blockBytes,
+      blockBytes,
+      present,
+    };
     lods[name] = present || !above ? own : { ...above, blockBytes, present: false };
     above = lods[name];
   }
-  const bytes = { high: lods.high.blockBytes, medium: lods.medium.blockBytes, low: lods.low.blockBytes, lowest: lods.lowest.blockBytes };
+  const bytes = {
+    high: lods.high.blockBytes,
+    medium: lods.medium.blockBytes,
+    low: lods.low.blockBytes,
+    lowest: lods.lowest.blockBytes,
+  };
 
   // 4. The size-independent physics costs (the single hull, the decomposition).
   const hullVertices = hull.length / 3;
   const physics0: Pick<PhysicsCost, 'convexHull' | 'decomposition'> = {
-    convexHull: { vertices: hullVertices, weight: convexHullPhysicsCost(hullVertices, physicsSettings), source: object.hull ? 'physics' : src.source, reduced: built?.reduced ?? false },
+    convexHull: {
+      vertices: hullVertices,
+      weight: convexHullPhysicsCost(hullVertices, physicsSettings),
+      source: object.hull ? 'physics' : src.source,
+      reduced: built?.reduced ?? false,
+    },
   };
   if (object.decomposition && object.decomposition.length > 0) {
     const counts = object.decomposition.map((h) => h.length / 3);
     const d = decompositionPhysicsCost(counts, physicsSettings);
-    physics0.decomposition = { hulls: counts.length, vertices: counts.reduce((a, b) => a + b, 0), weight: d.cost, estimate: true };
+    physics0.decomposition = {
+      hulls: counts.length,
+      vertices: counts.reduce((a, b) => a + b, 0),
+      weight: d.cost,
+      estimate: true,
+    };
   }
 
   // 5. Everything that depends on the size: core's one per-object price (object-price.ts).
-  const { scale, position, radius, switchDistances, streaming, physics, server, landImpact: li } = priceObjectAtScale(
+  const {
+    scale,
+    position,
+    radius,
+    switchDistances,
+    streaming,
+    physics,
+    server,
+    landImpact: li,
+  } = priceObjectAtScale(
     {
       scale: primScale(object),
       position: primPosition(object),
       bytes,
       physics: physics0,
-      ...(object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? { physicsMesh: lodTriangles(object.physicsMesh) } : {}),
+      ...(object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0
+        ? { physicsMesh: lodTriangles(object.physicsMesh) }
+        : {}),
     },
     f,
     centre,
-    { lodFactor: options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT, animesh: options.animesh, streaming: options.streaming, physics: physicsSettings },
+    {
+      lodFactor: options.lodFactor ?? REPORT_LOD_FACTOR_DEFAULT,
+      animesh: options.animesh,
+      streaming: options.streaming,
+      physics: physicsSettings,
+    },
   );
   if (object.physicsChoice) physics.choice = object.physicsChoice;
   const cost: ObjectCost = {
@@ -248,7 +308,9 @@ export function prepareForUpload(model: SlModel): { object: SlObject; submodelId
 }
 
 /** What linksetCost needs of each object: its weights and where and how big it is. */
-export type LinksetMember = Pick<ObjectCost, 'streaming' | 'position' | 'scale'> & { physics: Pick<PhysicsCost, 'weight' | 'estimate'> };
+export type LinksetMember = Pick<ObjectCost, 'streaming' | 'position' | 'scale'> & {
+  physics: Pick<PhysicsCost, 'weight' | 'estimate'>;
+};
 
 /**
  * The linkset's weights from its objects': download and physics add up (plus the animated root
@@ -271,8 +333,14 @@ export function linksetCost(
   const rule = options.linkability?.rule ?? 'current';
   const linkResult =
     rule === 'legacy'
-      ? linkabilityLegacy(objects.map((o) => ({ center: o.position, scale: o.scale })), linkSettings)
-      : linkabilityCurrent(objects.flatMap((o) => o.position), linkSettings);
+      ? linkabilityLegacy(
+          objects.map((o) => ({ center: o.position, scale: o.scale })),
+          linkSettings,
+        )
+      : linkabilityCurrent(
+          objects.flatMap((o) => o.position),
+          linkSettings,
+        );
   return {
     prims,
     streaming,
@@ -295,7 +363,15 @@ export function linksetCost(
       rule,
       prims,
       maxPrims: linkSettings.maxPrims,
-      ...(linkResult.ok ? {} : { reason: linkResult.reason ?? (prims > linkSettings.maxPrims ? `${prims} prims; at most ${linkSettings.maxPrims} can be linked` : `span ${linkResult.span.toFixed(2)} m is not below ${linkResult.limit} m`) }),
+      ...(linkResult.ok
+        ? {}
+        : {
+            reason:
+              linkResult.reason ??
+              (prims > linkSettings.maxPrims
+                ? `${prims} prims; at most ${linkSettings.maxPrims} can be linked`
+                : `span ${linkResult.span.toFixed(2)} m is not below ${linkResult.limit} m`),
+          }),
     },
   };
 }
@@ -308,7 +384,13 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
   // 1. Check what is uploaded; objects with blocking geometry errors are not priced.
   const diagnostics = checkModel(model);
   const parts = prepareForUpload(model);
-  const blocked = new Set(diagnostics.filter((d) => d.severity === 'error' && d.object && ['non-finite-vertex', 'bad-index', 'no-high-lod'].includes(d.code)).map((d) => d.object!));
+  const blocked = new Set(
+    diagnostics
+      .filter(
+        (d) => d.severity === 'error' && d.object && ['non-finite-vertex', 'bad-index', 'no-high-lod'].includes(d.code),
+      )
+      .map((d) => d.object!),
+  );
 
   // 2. The linkset's box at the size asked about.
   let box0 = emptyBox();
@@ -324,17 +406,29 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
     if (blocked.has(p.object.name)) continue;
     const { cost, asset } = objectCost(p.object, p.submodelId, f, centre, options, physicsSettings);
     if (cost.physics.convexHull.reduced) {
-      diagnostics.push({ severity: 'info', code: 'hull-reduced', object: cost.name, message: `${cost.name}: the exact convex hull has more than 256 vertices; slmesh replaced it by a hull of at most 256 that still contains every vertex` });
+      diagnostics.push({
+        severity: 'info',
+        code: 'hull-reduced',
+        object: cost.name,
+        message: `${cost.name}: the exact convex hull has more than 256 vertices; slmesh replaced it by a hull of at most 256 that still contains every vertex`,
+      });
     }
     objects.push(cost);
     assets?.set(cost.name, asset);
   }
 
   // 4. The linkset: weights add up; server weight, land impact and linkability are the linkset's.
-  const linkset = linksetCost(objects, linksetScale, { ...options, physics: physicsSettings, linkability: linkSettings });
+  const linkset = linksetCost(objects, linksetScale, {
+    ...options,
+    physics: physicsSettings,
+    linkability: linkSettings,
+  });
   if (!linkset.linkable.ok) {
-    diagnostics.push({ severity: 'warning', code: 'not-linkable', message: `not linkable: ${linkset.linkable.reason}` });
+    diagnostics.push({
+      severity: 'warning',
+      code: 'not-linkable',
+      message: `not linkable: ${linkset.linkable.reason}`,
+    });
   }
   return { objects, linkset, diagnostics, ...(assets ? { assets } : {}) };
 }
-

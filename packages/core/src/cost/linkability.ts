@@ -49,14 +49,24 @@ function fmt(x: number): string {
  * Current linkability rule over the prim centres `centres` (flat xyz, metres).
  * @param settings overrides of LINKABILITY_DEFAULTS (maxSpan 54, maxPrims 256).
  */
-export function linkabilityCurrent(centres: Float64Array | Float32Array | readonly number[], settings: Partial<LinkabilitySettings> = {}): LinkabilityCurrent {
+export function linkabilityCurrent(
+  centres: Float64Array | Float32Array | readonly number[],
+  settings: Partial<LinkabilitySettings> = {},
+): LinkabilityCurrent {
   const s = assignDefaults(LINKABILITY_DEFAULTS, settings);
   const prims = Math.floor(centres.length / 3);
   const span = 2 * minEnclosingSphere(centres).radius;
   const reasons: string[] = [];
   if (!(span < s.maxSpan)) reasons.push(`the prim centres span ${fmt(span)} m; the limit is below ${s.maxSpan} m`);
   if (prims > s.maxPrims) reasons.push(`${prims} prims; at most ${s.maxPrims} can be linked`);
-  const result: LinkabilityCurrent = { ok: reasons.length === 0, rule: 'current', prims, span, limit: s.maxSpan, maxPrims: s.maxPrims };
+  const result: LinkabilityCurrent = {
+    ok: reasons.length === 0,
+    rule: 'current',
+    prims,
+    span,
+    limit: s.maxSpan,
+    maxPrims: s.maxPrims,
+  };
   if (reasons.length > 0) result.reason = reasons.join('; ');
   return result;
 }
@@ -96,7 +106,11 @@ export function legacyPrimRadius(scale: readonly number[], settings: Partial<Lin
 }
 
 /** max_link_span = min(3 * (rA + rB) + LINK_BONUS, LARGEST_MAX), metres. [seed 000] formula (1) */
-export function legacyMaxLinkSpan(radiusA: number, radiusB: number, settings: Partial<LinkabilitySettings> = {}): number {
+export function legacyMaxLinkSpan(
+  radiusA: number,
+  radiusB: number,
+  settings: Partial<LinkabilitySettings> = {},
+): number {
   const s = assignDefaults(LINKABILITY_DEFAULTS, settings);
   return Math.min(s.legacyRadiusFactor * (radiusA + radiusB) + s.legacyLinkBonus, s.legacyLargestMax);
 }
@@ -114,22 +128,33 @@ interface Group {
  * Legacy (pre-2010) linkability of `prims`; the first prim is the root.
  * @param settings overrides of LINKABILITY_DEFAULTS (legacyLinkBonus 2, legacyMegaprimClamp 10, legacyRadiusFactor 3, legacyLargestMax 54).
  */
-export function linkabilityLegacy(prims: readonly LegacyPrim[], settings: Partial<LinkabilitySettings> = {}): LinkabilityLegacy {
+export function linkabilityLegacy(
+  prims: readonly LegacyPrim[],
+  settings: Partial<LinkabilitySettings> = {},
+): LinkabilityLegacy {
   const s = assignDefaults(LINKABILITY_DEFAULTS, settings);
   const n = prims.length;
   // 1. Every prim's bounding sphere.
   const centres = new Float64Array(3 * n);
   const radii = new Float64Array(n);
   prims.forEach((p, i) => {
-    if (p.center.length < 3 || p.scale.length < 3) throw new SlmeshError('INPUT_INVALID', `prim ${i} needs a centre and a scale of 3 components`);
+    if (p.center.length < 3 || p.scale.length < 3)
+      throw new SlmeshError('INPUT_INVALID', `prim ${i} needs a centre and a scale of 3 components`);
     centres[3 * i] = p.center[0];
     centres[3 * i + 1] = p.center[1];
     centres[3 * i + 2] = p.center[2];
     radii[i] = legacyPrimRadius(p.scale, s);
   });
-  if (n === 0) return { ok: true, rule: 'legacy', prims: 0, span: 0, limit: s.legacyLargestMax, linkedCount: 0, linked: [] };
+  if (n === 0)
+    return { ok: true, rule: 'legacy', prims: 0, span: 0, limit: s.legacyLargestMax, linkedCount: 0, linked: [] };
 
-  const single = (i: number): Group => ({ members: [i], cx: centres[3 * i], cy: centres[3 * i + 1], cz: centres[3 * i + 2], r: radii[i] });
+  const single = (i: number): Group => ({
+    members: [i],
+    cx: centres[3 * i],
+    cy: centres[3 * i + 1],
+    cz: centres[3 * i + 2],
+    r: radii[i],
+  });
   const canLink = (a: Group, b: Group): boolean => {
     const d = Math.hypot(a.cx - b.cx, a.cy - b.cy, a.cz - b.cz);
     return d + a.r + b.r <= legacyMaxLinkSpan(a.r, b.r, s);

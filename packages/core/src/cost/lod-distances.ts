@@ -88,9 +88,17 @@ function detailFromTan(tan: number, thresholds: readonly [number, number, number
   return 3;
 }
 
-const CONTINUOUS_THRESHOLDS: readonly [number, number, number] = [LOD_THRESHOLD_LOWEST, LOD_THRESHOLD_LOW, LOD_THRESHOLD_MEDIUM];
+const CONTINUOUS_THRESHOLDS: readonly [number, number, number] = [
+  LOD_THRESHOLD_LOWEST,
+  LOD_THRESHOLD_LOW,
+  LOD_THRESHOLD_MEDIUM,
+];
 /** mDetailThresholds as floats: 0.03f, 2*0.03f, 8*0.03f. */
-const VIEWER_THRESHOLDS: readonly [number, number, number] = [f32(LOD_THRESHOLD_LOWEST), f32(LOD_THRESHOLD_LOW), f32(LOD_THRESHOLD_MEDIUM)];
+const VIEWER_THRESHOLDS: readonly [number, number, number] = [
+  f32(LOD_THRESHOLD_LOWEST),
+  f32(LOD_THRESHOLD_LOW),
+  f32(LOD_THRESHOLD_MEDIUM),
+];
 
 function lodIndexContinuous(radius: number, distance: number, lodFactor: number): number {
   const k = 1 - lodFactor * LOD_DISTANCE_FACTOR_PER_LOD_FACTOR;
@@ -98,7 +106,7 @@ function lodIndexContinuous(radius: number, distance: number, lodFactor: number)
   // 1. Scale by the distance factor, 2. ramp down close to the camera, 3. times pi/3.
   let d = distance * k;
   const ramp = LOD_RAMP_PER_LOD_FACTOR * lodFactor;
-  if (d < ramp) d = ((d / ramp) * (d / ramp)) * ramp;
+  if (d < ramp) d = (d / ramp) * (d / ramp) * ramp;
   d *= LOD_DISTANCE_PI_FRACTION;
   // 4. The tangent against the thresholds.
   return detailFromTan((lodFactor * radius) / d, CONTINUOUS_THRESHOLDS);
@@ -135,7 +143,12 @@ function lodIndexAt(radius: number, distance: number, lodFactor: number, viewerR
  * The LOD a viewer with RenderVolumeLODFactor `lodFactor` shows for an object of `radius` metres
  * (0.5 * |scale|) seen from `distance` metres.
  */
-export function lodAtDistance(radius: number, distance: number, lodFactor: number, opts: LodDistanceOptions = {}): LodName {
+export function lodAtDistance(
+  radius: number,
+  distance: number,
+  lodFactor: number,
+  opts: LodDistanceOptions = {},
+): LodName {
   checkArguments(radius, lodFactor);
   return LOD_BY_INDEX[lodIndexAt(radius, distance, lodFactor, opts.viewerRounding ?? false)];
 }
@@ -181,7 +194,11 @@ function viewerSwitch(radius: number, lodFactor: number, level: number): number 
  * changes LOD, found by bisection to the last bit. A LOD that is skipped gets the distance of the
  * next one. Infinity when the LOD is never reached (F >= 10).
  */
-export function lodSwitchDistances(radius: number, lodFactor: number, opts: LodDistanceOptions = {}): LodSwitchDistances {
+export function lodSwitchDistances(
+  radius: number,
+  lodFactor: number,
+  opts: LodDistanceOptions = {},
+): LodSwitchDistances {
   checkArguments(radius, lodFactor);
   if (opts.viewerRounding) {
     return {

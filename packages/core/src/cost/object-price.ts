@@ -61,7 +61,12 @@ export interface ObjectPrice {
  * Prices an object at per-axis scale factors `f` from its own size, its position scaled about
  * `centre` (the linkset's centre). See the file comment.
  */
-export function priceObjectAtScale(input: ObjectPriceInput, f: Vec3, centre: Vec3, options: ObjectPriceOptions = {}): ObjectPrice {
+export function priceObjectAtScale(
+  input: ObjectPriceInput,
+  f: Vec3,
+  centre: Vec3,
+  options: ObjectPriceOptions = {},
+): ObjectPrice {
   // 1. Scale, position and radius at the size asked about.
   const size0 = input.scale;
   const scale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
@@ -69,12 +74,23 @@ export function priceObjectAtScale(input: ObjectPriceInput, f: Vec3, centre: Vec
   const radius = radiusOfScale(scale);
 
   // 2. Download weight from the block sizes.
-  const streaming = options.animesh ? animeshStreamingCost(input.bytes, options.streaming).streaming : streamingCost(input.bytes, radius, options.streaming).streaming;
+  const streaming = options.animesh
+    ? animeshStreamingCost(input.bytes, options.streaming).streaming
+    : streamingCost(input.bytes, radius, options.streaming).streaming;
 
   // 3. Physics: the mesh's weight at this size, then the shape the object uses.
-  const physics: PhysicsCost = { weight: 0, shape: 'convex-hull', estimate: false, convexHull: { ...input.physics.convexHull } };
+  const physics: PhysicsCost = {
+    weight: 0,
+    shape: 'convex-hull',
+    estimate: false,
+    convexHull: { ...input.physics.convexHull },
+  };
   if (input.physicsMesh) {
-    const m = triangleMeshPhysicsCost(scaledCopy(input.physicsMesh.positions, f), input.physicsMesh.indices, options.physics);
+    const m = triangleMeshPhysicsCost(
+      scaledCopy(input.physicsMesh.positions, f),
+      input.physicsMesh.indices,
+      options.physics,
+    );
     physics.mesh = { triangles: m.triangles, width: m.width, weight: m.cost, degenerate: m.degenerate };
   }
   if (input.physics.decomposition) physics.decomposition = { ...input.physics.decomposition };

@@ -85,13 +85,27 @@ export function triangleMeshPhysicsCost(
       throw new SlmeshError('INPUT_INVALID', `triangle ${t / 3} uses vertex ${Math.max(a, b, c)} of ${vertexCount}`);
     }
     // 1. Edges and twice the area.
-    const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
-    const ux = positions[3 * b] - ax, uy = positions[3 * b + 1] - ay, uz = positions[3 * b + 2] - az;
-    const vx = positions[3 * c] - ax, vy = positions[3 * c + 1] - ay, vz = positions[3 * c + 2] - az;
-    const wx = vx - ux, wy = vy - uy, wz = vz - uz;
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const ax = positions[3 * a],
+      ay = positions[3 * a + 1],
+      az = positions[3 * a + 2];
+    const ux = positions[3 * b] - ax,
+      uy = positions[3 * b + 1] - ay,
+      uz = positions[3 * b + 2] - az;
+    const vx = positions[3 * c] - ax,
+      vy = positions[3 * c + 1] - ay,
+      vz = positions[3 * c + 2] - az;
+    const wx = vx - ux,
+      wy = vy - uy,
+      wz = vz - uz;
+    const cx = uy * vz - uz * vy,
+      cy = uz * vx - ux * vz,
+      cz = ux * vy - uy * vx;
     const twiceArea = Math.sqrt(cx * cx + cy * cy + cz * cz);
-    const longestSquared = Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz);
+    const longestSquared = Math.max(
+      ux * ux + uy * uy + uz * uz,
+      vx * vx + vy * vy + vz * vz,
+      wx * wx + wy * wy + wz * wz,
+    );
     // 2. Degenerate triangles are counted apart.
     if (!(longestSquared > 0) || !(twiceArea > DEGENERATE_RELATIVE_AREA * longestSquared)) {
       degenerate++;
@@ -121,7 +135,10 @@ export interface DecompositionPhysicsCost {
  * there is no public formula. Modelled as the sum over hulls of the single-hull formula
  * (defaults 0.04 per hull + 0.04 per vertex = 0.04 * (n + 1) per hull); both coefficients are settings.
  */
-export function decompositionPhysicsCost(hullVertexCounts: readonly number[], settings: Partial<PhysicsCostSettings> = {}): DecompositionPhysicsCost {
+export function decompositionPhysicsCost(
+  hullVertexCounts: readonly number[],
+  settings: Partial<PhysicsCostSettings> = {},
+): DecompositionPhysicsCost {
   const s = settingsOf(settings);
   let cost = 0;
   for (const n of hullVertexCounts) cost += s.decompositionCostPerHull + s.decompositionCostPerVertex * n;

@@ -133,7 +133,11 @@ export function radiusFromScale(scale: readonly [number, number, number] | reado
  * @param radius 0.5 * |scale|, metres (see radiusFromScale); a negative or non-finite radius throws INPUT_INVALID.
  * @param settings overrides of STREAMING_COST_DEFAULTS (STREAMING_COST_SEED_2010 for the seed's 2010 values).
  */
-export function streamingCost(bytes: LodBytes, radius: number, settings: Partial<StreamingCostSettings> = {}): StreamingCostResult {
+export function streamingCost(
+  bytes: LodBytes,
+  radius: number,
+  settings: Partial<StreamingCostSettings> = {},
+): StreamingCostResult {
   const s: StreamingCostSettings = assignDefaults(STREAMING_COST_DEFAULTS, settings);
   if (!(radius >= 0) || !Number.isFinite(radius)) {
     throw new SlmeshError('INPUT_INVALID', `object radius must be a finite number >= 0 (got ${radius})`);

@@ -19,10 +19,23 @@ export interface IndexedMesh<P extends Float32Array | Float64Array = Float32Arra
  * (b - a) x (c - a), written into `out` at `o`. Its length is twice the triangle's area; its
  * direction is the triangle's normal by the right-hand rule (counter-clockwise is front).
  */
-export function triangleCross(positions: ArrayLike<number>, a: number, b: number, c: number, out: Float64Array, o = 0): void {
-  const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
-  const ux = positions[3 * b] - ax, uy = positions[3 * b + 1] - ay, uz = positions[3 * b + 2] - az;
-  const vx = positions[3 * c] - ax, vy = positions[3 * c + 1] - ay, vz = positions[3 * c + 2] - az;
+export function triangleCross(
+  positions: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+  out: Float64Array,
+  o = 0,
+): void {
+  const ax = positions[3 * a],
+    ay = positions[3 * a + 1],
+    az = positions[3 * a + 2];
+  const ux = positions[3 * b] - ax,
+    uy = positions[3 * b + 1] - ay,
+    uz = positions[3 * b + 2] - az;
+  const vx = positions[3 * c] - ax,
+    vy = positions[3 * c + 1] - ay,
+    vz = positions[3 * c + 2] - az;
   out[o] = uy * vz - uz * vy;
   out[o + 1] = uz * vx - ux * vz;
   out[o + 2] = ux * vy - uy * vx;
@@ -30,9 +43,15 @@ export function triangleCross(positions: ArrayLike<number>, a: number, b: number
 
 /** Area of triangle (a, b, c) of `positions` (vertex indices). */
 export function triangleArea(positions: ArrayLike<number>, a: number, b: number, c: number): number {
-  const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
-  const ux = positions[3 * b] - ax, uy = positions[3 * b + 1] - ay, uz = positions[3 * b + 2] - az;
-  const vx = positions[3 * c] - ax, vy = positions[3 * c + 1] - ay, vz = positions[3 * c + 2] - az;
+  const ax = positions[3 * a],
+    ay = positions[3 * a + 1],
+    az = positions[3 * a + 2];
+  const ux = positions[3 * b] - ax,
+    uy = positions[3 * b + 1] - ay,
+    uz = positions[3 * b + 2] - az;
+  const vx = positions[3 * c] - ax,
+    vy = positions[3 * c + 1] - ay,
+    vz = positions[3 * c + 2] - az;
   return 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
 }
 
@@ -42,9 +61,17 @@ export function triangleArea(positions: ArrayLike<number>, a: number, b: number,
  * (scale-free, so it holds at any size; NaN counts as zero).
  */
 export function isZeroAreaTriangle(positions: ArrayLike<number>, a: number, b: number, c: number): boolean {
-  const ax = positions[3 * a], ay = positions[3 * a + 1], az = positions[3 * a + 2];
-  const ux = positions[3 * b] - ax, uy = positions[3 * b + 1] - ay, uz = positions[3 * b + 2] - az;
-  const vx = positions[3 * c] - ax, vy = positions[3 * c + 1] - ay, vz = positions[3 * c + 2] - az;
-  const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+  const ax = positions[3 * a],
+    ay = positions[3 * a + 1],
+    az = positions[3 * a + 2];
+  const ux = positions[3 * b] - ax,
+    uy = positions[3 * b + 1] - ay,
+    uz = positions[3 * b + 2] - az;
+  const vx = positions[3 * c] - ax,
+    vy = positions[3 * c + 1] - ay,
+    vz = positions[3 * c + 2] - az;
+  const cx = uy * vz - uz * vy,
+    cy = uz * vx - ux * vz,
+    cz = ux * vy - uy * vx;
   return !(cx * cx + cy * cy + cz * cz > 1e-12 * (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz));
 }

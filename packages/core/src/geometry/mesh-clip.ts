@@ -30,13 +30,17 @@ function root(parent: Int32Array, i: number): number {
  * The connected pieces of a mesh (triangles sharing a vertex are connected, and so are the vertex
  * pairs in `links`), each re-indexed.
  */
-export function connectedComponents(part: IndexedMesh<Float64Array>, links: readonly number[] = []): IndexedMesh<Float64Array>[] {
+export function connectedComponents(
+  part: IndexedMesh<Float64Array>,
+  links: readonly number[] = [],
+): IndexedMesh<Float64Array>[] {
   const nv = part.positions.length / 3;
   const ix = part.indices;
   const parent = new Int32Array(nv);
   for (let i = 0; i < nv; i++) parent[i] = i;
   for (let l = 0; l + 1 < links.length; l += 2) {
-    const a = root(parent, links[l]), b = root(parent, links[l + 1]);
+    const a = root(parent, links[l]),
+      b = root(parent, links[l + 1]);
     if (a !== b) parent[b] = a;
   }
   for (let t = 0; t < ix.length; t += 3) {
@@ -132,8 +136,17 @@ export interface PlaneSplit {
  * `eps` of the plane go to both sides; a triangle lying in the plane goes to the side its normal
  * points away from (the side its solid is on).
  */
-export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: number, nz: number, d: number, eps: number, mode: SplitMode = 'cap'): PlaneSplit {
-  const p = part.positions, ix = part.indices;
+export function splitByPlane(
+  part: IndexedMesh<Float64Array>,
+  nx: number,
+  ny: number,
+  nz: number,
+  d: number,
+  eps: number,
+  mode: SplitMode = 'cap',
+): PlaneSplit {
+  const p = part.positions,
+    ix = part.indices;
   const nv = p.length / 3;
   const s = new Float64Array(nv);
   const cls = new Int8Array(nv);
@@ -141,14 +154,17 @@ export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: nu
     s[v] = nx * p[3 * v] + ny * p[3 * v + 1] + nz * p[3 * v + 2] - d;
     cls[v] = s[v] > eps ? 1 : s[v] < -eps ? -1 : 0;
   }
-  const below = new SideBuilder(p, nv), above = new SideBuilder(p, nv);
+  const below = new SideBuilder(p, nv),
+    above = new SideBuilder(p, nv);
   const cut = new Map<number, [number, number]>();
   const crossing = (a: number, b: number): [number, number] => {
     const key = a < b ? a * nv + b : b * nv + a;
     let r = cut.get(key);
     if (!r) {
       const t = s[a] / (s[a] - s[b]);
-      const x = p[3 * a] + t * (p[3 * b] - p[3 * a]), y = p[3 * a + 1] + t * (p[3 * b + 1] - p[3 * a + 1]), z = p[3 * a + 2] + t * (p[3 * b + 2] - p[3 * a + 2]);
+      const x = p[3 * a] + t * (p[3 * b] - p[3 * a]),
+        y = p[3 * a + 1] + t * (p[3 * b + 1] - p[3 * a + 1]),
+        z = p[3 * a + 2] + t * (p[3 * b + 2] - p[3 * a + 2]);
       r = [below.point(x, y, z), above.point(x, y, z)];
       cut.set(key, r);
     }
@@ -156,17 +172,26 @@ export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: nu
   };
   const poly: number[] = [];
   for (let t = 0; t < ix.length; t += 3) {
-    const a = ix[t], b = ix[t + 1], c = ix[t + 2];
-    const ca = cls[a], cb = cls[b], cc = cls[c];
-    const lo = Math.min(ca, cb, cc), hi = Math.max(ca, cb, cc);
+    const a = ix[t],
+      b = ix[t + 1],
+      c = ix[t + 2];
+    const ca = cls[a],
+      cb = cls[b],
+      cc = cls[c];
+    const lo = Math.min(ca, cb, cc),
+      hi = Math.max(ca, cb, cc);
     if (hi <= 0 || lo >= 0) {
       let side: SideBuilder;
       if (hi <= 0 && lo < 0) side = below;
       else if (lo >= 0 && hi > 0) side = above;
       else {
         // In the plane: its outward normal tells which side the solid is on.
-        const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
-        const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
+        const ux = p[3 * b] - p[3 * a],
+          uy = p[3 * b + 1] - p[3 * a + 1],
+          uz = p[3 * b + 2] - p[3 * a + 2];
+        const vx = p[3 * c] - p[3 * a],
+          vy = p[3 * c + 1] - p[3 * a + 1],
+          vz = p[3 * c + 2] - p[3 * a + 2];
         const dot = nx * (uy * vz - uz * vy) + ny * (uz * vx - ux * vz) + nz * (ux * vy - uy * vx);
         side = dot >= 0 ? below : above;
       }
@@ -174,11 +199,15 @@ export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: nu
       continue;
     }
     // Straddling: clip the triangle for each side and fan the polygon.
-    for (const [side, sign, k] of [[below, -1, 0], [above, 1, 1]] as const) {
+    for (const [side, sign, k] of [
+      [below, -1, 0],
+      [above, 1, 1],
+    ] as const) {
       poly.length = 0;
       const tri = [a, b, c];
       for (let e = 0; e < 3; e++) {
-        const u = tri[e], w = tri[(e + 1) % 3];
+        const u = tri[e],
+          w = tri[(e + 1) % 3];
         if (cls[u] === sign || cls[u] === 0) poly.push(side.vertex(u, cls[u] === 0));
         if (cls[u] * cls[w] === -1) poly.push(crossing(u, w)[k]);
       }
@@ -187,7 +216,8 @@ export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: nu
   }
   const linksBelow = capSection(below, nx, ny, nz, false, mode === 'cap');
   const linksAbove = capSection(above, nx, ny, nz, true, mode === 'cap');
-  const b0 = below.part(), a0 = above.part();
+  const b0 = below.part(),
+    a0 = above.part();
   return { below: connectedComponents(b0, linksBelow), above: connectedComponents(a0, linksAbove) };
 }
 
@@ -198,14 +228,24 @@ export function splitByPlane(part: IndexedMesh<Float64Array>, nx: number, ny: nu
  * Chains that do not close (an open mesh) are left open. Without `triangulate`, adds nothing and
  * returns vertex pairs linking each hole to its ring instead (what the cap would connect).
  */
-function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip: boolean, triangulate: boolean): number[] {
-  const ix = side.idx, p = side.pos, onPlane = side.onPlane;
+function capSection(
+  side: SideBuilder,
+  nx: number,
+  ny: number,
+  nz: number,
+  flip: boolean,
+  triangulate: boolean,
+): number[] {
+  const ix = side.idx,
+    p = side.pos,
+    onPlane = side.onPlane;
   const nv = p.length / 3;
   // 1. Open edges in the plane: used by one triangle of this side.
   const uses = new Map<number, number>();
   for (let t = 0; t < ix.length; t += 3) {
     for (let k = 0; k < 3; k++) {
-      const a = ix[t + k], b = ix[t + ((k + 1) % 3)];
+      const a = ix[t + k],
+        b = ix[t + ((k + 1) % 3)];
       if (!onPlane[a] || !onPlane[b]) continue;
       const key = a < b ? a * nv + b : b * nv + a;
       uses.set(key, (uses.get(key) ?? 0) + 1);
@@ -214,7 +254,8 @@ function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip:
   const next = new Map<number, number[]>();
   for (const [key, n] of uses) {
     if (n !== 1) continue;
-    const a = Math.floor(key / nv), b = key % nv;
+    const a = Math.floor(key / nv),
+      b = key % nv;
     (next.get(a) ?? next.set(a, []).get(a)!).push(b);
     (next.get(b) ?? next.set(b, []).get(b)!).push(a);
   }
@@ -226,7 +267,9 @@ function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip:
     if (seen.has(start)) continue;
     const loop = [start];
     seen.add(start);
-    let prev = -1, cur = start, closed = false;
+    let prev = -1,
+      cur = start,
+      closed = false;
     for (;;) {
       const nb = next.get(cur)!;
       const step = nb.find((v) => v !== prev && !seen.has(v));
@@ -244,12 +287,16 @@ function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip:
   if (loops.length === 0) return [];
   // 3. 2D coordinates in the plane (u, w with u x w = n).
   const ax = Math.abs(nx) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  let ux = ny * ax[2] - nz * ax[1], uy = nz * ax[0] - nx * ax[2], uz = nx * ax[1] - ny * ax[0];
+  let ux = ny * ax[2] - nz * ax[1],
+    uy = nz * ax[0] - nx * ax[2],
+    uz = nx * ax[1] - ny * ax[0];
   const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
   ux /= ul;
   uy /= ul;
   uz /= ul;
-  const wx = ny * uz - nz * uy, wy = nz * ux - nx * uz, wz = nx * uy - ny * ux;
+  const wx = ny * uz - nz * uy,
+    wy = nz * ux - nx * uz,
+    wz = nx * uy - ny * ux;
   const local = new Map<number, number>();
   const xy: number[] = [];
   const ids: number[] = [];
@@ -260,22 +307,31 @@ function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip:
         i = ids.length;
         local.set(v, i);
         ids.push(v);
-        xy.push(ux * p[3 * v] + uy * p[3 * v + 1] + uz * p[3 * v + 2], wx * p[3 * v] + wy * p[3 * v + 1] + wz * p[3 * v + 2]);
+        xy.push(
+          ux * p[3 * v] + uy * p[3 * v + 1] + uz * p[3 * v + 2],
+          wx * p[3 * v] + wy * p[3 * v + 1] + wz * p[3 * v + 2],
+        );
       }
       return i;
     }),
   );
   // 4. Nesting by even-odd point-in-polygon of each loop's first vertex.
   const inside = (q: number, ring: number[]) => {
-    const qx = xy[2 * q], qy = xy[2 * q + 1];
+    const qx = xy[2 * q],
+      qy = xy[2 * q + 1];
     let c = false;
     for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
-      const xi = xy[2 * ring[i]], yi = xy[2 * ring[i] + 1], xj = xy[2 * ring[j]], yj = xy[2 * ring[j] + 1];
+      const xi = xy[2 * ring[i]],
+        yi = xy[2 * ring[i] + 1],
+        xj = xy[2 * ring[j]],
+        yj = xy[2 * ring[j] + 1];
       if (yi > qy !== yj > qy && qx < ((xj - xi) * (qy - yi)) / (yj - yi) + xi) c = !c;
     }
     return c;
   };
-  const containers = localLoops.map((ring, i) => localLoops.map((other, j) => (i !== j && inside(ring[0], other) ? j : -1)).filter((j) => j >= 0));
+  const containers = localLoops.map((ring, i) =>
+    localLoops.map((other, j) => (i !== j && inside(ring[0], other) ? j : -1)).filter((j) => j >= 0),
+  );
   const holesOf = new Map<number, number[][]>();
   localLoops.forEach((ring, i) => {
     const depth = containers[i].length;
@@ -283,7 +339,10 @@ function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip:
       if (!holesOf.has(i)) holesOf.set(i, []);
       return;
     }
-    const parent = containers[i].reduce((best, j) => (containers[j].length > containers[best].length ? j : best), containers[i][0]);
+    const parent = containers[i].reduce(
+      (best, j) => (containers[j].length > containers[best].length ? j : best),
+      containers[i][0],
+    );
     (holesOf.get(parent) ?? holesOf.set(parent, []).get(parent)!).push(ring);
   });
   // 5. Without triangles: link each hole to its ring (the cap would join them).
@@ -297,7 +356,9 @@ function capSection(side: SideBuilder, nx: number, ny: number, nz: number, flip:
     if (containers[outer].length % 2 !== 0) continue;
     const tris = triangulatePolygon(xy, localLoops[outer], holes);
     for (let t = 0; t < tris.length; t += 3) {
-      const a = ids[tris[t]], b = ids[tris[t + 1]], c = ids[tris[t + 2]];
+      const a = ids[tris[t]],
+        b = ids[tris[t + 1]],
+        c = ids[tris[t + 2]];
       if (flip) ix.push(a, c, b);
       else ix.push(a, b, c);
     }

@@ -47,7 +47,8 @@ export class MeshInsideTest {
   constructor(positions: ArrayLike<number>, indices: ArrayLike<number>) {
     this.positions = Float64Array.from(positions);
     this.indices = Uint32Array.from(indices);
-    const p = this.positions, ix = this.indices;
+    const p = this.positions,
+      ix = this.indices;
     this.lo = [Infinity, Infinity, Infinity];
     this.hi = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < p.length; i += 3) {
@@ -59,8 +60,13 @@ export class MeshInsideTest {
     // 1. Orientation from the signed volume.
     let v6 = 0;
     for (let t = 0; t < ix.length; t += 3) {
-      const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
-      v6 += p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
+      const a = 3 * ix[t],
+        b = 3 * ix[t + 1],
+        c = 3 * ix[t + 2];
+      v6 +=
+        p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+        p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+        p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
     }
     this.orientation = v6 < 0 ? -1 : 1;
     // 2. Bins per axis.
@@ -70,13 +76,18 @@ export class MeshInsideTest {
   }
 
   private buildBins(a: number, g: number): AxisBins {
-    const b = (a + 1) % 3, c = (a + 2) % 3;
-    const p = this.positions, ix = this.indices;
+    const b = (a + 1) % 3,
+      c = (a + 2) % 3;
+    const p = this.positions,
+      ix = this.indices;
     const min: [number, number] = [this.lo[b], this.lo[c]];
     const span = [Math.max(this.hi[b] - this.lo[b], 1e-30), Math.max(this.hi[c] - this.lo[c], 1e-30)];
     const inv: [number, number] = [g / span[0], g / span[1]];
     const range = (t: number) => {
-      let b0 = Infinity, b1 = -Infinity, c0 = Infinity, c1 = -Infinity;
+      let b0 = Infinity,
+        b1 = -Infinity,
+        c0 = Infinity,
+        c1 = -Infinity;
       for (let k = 0; k < 3; k++) {
         const v = 3 * ix[t + k];
         b0 = Math.min(b0, p[v + b]);
@@ -85,7 +96,12 @@ export class MeshInsideTest {
         c1 = Math.max(c1, p[v + c]);
       }
       const clampI = (x: number) => Math.max(0, Math.min(g - 1, Math.floor(x)));
-      return [clampI((b0 - min[0]) * inv[0]), clampI((b1 - min[0]) * inv[0]), clampI((c0 - min[1]) * inv[1]), clampI((c1 - min[1]) * inv[1])];
+      return [
+        clampI((b0 - min[0]) * inv[0]),
+        clampI((b1 - min[0]) * inv[0]),
+        clampI((c0 - min[1]) * inv[1]),
+        clampI((c1 - min[1]) * inv[1]),
+      ];
     };
     const count = new Uint32Array(g * g + 1);
     for (let t = 0; t < ix.length; t += 3) {
@@ -113,14 +129,21 @@ export class MeshInsideTest {
     const j = Math.floor((qc - bins.min[1]) * bins.inv[1]);
     if (i < 0 || j < 0 || i >= bins.nb || j >= bins.nc) return;
     const k = j * bins.nb + i;
-    const b = (a + 1) % 3, c = (a + 2) % 3;
-    const p = this.positions, ix = this.indices;
+    const b = (a + 1) % 3,
+      c = (a + 2) % 3;
+    const p = this.positions,
+      ix = this.indices;
     for (let s = bins.start[k]; s < bins.start[k + 1]; s++) {
       const t = 3 * bins.items[s];
-      const v0 = ix[t], v1 = ix[t + 1], v2 = ix[t + 2];
-      const b0 = p[3 * v0 + b], c0 = p[3 * v0 + c];
-      const b1 = p[3 * v1 + b], c1 = p[3 * v1 + c];
-      const b2 = p[3 * v2 + b], c2 = p[3 * v2 + c];
+      const v0 = ix[t],
+        v1 = ix[t + 1],
+        v2 = ix[t + 2];
+      const b0 = p[3 * v0 + b],
+        c0 = p[3 * v0 + c];
+      const b1 = p[3 * v1 + b],
+        c1 = p[3 * v1 + c];
+      const b2 = p[3 * v2 + b],
+        c2 = p[3 * v2 + c];
       const area = (b1 - b0) * (c2 - c0) - (c1 - c0) * (b2 - b0);
       if (area === 0) continue;
       const sigma = area > 0 ? 1 : -1;
@@ -141,13 +164,15 @@ export class MeshInsideTest {
   /** Half-rays (of the six along the axes) from the point that see it inside (0..6). */
   votes(x: number, y: number, z: number): number {
     const q = [x, y, z];
-    if (x < this.lo[0] || y < this.lo[1] || z < this.lo[2] || x > this.hi[0] || y > this.hi[1] || z > this.hi[2]) return 0;
+    if (x < this.lo[0] || y < this.lo[1] || z < this.lo[2] || x > this.hi[0] || y > this.hi[1] || z > this.hi[2])
+      return 0;
     let votes = 0;
     const list: number[] = [];
     for (let a = 0; a < 3; a++) {
       list.length = 0;
       this.crossings(a, q[(a + 1) % 3], q[(a + 2) % 3], list);
-      let plus = 0, minus = 0;
+      let plus = 0,
+        minus = 0;
       for (let i = 0; i < list.length; i += 2) {
         if (list[i] > q[a]) plus += list[i + 1];
         else if (list[i] < q[a]) minus -= list[i + 1];
@@ -170,10 +195,12 @@ export class MeshInsideTest {
     const [nx, ny] = dims;
     const votes = new Uint8Array(dims[0] * dims[1] * dims[2]);
     const list: number[] = [];
-    let ts = new Float64Array(64), ss = new Float64Array(64);
+    let ts = new Float64Array(64),
+      ss = new Float64Array(64);
     const stride = [1, nx, nx * ny];
     for (let a = 0; a < 3; a++) {
-      const b = (a + 1) % 3, c = (a + 2) % 3;
+      const b = (a + 1) % 3,
+        c = (a + 2) % 3;
       for (let jc = 0; jc < dims[c]; jc++) {
         const qc = origin[c] + (jc + 0.5) * cell;
         for (let jb = 0; jb < dims[b]; jb++) {
@@ -189,7 +216,8 @@ export class MeshInsideTest {
           }
           let total = 0;
           for (let i = 0; i < m; i++) {
-            const t = list[2 * i], sg = list[2 * i + 1];
+            const t = list[2 * i],
+              sg = list[2 * i + 1];
             total += sg;
             let k = i;
             while (k > 0 && ts[k - 1] > t) {
@@ -201,7 +229,8 @@ export class MeshInsideTest {
             ss[k] = sg;
           }
           // Sweep along a: before = sum of signs of crossings passed so far.
-          let at = 0, before = 0;
+          let at = 0,
+            before = 0;
           const base = jb * stride[b] + jc * stride[c];
           for (let ia = 0; ia < dims[a]; ia++) {
             const qa = origin[a] + (ia + 0.5) * cell;
@@ -235,16 +264,36 @@ function topLeft(db: number, dc: number): boolean {
  * triangles over 4 pi (Van Oosterom and Strackee's formula). 1 inside a closed outward mesh, 0
  * outside, fractional near holes. O(triangles).
  */
-export function generalizedWindingNumber(positions: ArrayLike<number>, indices: ArrayLike<number>, x: number, y: number, z: number): number {
+export function generalizedWindingNumber(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  x: number,
+  y: number,
+  z: number,
+): number {
   let sum = 0;
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
-    const ax = positions[a] - x, ay = positions[a + 1] - y, az = positions[a + 2] - z;
-    const bx = positions[b] - x, by = positions[b + 1] - y, bz = positions[b + 2] - z;
-    const cx = positions[c] - x, cy = positions[c + 1] - y, cz = positions[c + 2] - z;
-    const la = Math.hypot(ax, ay, az), lb = Math.hypot(bx, by, bz), lc = Math.hypot(cx, cy, cz);
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    const ax = positions[a] - x,
+      ay = positions[a + 1] - y,
+      az = positions[a + 2] - z;
+    const bx = positions[b] - x,
+      by = positions[b + 1] - y,
+      bz = positions[b + 2] - z;
+    const cx = positions[c] - x,
+      cy = positions[c + 1] - y,
+      cz = positions[c + 2] - z;
+    const la = Math.hypot(ax, ay, az),
+      lb = Math.hypot(bx, by, bz),
+      lc = Math.hypot(cx, cy, cz);
     const det = ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
-    const den = la * lb * lc + (ax * bx + ay * by + az * bz) * lc + (bx * cx + by * cy + bz * cz) * la + (cx * ax + cy * ay + cz * az) * lb;
+    const den =
+      la * lb * lc +
+      (ax * bx + ay * by + az * bz) * lc +
+      (bx * cx + by * cy + bz * cz) * la +
+      (cx * ax + cy * ay + cz * az) * lb;
     sum += 2 * Math.atan2(det, den);
   }
   return sum / (4 * Math.PI);

@@ -73,7 +73,9 @@ function tangentSpheres(c: Float64Array, rad: Float64Array, ids: readonly number
   if (ids.length === 1) return [{ x: c[3 * i0], y: c[3 * i0 + 1], z: c[3 * i0 + 2], r: rad[i0] }];
   const r0 = rad[i0];
   // 1. u_j = c_j - c_0; the unknown centre is c_0 + sum lambda_j u_j.
-  const u = ids.slice(1).map((id) => [c[3 * id] - c[3 * i0], c[3 * id + 1] - c[3 * i0 + 1], c[3 * id + 2] - c[3 * i0 + 2]]);
+  const u = ids
+    .slice(1)
+    .map((id) => [c[3 * id] - c[3 * i0], c[3 * id + 1] - c[3 * i0 + 1], c[3 * id + 2] - c[3 * i0 + 2]]);
   const k = u.length;
   const dot = (p: number[], q: number[]) => p[0] * q[0] + p[1] * q[1] + p[2] * q[2];
   // 2. Subtracting the tangency equations: G lambda = a + R b, G the Gram matrix of the u_j.
@@ -113,18 +115,30 @@ function tangentSpheres(c: Float64Array, rad: Float64Array, ids: readonly number
   for (const id of ids) maxR = Math.max(maxR, rad[id]);
   for (const R of roots) {
     if (!Number.isFinite(R) || R < maxR - tol) continue;
-    out.push({ x: c[3 * i0] + y0[0] + R * y1[0], y: c[3 * i0 + 1] + y0[1] + R * y1[1], z: c[3 * i0 + 2] + y0[2] + R * y1[2], r: R });
+    out.push({
+      x: c[3 * i0] + y0[0] + R * y1[0],
+      y: c[3 * i0 + 1] + y0[1] + R * y1[1],
+      z: c[3 * i0 + 2] + y0[2] + R * y1[2],
+      r: R,
+    });
   }
   return out;
 }
 
 function excess(c: Float64Array, rad: Float64Array, i: number, s: Candidate): number {
-  const dx = c[3 * i] - s.x, dy = c[3 * i + 1] - s.y, dz = c[3 * i + 2] - s.z;
+  const dx = c[3 * i] - s.x,
+    dy = c[3 * i + 1] - s.y,
+    dz = c[3 * i + 2] - s.z;
   return Math.sqrt(dx * dx + dy * dy + dz * dz) + rad[i] - s.r;
 }
 
 /** Smallest sphere enclosing the balls `ids` (at most 5), with the subset of them it touches. */
-function smallBall(c: Float64Array, rad: Float64Array, ids: readonly number[], tol: number): { sphere: Candidate; basis: number[] } {
+function smallBall(
+  c: Float64Array,
+  rad: Float64Array,
+  ids: readonly number[],
+  tol: number,
+): { sphere: Candidate; basis: number[] } {
   let best: { sphere: Candidate; basis: number[] } | undefined;
   for (let mask = 1; mask < 1 << ids.length; mask++) {
     const subset = ids.filter((_, i) => mask & (1 << i));
@@ -156,7 +170,13 @@ export function minEnclosingSphereOfSpheres(
   const c = Float64Array.from(centers);
   const rad = Float64Array.from(radii);
   for (let i = 0; i < n; i++) {
-    if (!Number.isFinite(c[3 * i]) || !Number.isFinite(c[3 * i + 1]) || !Number.isFinite(c[3 * i + 2]) || !(rad[i] >= 0) || !Number.isFinite(rad[i])) {
+    if (
+      !Number.isFinite(c[3 * i]) ||
+      !Number.isFinite(c[3 * i + 1]) ||
+      !Number.isFinite(c[3 * i + 2]) ||
+      !(rad[i] >= 0) ||
+      !Number.isFinite(rad[i])
+    ) {
       throw new SlmeshError('INPUT_INVALID', `sphere ${i} has a non-finite centre or a negative radius`);
     }
   }
@@ -164,14 +184,27 @@ export function minEnclosingSphereOfSpheres(
 
   // 1. Work near the origin at unit size: move to the centres' box centre and divide by a power
   //    of two near the input's extent (exact to undo; no underflow or overflow).
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity, maxR = 0;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity,
+    maxR = 0;
   for (let i = 0; i < n; i++) {
-    minX = Math.min(minX, c[3 * i]); maxX = Math.max(maxX, c[3 * i]);
-    minY = Math.min(minY, c[3 * i + 1]); maxY = Math.max(maxY, c[3 * i + 1]);
-    minZ = Math.min(minZ, c[3 * i + 2]); maxZ = Math.max(maxZ, c[3 * i + 2]);
+    minX = Math.min(minX, c[3 * i]);
+    maxX = Math.max(maxX, c[3 * i]);
+    minY = Math.min(minY, c[3 * i + 1]);
+    maxY = Math.max(maxY, c[3 * i + 1]);
+    minZ = Math.min(minZ, c[3 * i + 2]);
+    maxZ = Math.max(maxZ, c[3 * i + 2]);
     maxR = Math.max(maxR, rad[i]);
   }
-  const origin: [number, number, number] = [minX + (maxX - minX) / 2, minY + (maxY - minY) / 2, minZ + (maxZ - minZ) / 2];
+  const origin: [number, number, number] = [
+    minX + (maxX - minX) / 2,
+    minY + (maxY - minY) / 2,
+    minZ + (maxZ - minZ) / 2,
+  ];
   const extent = Math.max(maxX - minX, maxY - minY, maxZ - minZ, 2 * maxR);
   const scale = extent > 0 ? 2 ** Math.round(Math.log2(extent)) : 1;
   for (let i = 0; i < n; i++) {
@@ -209,5 +242,8 @@ export function minEnclosingSphereOfSpheres(
   // 4. The radius that encloses every ball, back in the caller's frame.
   let radius = 0;
   for (let i = 0; i < n; i++) radius = Math.max(radius, excess(c, rad, i, { ...sphere, r: 0 }));
-  return { center: [origin[0] + sphere.x * scale, origin[1] + sphere.y * scale, origin[2] + sphere.z * scale], radius: radius * scale };
+  return {
+    center: [origin[0] + sphere.x * scale, origin[1] + sphere.y * scale, origin[2] + sphere.z * scale],
+    radius: radius * scale,
+  };
 }

@@ -61,7 +61,9 @@ const COPLANAR_RELATIVE = 1e-12;
 const CONTAINMENT_RELATIVE = 1e-10;
 
 function dist(p: Float64Array, i: number, x: number, y: number, z: number): number {
-  const dx = p[3 * i] - x, dy = p[3 * i + 1] - y, dz = p[3 * i + 2] - z;
+  const dx = p[3 * i] - x,
+    dy = p[3 * i + 1] - y,
+    dz = p[3 * i + 2] - z;
   return Math.sqrt(dx * dx + dy * dy + dz * dz);
 }
 
@@ -113,39 +115,71 @@ function smallestOfFew(p: Float64Array, ids: readonly number[], tol: number, out
 
 /** Circumscribed sphere of a triangle (centre in its plane). False when the triangle is (near-)degenerate. */
 function circumBall3(p: Float64Array, a: number, b: number, c: number, out: Ball): boolean {
-  const ax = p[3 * a], ay = p[3 * a + 1], az = p[3 * a + 2];
-  const ux = p[3 * b] - ax, uy = p[3 * b + 1] - ay, uz = p[3 * b + 2] - az;
-  const vx = p[3 * c] - ax, vy = p[3 * c + 1] - ay, vz = p[3 * c + 2] - az;
-  const wx = uy * vz - uz * vy, wy = uz * vx - ux * vz, wz = ux * vy - uy * vx;
+  const ax = p[3 * a],
+    ay = p[3 * a + 1],
+    az = p[3 * a + 2];
+  const ux = p[3 * b] - ax,
+    uy = p[3 * b + 1] - ay,
+    uz = p[3 * b + 2] - az;
+  const vx = p[3 * c] - ax,
+    vy = p[3 * c + 1] - ay,
+    vz = p[3 * c + 2] - az;
+  const wx = uy * vz - uz * vy,
+    wy = uz * vx - ux * vz,
+    wz = ux * vy - uy * vx;
   const uu = ux * ux + uy * uy + uz * uz;
   const vv = vx * vx + vy * vy + vz * vz;
   const ww = wx * wx + wy * wy + wz * wz;
   if (!(ww > COLLINEAR_SIN2 * uu * vv)) return false;
   // centre - a = (|u|^2 (v x w) + |v|^2 (w x u)) / (2 |w|^2)
-  const vwx = vy * wz - vz * wy, vwy = vz * wx - vx * wz, vwz = vx * wy - vy * wx;
-  const wux = wy * uz - wz * uy, wuy = wz * ux - wx * uz, wuz = wx * uy - wy * ux;
+  const vwx = vy * wz - vz * wy,
+    vwy = vz * wx - vx * wz,
+    vwz = vx * wy - vy * wx;
+  const wux = wy * uz - wz * uy,
+    wuy = wz * ux - wx * uz,
+    wuz = wx * uy - wy * ux;
   const s = 1 / (2 * ww);
-  const cx = (uu * vwx + vv * wux) * s, cy = (uu * vwy + vv * wuy) * s, cz = (uu * vwz + vv * wuz) * s;
+  const cx = (uu * vwx + vv * wux) * s,
+    cy = (uu * vwy + vv * wuy) * s,
+    cz = (uu * vwz + vv * wuz) * s;
   out.x = ax + cx;
   out.y = ay + cy;
   out.z = az + cz;
-  out.r = Math.max(Math.sqrt(cx * cx + cy * cy + cz * cz), dist(p, b, out.x, out.y, out.z), dist(p, c, out.x, out.y, out.z));
+  out.r = Math.max(
+    Math.sqrt(cx * cx + cy * cy + cz * cz),
+    dist(p, b, out.x, out.y, out.z),
+    dist(p, c, out.x, out.y, out.z),
+  );
   return true;
 }
 
 /** Circumscribed sphere of a tetrahedron. False when it is (near-)flat. */
 function circumBall4(p: Float64Array, a: number, b: number, c: number, d: number, out: Ball): boolean {
-  const ax = p[3 * a], ay = p[3 * a + 1], az = p[3 * a + 2];
-  const ux = p[3 * b] - ax, uy = p[3 * b + 1] - ay, uz = p[3 * b + 2] - az;
-  const vx = p[3 * c] - ax, vy = p[3 * c + 1] - ay, vz = p[3 * c + 2] - az;
-  const wx = p[3 * d] - ax, wy = p[3 * d + 1] - ay, wz = p[3 * d + 2] - az;
+  const ax = p[3 * a],
+    ay = p[3 * a + 1],
+    az = p[3 * a + 2];
+  const ux = p[3 * b] - ax,
+    uy = p[3 * b + 1] - ay,
+    uz = p[3 * b + 2] - az;
+  const vx = p[3 * c] - ax,
+    vy = p[3 * c + 1] - ay,
+    vz = p[3 * c + 2] - az;
+  const wx = p[3 * d] - ax,
+    wy = p[3 * d + 1] - ay,
+    wz = p[3 * d + 2] - az;
   const uu = ux * ux + uy * uy + uz * uz;
   const vv = vx * vx + vy * vy + vz * vz;
   const ww = wx * wx + wy * wy + wz * wz;
   // v x w, w x u, u x v
-  const vwx = vy * wz - vz * wy, vwy = vz * wx - vx * wz, vwz = vx * wy - vy * wx;
-  const wux = wy * uz - wz * uy, wuy = wz * ux - wx * uz, wuz = wx * uy - wy * ux;
-  const uvx = uy * vz - uz * vy, uvy = uz * vx - ux * vz, uvz = ux * vy - uy * vx;
+  const vwx = vy * wz - vz * wy,
+    vwy = vz * wx - vx * wz,
+    vwz = vx * wy - vy * wx;
+  const wux = wy * uz - wz * uy,
+    wuy = wz * ux - wx * uz,
+    wuz = wx * uy - wy * ux;
+  const uvx = uy * vz - uz * vy,
+    uvy = uz * vx - ux * vz,
+    uvz = ux * vy - uy * vx;
   const det = ux * vwx + uy * vwy + uz * vwz;
   if (!(Math.abs(det) > COPLANAR_RELATIVE * Math.sqrt(uu * vv * ww))) return false;
   // centre - a = (|u|^2 (v x w) + |v|^2 (w x u) + |w|^2 (u x v)) / (2 u.(v x w))
@@ -171,7 +205,8 @@ function toFloat64(points: Float64Array | Float32Array | readonly number[]): Flo
   }
   const p = Float64Array.from(points);
   for (let i = 0; i < p.length; i++) {
-    if (!Number.isFinite(p[i])) throw new SlmeshError('INPUT_INVALID', `point ${Math.floor(i / 3)} has a non-finite coordinate`);
+    if (!Number.isFinite(p[i]))
+      throw new SlmeshError('INPUT_INVALID', `point ${Math.floor(i / 3)} has a non-finite coordinate`);
   }
   return p;
 }
@@ -182,13 +217,25 @@ function toFloat64(points: Float64Array | Float32Array | readonly number[]): Flo
  * inputs; the power of two scales back exactly). Returns the centre and the scale.
  */
 function normalise(p: Float64Array): { origin: [number, number, number]; scale: number } {
-  let minX = Infinity, minY = Infinity, minZ = Infinity, maxX = -Infinity, maxY = -Infinity, maxZ = -Infinity;
+  let minX = Infinity,
+    minY = Infinity,
+    minZ = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity,
+    maxZ = -Infinity;
   for (let i = 0; i < p.length; i += 3) {
-    minX = Math.min(minX, p[i]); maxX = Math.max(maxX, p[i]);
-    minY = Math.min(minY, p[i + 1]); maxY = Math.max(maxY, p[i + 1]);
-    minZ = Math.min(minZ, p[i + 2]); maxZ = Math.max(maxZ, p[i + 2]);
+    minX = Math.min(minX, p[i]);
+    maxX = Math.max(maxX, p[i]);
+    minY = Math.min(minY, p[i + 1]);
+    maxY = Math.max(maxY, p[i + 1]);
+    minZ = Math.min(minZ, p[i + 2]);
+    maxZ = Math.max(maxZ, p[i + 2]);
   }
-  const origin: [number, number, number] = [minX + (maxX - minX) / 2, minY + (maxY - minY) / 2, minZ + (maxZ - minZ) / 2];
+  const origin: [number, number, number] = [
+    minX + (maxX - minX) / 2,
+    minY + (maxY - minY) / 2,
+    minZ + (maxZ - minZ) / 2,
+  ];
   const extent = Math.max(maxX - minX, maxY - minY, maxZ - minZ);
   const scale = extent > 0 ? 2 ** Math.round(Math.log2(extent)) : 1;
   for (let i = 0; i < p.length; i += 3) {
@@ -203,7 +250,10 @@ function normalise(p: Float64Array): { origin: [number, number, number]; scale: 
  * Smallest sphere enclosing the points `points` (flat xyz).
  * Returns the centre and radius; empty input gives radius 0 at the origin.
  */
-export function minEnclosingSphere(points: Float64Array | Float32Array | readonly number[], options: MinEnclosingSphereOptions = {}): Sphere {
+export function minEnclosingSphere(
+  points: Float64Array | Float32Array | readonly number[],
+  options: MinEnclosingSphereOptions = {},
+): Sphere {
   const p = toFloat64(points);
   const n = p.length / 3;
   if (n === 0) return { center: [0, 0, 0], radius: 0 };
@@ -244,5 +294,8 @@ export function minEnclosingSphere(points: Float64Array | Float32Array | readonl
   // 6. The radius that reaches every point, then back to the caller's frame.
   let radius = 0;
   for (let i = 0; i < n; i++) radius = Math.max(radius, dist(p, i, ball.x, ball.y, ball.z));
-  return { center: [origin[0] + ball.x * scale, origin[1] + ball.y * scale, origin[2] + ball.z * scale], radius: radius * scale };
+  return {
+    center: [origin[0] + ball.x * scale, origin[1] + ball.y * scale, origin[2] + ball.z * scale],
+    radius: radius * scale,
+  };
 }

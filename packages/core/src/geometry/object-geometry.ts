@@ -24,7 +24,9 @@ export function isEmptyBox(box: Box3): boolean {
 export function growBox(box: Box3, positions: Float32Array): Box3 {
   const { min, max } = box;
   for (let i = 0; i + 2 < positions.length; i += 3) {
-    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    const x = positions[i],
+      y = positions[i + 1],
+      z = positions[i + 2];
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
     if (x < min[0]) min[0] = x;
     if (y < min[1]) min[1] = y;
@@ -115,7 +117,8 @@ export function lodTriangles(lod: MeshLod): { positions: Float32Array; indices: 
   let ni = 0;
   for (const f of lod.faces) ni += f.indices.length - (f.indices.length % 3);
   const indices = new Uint32Array(ni);
-  let o = 0, base = 0;
+  let o = 0,
+    base = 0;
   for (const f of lod.faces) {
     const n = f.indices.length - (f.indices.length % 3);
     for (let i = 0; i < n; i++) indices[o++] = f.indices[i] + base;
@@ -126,7 +129,11 @@ export function lodTriangles(lod: MeshLod): { positions: Float32Array; indices: 
 
 /** `p` scaled per axis by `f` about `centre` (a prim centre when a linkset is resized). */
 export function scaleAbout(p: Vec3, centre: Vec3, f: Vec3): Vec3 {
-  return [centre[0] + (p[0] - centre[0]) * f[0], centre[1] + (p[1] - centre[1]) * f[1], centre[2] + (p[2] - centre[2]) * f[2]];
+  return [
+    centre[0] + (p[0] - centre[0]) * f[0],
+    centre[1] + (p[1] - centre[1]) * f[1],
+    centre[2] + (p[2] - centre[2]) * f[2],
+  ];
 }
 
 /** A copy of flat xyz positions scaled per axis by `f` (or divided by it, `inverse`). */
@@ -140,7 +147,8 @@ export function scaledCopy(positions: ArrayLike<number>, f: Vec3, inverse = fals
 
 /** Where the uploader takes the single hull from when none is given: physics, else low, medium, high. [viewer] */
 export function singleHullSource(object: SlObject): { source: LodName | 'physics'; positions: Float32Array } {
-  if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) return { source: 'physics', positions: lodPositions(object.physicsMesh) };
+  if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0)
+    return { source: 'physics', positions: lodPositions(object.physicsMesh) };
   for (const name of ['low', 'medium', 'high'] as const) {
     const lod = object.lods[name];
     if (lod && lodTriangleCount(lod) > 0) return { source: name, positions: lodPositions(lod) };

@@ -22,7 +22,8 @@ export function identityPlacement(): Placement {
 /** A point of the prim frame in the world frame. */
 export function placePoint(placement: Placement | undefined, p: Vec3): Vec3 {
   if (!placement) return [p[0], p[1], p[2]];
-  const r = placement.rotation, t = placement.translation;
+  const r = placement.rotation,
+    t = placement.translation;
   return [
     r[0] * p[0] + r[1] * p[1] + r[2] * p[2] + t[0],
     r[3] * p[0] + r[4] * p[1] + r[5] * p[2] + t[1],
@@ -31,12 +32,19 @@ export function placePoint(placement: Placement | undefined, p: Vec3): Vec3 {
 }
 
 /** A copy of flat xyz positions (or, with `direction`, normals) moved into the world frame. */
-export function placePositions(placement: Placement | undefined, positions: Float32Array, direction = false): Float32Array {
+export function placePositions(
+  placement: Placement | undefined,
+  positions: Float32Array,
+  direction = false,
+): Float32Array {
   if (!placement) return positions.slice();
-  const r = placement.rotation, t = direction ? [0, 0, 0] : placement.translation;
+  const r = placement.rotation,
+    t = direction ? [0, 0, 0] : placement.translation;
   const out = new Float32Array(positions.length);
   for (let i = 0; i + 2 < positions.length; i += 3) {
-    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    const x = positions[i],
+      y = positions[i + 1],
+      z = positions[i + 2];
     out[i] = r[0] * x + r[1] * y + r[2] * z + t[0];
     out[i + 1] = r[3] * x + r[4] * y + r[5] * z + t[1];
     out[i + 2] = r[6] * x + r[7] * y + r[8] * z + t[2];
@@ -60,7 +68,11 @@ export function worldBox(object: SlObject): Box3 {
   if (!object.placement || isEmptyBox(box)) return box;
   const out = emptyBox();
   for (let c = 0; c < 8; c++) {
-    const p = placePoint(object.placement, [c & 1 ? box.max[0] : box.min[0], c & 2 ? box.max[1] : box.min[1], c & 4 ? box.max[2] : box.min[2]]);
+    const p = placePoint(object.placement, [
+      c & 1 ? box.max[0] : box.min[0],
+      c & 2 ? box.max[1] : box.min[1],
+      c & 4 ? box.max[2] : box.min[2],
+    ]);
     for (let k = 0; k < 3; k++) {
       if (p[k] < out.min[k]) out.min[k] = p[k];
       if (p[k] > out.max[k]) out.max[k] = p[k];
@@ -74,11 +86,22 @@ export function bakePlacement(object: SlObject): SlObject {
   const pl = object.placement;
   if (!pl) return object;
   const lod = (l: SlObject['lods']['high'] | undefined) =>
-    l && { faces: l.faces.map((f) => ({ ...f, positions: placePositions(pl, f.positions), ...(f.normals ? { normals: placePositions(pl, f.normals, true) } : {}) })) };
+    l && {
+      faces: l.faces.map((f) => ({
+        ...f,
+        positions: placePositions(pl, f.positions),
+        ...(f.normals ? { normals: placePositions(pl, f.normals, true) } : {}),
+      })),
+    };
   const { placement: _, ...rest } = object;
   return {
     ...rest,
-    lods: { high: lod(object.lods.high)!, ...(object.lods.medium ? { medium: lod(object.lods.medium) } : {}), ...(object.lods.low ? { low: lod(object.lods.low) } : {}), ...(object.lods.lowest ? { lowest: lod(object.lods.lowest) } : {}) },
+    lods: {
+      high: lod(object.lods.high)!,
+      ...(object.lods.medium ? { medium: lod(object.lods.medium) } : {}),
+      ...(object.lods.low ? { low: lod(object.lods.low) } : {}),
+      ...(object.lods.lowest ? { lowest: lod(object.lods.lowest) } : {}),
+    },
     ...(object.physicsMesh ? { physicsMesh: lod(object.physicsMesh) } : {}),
     ...(object.hull ? { hull: placePositions(pl, object.hull) } : {}),
     ...(object.decomposition ? { decomposition: object.decomposition.map((h) => placePositions(pl, h)) } : {}),

@@ -19,7 +19,10 @@ function ringArea(xy: ArrayLike<number>, ring: readonly number[]): number {
 }
 
 function cross(xy: ArrayLike<number>, a: number, b: number, c: number): number {
-  return (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) - (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
+  return (
+    (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) -
+    (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a])
+  );
 }
 
 function inTriangle(xy: ArrayLike<number>, a: number, b: number, c: number, p: number): boolean {
@@ -28,7 +31,10 @@ function inTriangle(xy: ArrayLike<number>, a: number, b: number, c: number, p: n
 
 /** Whether segment p-q crosses segment a-b (proper crossing only). */
 function crosses(xy: ArrayLike<number>, p: number, q: number, a: number, b: number): boolean {
-  const d1 = cross(xy, p, q, a), d2 = cross(xy, p, q, b), d3 = cross(xy, a, b, p), d4 = cross(xy, a, b, q);
+  const d1 = cross(xy, p, q, a),
+    d2 = cross(xy, p, q, b),
+    d3 = cross(xy, a, b, p),
+    d4 = cross(xy, a, b, q);
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
@@ -36,7 +42,11 @@ function crosses(xy: ArrayLike<number>, p: number, q: number, a: number, b: numb
  * Triangles (index triples) covering `outer` minus `holes`. `xy` holds 2D coordinates by vertex
  * index; rings are vertex-index lists in any orientation.
  */
-export function triangulatePolygon(xy: ArrayLike<number>, outer: readonly number[], holes: readonly (readonly number[])[] = []): number[] {
+export function triangulatePolygon(
+  xy: ArrayLike<number>,
+  outer: readonly number[],
+  holes: readonly (readonly number[])[] = [],
+): number[] {
   // 1. Outer ring counter-clockwise, holes clockwise (ringArea is positive for counter-clockwise).
   let ring = ringArea(xy, outer) < 0 ? [...outer].reverse() : [...outer];
   const hs = holes.filter((h) => h.length >= 3).map((h) => (ringArea(xy, h) > 0 ? [...h].reverse() : [...h]));
@@ -47,21 +57,27 @@ export function triangulatePolygon(xy: ArrayLike<number>, outer: readonly number
     const hi = rightmost(hole);
     const m = hole[hi];
     // Visible ring vertex: the nearest one whose segment to m crosses no ring or hole edge.
-    const order = ring.map((_, i) => i).sort((i, j) => {
-      const di = (xy[2 * ring[i]] - xy[2 * m]) ** 2 + (xy[2 * ring[i] + 1] - xy[2 * m + 1]) ** 2;
-      const dj = (xy[2 * ring[j]] - xy[2 * m]) ** 2 + (xy[2 * ring[j] + 1] - xy[2 * m + 1]) ** 2;
-      return di - dj || i - j;
-    });
+    const order = ring
+      .map((_, i) => i)
+      .sort((i, j) => {
+        const di = (xy[2 * ring[i]] - xy[2 * m]) ** 2 + (xy[2 * ring[i] + 1] - xy[2 * m + 1]) ** 2;
+        const dj = (xy[2 * ring[j]] - xy[2 * m]) ** 2 + (xy[2 * ring[j] + 1] - xy[2 * m + 1]) ** 2;
+        return di - dj || i - j;
+      });
     let bridge = order[0];
     for (const i of order) {
       const v = ring[i];
       let blocked = false;
       for (let k = 0; k < ring.length && !blocked; k++) {
-        const a = ring[k], b = ring[(k + 1) % ring.length];
+        const a = ring[k],
+          b = ring[(k + 1) % ring.length];
         if (a !== v && b !== v && crosses(xy, m, v, a, b)) blocked = true;
       }
       // Not through any other vertex (a bridge along a diagonal of a hole touches its corner).
-      const mx = xy[2 * m], my = xy[2 * m + 1], vx = xy[2 * v], vy = xy[2 * v + 1];
+      const mx = xy[2 * m],
+        my = xy[2 * m + 1],
+        vx = xy[2 * v],
+        vy = xy[2 * v + 1];
       const len2 = (vx - mx) ** 2 + (vy - my) ** 2;
       const touches = (w: number) => {
         if (w === m || w === v) return false;
@@ -73,7 +89,8 @@ export function triangulatePolygon(xy: ArrayLike<number>, outer: readonly number
       for (const other of hs) {
         if (other !== hole && ring.includes(other[0])) continue;
         for (let k = 0; k < other.length && !blocked; k++) {
-          const a = other[k], b = other[(k + 1) % other.length];
+          const a = other[k],
+            b = other[(k + 1) % other.length];
           if (a !== m && b !== m && a !== v && b !== v && crosses(xy, m, v, a, b)) blocked = true;
         }
       }
@@ -97,7 +114,9 @@ export function triangulatePolygon(xy: ArrayLike<number>, outer: readonly number
     const reflexIds = v.filter((_, i) => reflex[i]);
     for (let i = 0; i < v.length; i++) {
       if (reflex[i]) continue;
-      const a = v[(i + v.length - 1) % v.length], b = v[i], c = v[(i + 1) % v.length];
+      const a = v[(i + v.length - 1) % v.length],
+        b = v[i],
+        c = v[(i + 1) % v.length];
       let ear = true;
       for (const p of reflexIds) {
         if (p === a || p === b || p === c) continue;
@@ -110,7 +129,8 @@ export function triangulatePolygon(xy: ArrayLike<number>, outer: readonly number
       out.push(a, b, c);
       v.splice(i, 1);
       reflex.splice(i, 1);
-      const prev = (i + v.length - 1) % v.length, next = i % v.length;
+      const prev = (i + v.length - 1) % v.length,
+        next = i % v.length;
       reflex[prev] = isReflex(prev);
       reflex[next] = isReflex(next);
       clipped = true;

@@ -27,7 +27,12 @@ export interface WeldOptions {
   dropDuplicates?: boolean;
 }
 
-export function weldMesh(positions: ArrayLike<number>, indices: ArrayLike<number>, cell: number, options: WeldOptions = {}): WeldedMesh {
+export function weldMesh(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  cell: number,
+  options: WeldOptions = {},
+): WeldedMesh {
   const inv = cell > 0 ? 1 / cell : 0;
   const vertexCount = Math.floor(positions.length / 3);
   // 1. Map every input vertex to a welded one (-1 for non-finite vertices).
@@ -35,9 +40,13 @@ export function weldMesh(positions: ArrayLike<number>, indices: ArrayLike<number
   const map = new Int32Array(vertexCount).fill(-1);
   const out: number[] = [];
   for (let i = 0; i < vertexCount; i++) {
-    const x = positions[3 * i], y = positions[3 * i + 1], z = positions[3 * i + 2];
+    const x = positions[3 * i],
+      y = positions[3 * i + 1],
+      z = positions[3 * i + 2];
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
-    const gx = Math.round(x * inv), gy = Math.round(y * inv), gz = Math.round(z * inv);
+    const gx = Math.round(x * inv),
+      gy = Math.round(y * inv),
+      gz = Math.round(z * inv);
     const key = inv > 0 ? `${gx},${gy},${gz}` : `${x},${y},${z}`;
     let id = keyToId.get(key);
     if (id === undefined) {
@@ -51,10 +60,15 @@ export function weldMesh(positions: ArrayLike<number>, indices: ArrayLike<number
   // 2. Re-index triangles; drop the ones that collapsed.
   const tris: number[] = [];
   const seen = options.dropDuplicates ? new Set<string>() : undefined;
-  let degenerate = 0, duplicates = 0;
+  let degenerate = 0,
+    duplicates = 0;
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const ia = indices[t], ib = indices[t + 1], ic = indices[t + 2];
-    const a = ia < vertexCount ? map[ia] : -1, b = ib < vertexCount ? map[ib] : -1, c = ic < vertexCount ? map[ic] : -1;
+    const ia = indices[t],
+      ib = indices[t + 1],
+      ic = indices[t + 2];
+    const a = ia < vertexCount ? map[ia] : -1,
+      b = ib < vertexCount ? map[ib] : -1,
+      c = ic < vertexCount ? map[ic] : -1;
     if (a < 0 || b < 0 || c < 0 || a === b || b === c || a === c) {
       degenerate++;
       continue;
@@ -86,7 +100,8 @@ export function weldMesh(positions: ArrayLike<number>, indices: ArrayLike<number
   const nv = compact.length / 3;
   for (let t = 0; t < idx.length; t += 3) {
     for (let k = 0; k < 3; k++) {
-      const a = idx[t + k], b = idx[t + ((k + 1) % 3)];
+      const a = idx[t + k],
+        b = idx[t + ((k + 1) % 3)];
       const key = a < b ? a * nv + b : b * nv + a;
       uses.set(key, (uses.get(key) ?? 0) + 1);
     }

@@ -42,7 +42,13 @@ export class TriangleBvh {
   private readonly count: Int32Array;
   readonly triangleCount: number;
 
-  private constructor(tri: Float32Array, box: Float32Array, first: Int32Array, count: Int32Array, triangleCount: number) {
+  private constructor(
+    tri: Float32Array,
+    box: Float32Array,
+    first: Int32Array,
+    count: Int32Array,
+    triangleCount: number,
+  ) {
     this.tri = tri;
     this.box = box;
     this.first = first;
@@ -59,9 +65,13 @@ export class TriangleBvh {
     const tb = new Float32Array(n * 6);
     for (let t = 0; t < n; t++) {
       order[t] = t;
-      const a = indices[3 * t] * 3, b = indices[3 * t + 1] * 3, c = indices[3 * t + 2] * 3;
+      const a = indices[3 * t] * 3,
+        b = indices[3 * t + 1] * 3,
+        c = indices[3 * t + 2] * 3;
       for (let d = 0; d < 3; d++) {
-        const x = p[a + d], y = p[b + d], z = p[c + d];
+        const x = p[a + d],
+          y = p[b + d],
+          z = p[c + d];
         tb[6 * t + d] = x < y ? (x < z ? x : z) : y < z ? y : z;
         tb[6 * t + 3 + d] = x > y ? (x > z ? x : z) : y > z ? y : z;
         centroid[3 * t + d] = (x + y + z) / 3;
@@ -74,27 +84,49 @@ export class TriangleBvh {
     const newNode = () => {
       if (nodes >= first.length) {
         const cap = first.length * 2;
-        const b2 = new Float32Array(cap * 6); b2.set(box); box = b2;
-        const f2 = new Int32Array(cap); f2.set(first); first = f2;
-        const c2 = new Int32Array(cap); c2.set(count); count = c2;
+        const b2 = new Float32Array(cap * 6);
+        b2.set(box);
+        box = b2;
+        const f2 = new Int32Array(cap);
+        f2.set(first);
+        first = f2;
+        const c2 = new Int32Array(cap);
+        c2.set(count);
+        count = c2;
       }
       return nodes++;
     };
     // 2. Build iteratively: each stack entry is (node, start, end) over `order`.
     const stack: number[] = [newNode(), 0, n];
     while (stack.length) {
-      const end = stack.pop()!, start = stack.pop()!, node = stack.pop()!;
-      let b0 = Infinity, b1 = Infinity, b2 = Infinity, b3 = -Infinity, b4 = -Infinity, b5 = -Infinity;
-      let cmin0 = Infinity, cmin1 = Infinity, cmin2 = Infinity, cmax0 = -Infinity, cmax1 = -Infinity, cmax2 = -Infinity;
+      const end = stack.pop()!,
+        start = stack.pop()!,
+        node = stack.pop()!;
+      let b0 = Infinity,
+        b1 = Infinity,
+        b2 = Infinity,
+        b3 = -Infinity,
+        b4 = -Infinity,
+        b5 = -Infinity;
+      let cmin0 = Infinity,
+        cmin1 = Infinity,
+        cmin2 = Infinity,
+        cmax0 = -Infinity,
+        cmax1 = -Infinity,
+        cmax2 = -Infinity;
       for (let i = start; i < end; i++) {
-        const t = order[i], o = t * 6, q = t * 3;
+        const t = order[i],
+          o = t * 6,
+          q = t * 3;
         if (tb[o] < b0) b0 = tb[o];
         if (tb[o + 1] < b1) b1 = tb[o + 1];
         if (tb[o + 2] < b2) b2 = tb[o + 2];
         if (tb[o + 3] > b3) b3 = tb[o + 3];
         if (tb[o + 4] > b4) b4 = tb[o + 4];
         if (tb[o + 5] > b5) b5 = tb[o + 5];
-        const x = centroid[q], y = centroid[q + 1], z = centroid[q + 2];
+        const x = centroid[q],
+          y = centroid[q + 1],
+          z = centroid[q + 2];
         if (x < cmin0) cmin0 = x;
         if (x > cmax0) cmax0 = x;
         if (y < cmin1) cmin1 = y;
@@ -105,7 +137,12 @@ export class TriangleBvh {
       const o6 = node * 6;
       if (n === 0) box.fill(0, o6, o6 + 6);
       else {
-        box[o6] = b0; box[o6 + 1] = b1; box[o6 + 2] = b2; box[o6 + 3] = b3; box[o6 + 4] = b4; box[o6 + 5] = b5;
+        box[o6] = b0;
+        box[o6 + 1] = b1;
+        box[o6 + 2] = b2;
+        box[o6 + 3] = b3;
+        box[o6 + 4] = b4;
+        box[o6 + 5] = b5;
       }
       if (end - start <= LEAF_SIZE) {
         first[node] = start;
@@ -113,20 +150,27 @@ export class TriangleBvh {
         continue;
       }
       // 3. Split at the midpoint of the centroids' longest axis; fall back to halves by count.
-      const ex = cmax0 - cmin0, ey = cmax1 - cmin1, ez = cmax2 - cmin2;
+      const ex = cmax0 - cmin0,
+        ey = cmax1 - cmin1,
+        ez = cmax2 - cmin2;
       const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
       const mid = axis === 0 ? (cmin0 + cmax0) / 2 : axis === 1 ? (cmin1 + cmax1) / 2 : (cmin2 + cmax2) / 2;
-      let i = start, j = end - 1;
+      let i = start,
+        j = end - 1;
       while (i <= j) {
         if (centroid[order[i] * 3 + axis] < mid) i++;
         else {
-          const tmp = order[i]; order[i] = order[j]; order[j] = tmp;
+          const tmp = order[i];
+          order[i] = order[j];
+          order[j] = tmp;
           j--;
         }
       }
       let split = i;
       if (split === start || split === end) {
-        const sub = Array.from(order.subarray(start, end)).sort((a, b) => centroid[a * 3 + axis] - centroid[b * 3 + axis]);
+        const sub = Array.from(order.subarray(start, end)).sort(
+          (a, b) => centroid[a * 3 + axis] - centroid[b * 3 + axis],
+        );
         order.set(sub, start);
         split = (start + end) >> 1;
       }
@@ -152,7 +196,8 @@ export class TriangleBvh {
 
   /** Squared distance from a point to a node's box (0 inside). */
   private boxDistanceSquared(node: number, x: number, y: number, z: number): number {
-    const b = this.box, o = node * 6;
+    const b = this.box,
+      o = node * 6;
     const dx = x < b[o] ? b[o] - x : x > b[o + 3] ? x - b[o + 3] : 0;
     const dy = y < b[o + 1] ? b[o + 1] - y : y > b[o + 4] ? y - b[o + 4] : 0;
     const dz = z < b[o + 2] ? b[o + 2] - z : z > b[o + 5] ? z - b[o + 5] : 0;
@@ -184,8 +229,10 @@ export class TriangleBvh {
           }
         }
       } else {
-        const l = this.first[node], r = l + 1;
-        const dl = this.boxDistanceSquared(l, x, y, z), dr = this.boxDistanceSquared(r, x, y, z);
+        const l = this.first[node],
+          r = l + 1;
+        const dl = this.boxDistanceSquared(l, x, y, z),
+          dr = this.boxDistanceSquared(r, x, y, z);
         // Push the farther child first so the nearer one is visited next.
         if (dl <= dr) {
           if (dr < best) stack[sp++] = r;
@@ -204,62 +251,117 @@ export class TriangleBvh {
 const STACK = new Int32Array(4096);
 
 /** Squared distance from p to the segment ab. */
-function segmentDistanceSquared(ax: number, ay: number, az: number, bx: number, by: number, bz: number, px: number, py: number, pz: number): number {
-  const ux = bx - ax, uy = by - ay, uz = bz - az;
+function segmentDistanceSquared(
+  ax: number,
+  ay: number,
+  az: number,
+  bx: number,
+  by: number,
+  bz: number,
+  px: number,
+  py: number,
+  pz: number,
+): number {
+  const ux = bx - ax,
+    uy = by - ay,
+    uz = bz - az;
   const l = ux * ux + uy * uy + uz * uz;
   let t = l > 0 ? ((px - ax) * ux + (py - ay) * uy + (pz - az) * uz) / l : 0;
   t = t < 0 ? 0 : t > 1 ? 1 : t;
-  const dx = px - (ax + t * ux), dy = py - (ay + t * uy), dz = pz - (az + t * uz);
+  const dx = px - (ax + t * ux),
+    dy = py - (ay + t * uy),
+    dz = pz - (az + t * uz);
   return dx * dx + dy * dy + dz * dz;
 }
 
 /** Squared distance from p to the triangle whose corners are t[o..o+8] (Ericson 5.1.5, closest point by Voronoi regions). */
-export function pointTriangleDistanceSquared(t: ArrayLike<number>, o: number, px: number, py: number, pz: number): number {
-  const ax = t[o], ay = t[o + 1], az = t[o + 2];
-  const bx = t[o + 3], by = t[o + 4], bz = t[o + 5];
-  const cx = t[o + 6], cy = t[o + 7], cz = t[o + 8];
-  const abx = bx - ax, aby = by - ay, abz = bz - az;
-  const acx = cx - ax, acy = cy - ay, acz = cz - az;
-  const apx = px - ax, apy = py - ay, apz = pz - az;
+export function pointTriangleDistanceSquared(
+  t: ArrayLike<number>,
+  o: number,
+  px: number,
+  py: number,
+  pz: number,
+): number {
+  const ax = t[o],
+    ay = t[o + 1],
+    az = t[o + 2];
+  const bx = t[o + 3],
+    by = t[o + 4],
+    bz = t[o + 5];
+  const cx = t[o + 6],
+    cy = t[o + 7],
+    cz = t[o + 8];
+  const abx = bx - ax,
+    aby = by - ay,
+    abz = bz - az;
+  const acx = cx - ax,
+    acy = cy - ay,
+    acz = cz - az;
+  const apx = px - ax,
+    apy = py - ay,
+    apz = pz - az;
   // A triangle with (almost) no area: the nearest of its three edges.
-  const nx = aby * acz - abz * acy, ny = abz * acx - abx * acz, nz = abx * acy - aby * acx;
-  const ab2 = abx * abx + aby * aby + abz * abz, ac2 = acx * acx + acy * acy + acz * acz;
+  const nx = aby * acz - abz * acy,
+    ny = abz * acx - abx * acz,
+    nz = abx * acy - aby * acx;
+  const ab2 = abx * abx + aby * aby + abz * abz,
+    ac2 = acx * acx + acy * acy + acz * acz;
   if (nx * nx + ny * ny + nz * nz <= 1e-12 * ab2 * ac2) {
-    return Math.min(segmentDistanceSquared(ax, ay, az, bx, by, bz, px, py, pz), segmentDistanceSquared(bx, by, bz, cx, cy, cz, px, py, pz), segmentDistanceSquared(ax, ay, az, cx, cy, cz, px, py, pz));
+    return Math.min(
+      segmentDistanceSquared(ax, ay, az, bx, by, bz, px, py, pz),
+      segmentDistanceSquared(bx, by, bz, cx, cy, cz, px, py, pz),
+      segmentDistanceSquared(ax, ay, az, cx, cy, cz, px, py, pz),
+    );
   }
   const d1 = abx * apx + aby * apy + abz * apz;
   const d2 = acx * apx + acy * apy + acz * apz;
   let qx: number, qy: number, qz: number;
   if (d1 <= 0 && d2 <= 0) {
-    qx = ax; qy = ay; qz = az;
+    qx = ax;
+    qy = ay;
+    qz = az;
   } else {
-    const bpx = px - bx, bpy = py - by, bpz = pz - bz;
+    const bpx = px - bx,
+      bpy = py - by,
+      bpz = pz - bz;
     const d3 = abx * bpx + aby * bpy + abz * bpz;
     const d4 = acx * bpx + acy * bpy + acz * bpz;
     if (d3 >= 0 && d4 <= d3) {
-      qx = bx; qy = by; qz = bz;
+      qx = bx;
+      qy = by;
+      qz = bz;
     } else {
       const vc = d1 * d4 - d3 * d2;
       if (vc <= 0 && d1 >= 0 && d3 <= 0) {
         const v = d1 - d3 !== 0 ? d1 / (d1 - d3) : 0;
-        qx = ax + v * abx; qy = ay + v * aby; qz = az + v * abz;
+        qx = ax + v * abx;
+        qy = ay + v * aby;
+        qz = az + v * abz;
       } else {
-        const cpx = px - cx, cpy = py - cy, cpz = pz - cz;
+        const cpx = px - cx,
+          cpy = py - cy,
+          cpz = pz - cz;
         const d5 = abx * cpx + aby * cpy + abz * cpz;
         const d6 = acx * cpx + acy * cpy + acz * cpz;
         if (d6 >= 0 && d5 <= d6) {
-          qx = cx; qy = cy; qz = cz;
+          qx = cx;
+          qy = cy;
+          qz = cz;
         } else {
           const vb = d5 * d2 - d1 * d6;
           if (vb <= 0 && d2 >= 0 && d6 <= 0) {
             const w = d2 - d6 !== 0 ? d2 / (d2 - d6) : 0;
-            qx = ax + w * acx; qy = ay + w * acy; qz = az + w * acz;
+            qx = ax + w * acx;
+            qy = ay + w * acy;
+            qz = az + w * acz;
           } else {
             const va = d3 * d6 - d5 * d4;
             if (va <= 0 && d4 - d3 >= 0 && d5 - d6 >= 0) {
               const den = d4 - d3 + (d5 - d6);
               const w = den !== 0 ? (d4 - d3) / den : 0;
-              qx = bx + w * (cx - bx); qy = by + w * (cy - by); qz = bz + w * (cz - bz);
+              qx = bx + w * (cx - bx);
+              qy = by + w * (cy - by);
+              qz = bz + w * (cz - bz);
             } else {
               const denom = va + vb + vc;
               if (denom === 0) {
@@ -269,20 +371,30 @@ export function pointTriangleDistanceSquared(t: ArrayLike<number>, o: number, px
                 const dc = cpx * cpx + cpy * cpy + cpz * cpz;
                 return Math.min(da, db, dc);
               }
-              const v = vb / denom, w = vc / denom;
-              qx = ax + abx * v + acx * w; qy = ay + aby * v + acy * w; qz = az + abz * v + acz * w;
+              const v = vb / denom,
+                w = vc / denom;
+              qx = ax + abx * v + acx * w;
+              qy = ay + aby * v + acy * w;
+              qz = az + abz * v + acz * w;
             }
           }
         }
       }
     }
   }
-  const dx = px - qx, dy = py - qy, dz = pz - qz;
+  const dx = px - qx,
+    dy = py - qy,
+    dz = pz - qz;
   const d = dx * dx + dy * dy + dz * dz;
   // A sliver (thin but not degenerate): the region test loses precision, so also take its edges
   // (each a part of the triangle, so the minimum never undershoots the true distance).
   if (nx * nx + ny * ny + nz * nz <= 1e-6 * ab2 * ac2) {
-    return Math.min(d, segmentDistanceSquared(ax, ay, az, bx, by, bz, px, py, pz), segmentDistanceSquared(bx, by, bz, cx, cy, cz, px, py, pz), segmentDistanceSquared(ax, ay, az, cx, cy, cz, px, py, pz));
+    return Math.min(
+      d,
+      segmentDistanceSquared(ax, ay, az, bx, by, bz, px, py, pz),
+      segmentDistanceSquared(bx, by, bz, cx, cy, cz, px, py, pz),
+      segmentDistanceSquared(ax, ay, az, cx, cy, cz, px, py, pz),
+    );
   }
   return d;
 }
@@ -326,7 +438,8 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
   }
   const areaOut = total > 0 ? samples : 0;
   const out = new Float32Array((vertexOut + areaOut) * 3);
-  let o = 0, k = 0;
+  let o = 0,
+    k = 0;
   for (let v = 0; v < used.length; v++) {
     if (!used[v]) continue;
     if (k++ % stride === 0) {
@@ -340,12 +453,15 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
   for (let s = 0; s < areaOut; s++) {
     const target = ((s + 0.5) / areaOut) * total;
     while (t < n - 1 && cum[t] < target) t++;
-    let r1 = (0.5 + R2_A * (s + 1)) % 1, r2 = (0.5 + R2_B * (s + 1)) % 1;
+    let r1 = (0.5 + R2_A * (s + 1)) % 1,
+      r2 = (0.5 + R2_B * (s + 1)) % 1;
     if (r1 + r2 > 1) {
       r1 = 1 - r1;
       r2 = 1 - r2;
     }
-    const a = indices[3 * t] * 3, b = indices[3 * t + 1] * 3, c = indices[3 * t + 2] * 3;
+    const a = indices[3 * t] * 3,
+      b = indices[3 * t + 1] * 3,
+      c = indices[3 * t + 2] * 3;
     for (let d = 0; d < 3; d++) out[o++] = p[a + d] + r1 * (p[b + d] - p[a + d]) + r2 * (p[c + d] - p[a + d]);
   }
   return o === out.length ? out : out.subarray(0, o);
@@ -379,8 +495,15 @@ export interface HausdorffSide {
   triangles: number;
 }
 
-export function prepareHausdorffSide(mesh: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): HausdorffSide {
-  return { samples: sampleSurface(mesh, options), bvh: TriangleBvh.build(mesh), triangles: Math.floor(mesh.indices.length / 3) };
+export function prepareHausdorffSide(
+  mesh: IndexedMesh<Float32Array>,
+  options: SurfaceSampleOptions = {},
+): HausdorffSide {
+  return {
+    samples: sampleSurface(mesh, options),
+    bvh: TriangleBvh.build(mesh),
+    triangles: Math.floor(mesh.indices.length / 3),
+  };
 }
 
 /** Two-sided distance between prepared sides. */
@@ -393,7 +516,11 @@ export function hausdorffBetween(a: HausdorffSide, b: HausdorffSide): HausdorffR
 }
 
 /** Sampled two-sided Hausdorff distance between two triangle meshes. */
-export function hausdorffDistance(a: IndexedMesh<Float32Array>, b: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): HausdorffResult {
+export function hausdorffDistance(
+  a: IndexedMesh<Float32Array>,
+  b: IndexedMesh<Float32Array>,
+  options: SurfaceSampleOptions = {},
+): HausdorffResult {
   return hausdorffBetween(prepareHausdorffSide(a, options), prepareHausdorffSide(b, options));
 }
 

@@ -53,8 +53,12 @@ interface SourceTriangle {
 }
 
 function triangleArea2(p: Float32Array, a: number, b: number, c: number): number {
-  const ux = p[b * 3] - p[a * 3], uy = p[b * 3 + 1] - p[a * 3 + 1], uz = p[b * 3 + 2] - p[a * 3 + 2];
-  const vx = p[c * 3] - p[a * 3], vy = p[c * 3 + 1] - p[a * 3 + 1], vz = p[c * 3 + 2] - p[a * 3 + 2];
+  const ux = p[b * 3] - p[a * 3],
+    uy = p[b * 3 + 1] - p[a * 3 + 1],
+    uz = p[b * 3 + 2] - p[a * 3 + 2];
+  const vx = p[c * 3] - p[a * 3],
+    vy = p[c * 3 + 1] - p[a * 3 + 1],
+    vz = p[c * 3 + 2] - p[a * 3 + 2];
   return Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
 }
 
@@ -78,9 +82,12 @@ function sideTriangles(high: MeshLod, box: Box3): (SourceTriangle | undefined)[]
   const out: (SourceTriangle | undefined)[] = new Array(6).fill(undefined);
   const min = minArea2(box);
   high.faces.forEach((face, fi) => {
-    const p = face.positions, idx = face.indices;
+    const p = face.positions,
+      idx = face.indices;
     for (let t = 0; t + 2 < idx.length; t += 3) {
-      const a = idx[t], b = idx[t + 1], c = idx[t + 2];
+      const a = idx[t],
+        b = idx[t + 1],
+        c = idx[t + 2];
       let area2 = -1;
       for (const v of [a, b, c]) {
         for (let k = 0; k < 3; k++) {
@@ -90,7 +97,8 @@ function sideTriangles(high: MeshLod, box: Box3): (SourceTriangle | undefined)[]
           if (area2 < 0) area2 = triangleArea2(p, a, b, c);
           const best = out[side];
           // A non-degenerate triangle beats any degenerate one, then the larger wins.
-          const better = !best || (area2 > min && best.area2 <= min) || ((area2 > min) === (best.area2 > min) && area2 > best.area2);
+          const better =
+            !best || (area2 > min && best.area2 <= min) || (area2 > min === best.area2 > min && area2 > best.area2);
           if (better) out[side] = { face: fi, a, b, c, area2 };
         }
       }
@@ -123,7 +131,8 @@ function clampPositions(positions: Float32Array, box: Box3): Float32Array {
 /** `face` plus copies of the given triangles of `src` (same attributes; missing ones are zero). */
 function appendTriangles(face: Face, src: Face, tris: SourceTriangle[]): Face {
   if (tris.length === 0) return face;
-  const nv = face.positions.length / 3, add = tris.length * 3;
+  const nv = face.positions.length / 3,
+    add = tris.length * 3;
   const positions = new Float32Array((nv + add) * 3);
   positions.set(face.positions);
   const hasNormals = !!face.normals || (nv === 0 && !!src.normals);
@@ -134,7 +143,8 @@ function appendTriangles(face: Face, src: Face, tris: SourceTriangle[]): Face {
   if (uvs && face.uvs) uvs.set(face.uvs);
   const indices = new Uint32Array(face.indices.length + add);
   indices.set(face.indices);
-  let v = nv, i = face.indices.length;
+  let v = nv,
+    i = face.indices.length;
   for (const t of tris) {
     for (const s of [t.a, t.b, t.c]) {
       positions.set(src.positions.subarray(s * 3, s * 3 + 3), v * 3);
@@ -153,8 +163,11 @@ function appendTriangles(face: Face, src: Face, tris: SourceTriangle[]): Face {
  */
 function snapToSides(faces: Face[], box: Box3, sides: number[]): void {
   for (const side of sides) {
-    const k = side >> 1, isMax = (side & 1) === 1, target = isMax ? box.max[k] : box.min[k];
-    let best: [number, number, number] | undefined, bestValue = -Infinity;
+    const k = side >> 1,
+      isMax = (side & 1) === 1,
+      target = isMax ? box.max[k] : box.min[k];
+    let best: [number, number, number] | undefined,
+      bestValue = -Infinity;
     for (const f of faces) {
       for (let t = 0; t < f.indices.length; t++) {
         const v = f.indices[t] * 3;
@@ -168,7 +181,8 @@ function snapToSides(faces: Face[], box: Box3, sides: number[]): void {
     if (!best) continue;
     for (const f of faces) {
       const p = f.positions;
-      for (let i = 0; i + 2 < p.length; i += 3) if (p[i] === best[0] && p[i + 1] === best[1] && p[i + 2] === best[2]) p[i + k] = target;
+      for (let i = 0; i + 2 < p.length; i += 3)
+        if (p[i] === best[0] && p[i + 1] === best[1] && p[i + 2] === best[2]) p[i + k] = target;
     }
   }
 }
@@ -178,7 +192,9 @@ function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined 
   const face = high.faces[fi];
   let best: SourceTriangle | undefined;
   for (let t = 0; t + 2 < face.indices.length; t += 3) {
-    const a = face.indices[t], b = face.indices[t + 1], c = face.indices[t + 2];
+    const a = face.indices[t],
+      b = face.indices[t + 1],
+      c = face.indices[t + 2];
     const area2 = triangleArea2(face.positions, a, b, c);
     if (!best || area2 > best.area2) best = { face: fi, a, b, c, area2 };
   }
@@ -193,7 +209,10 @@ export function conformLod(high: MeshLod, lod: MeshLod): MeshLod {
   // 1. High's material order; 2. clamped into high's box.
   const used = new Set<number>();
   const faces: Face[] = high.faces.map((h, fi) => {
-    const j = lod.faces[fi]?.material === h.material && !used.has(fi) ? fi : lod.faces.findIndex((f, k) => f.material === h.material && !used.has(k));
+    const j =
+      lod.faces[fi]?.material === h.material && !used.has(fi)
+        ? fi
+        : lod.faces.findIndex((f, k) => f.material === h.material && !used.has(k));
     if (j < 0) return { material: h.material, positions: new Float32Array(0), indices: new Uint32Array(0) };
     used.add(j);
     const f = lod.faces[j];
@@ -231,7 +250,8 @@ export function conformPhysicsMesh(high: MeshLod, mesh: MeshLod): MeshLod {
     const positions = clampPositions(f.positions, box);
     const keep: number[] = [];
     for (let t = 0; t + 2 < f.indices.length; t += 3) {
-      if (triangleArea2(positions, f.indices[t], f.indices[t + 1], f.indices[t + 2]) > min) keep.push(f.indices[t], f.indices[t + 1], f.indices[t + 2]);
+      if (triangleArea2(positions, f.indices[t], f.indices[t + 1], f.indices[t + 2]) > min)
+        keep.push(f.indices[t], f.indices[t + 1], f.indices[t + 2]);
     }
     return { ...f, positions, indices: keep.length === f.indices.length ? f.indices : Uint32Array.from(keep) };
   });
@@ -243,7 +263,8 @@ export function conformPhysicsMesh(high: MeshLod, mesh: MeshLod): MeshLod {
       const f = faces[fi];
       const keep: number[] = [];
       for (let t = 0; t + 2 < f.indices.length; t += 3) {
-        if (triangleArea2(f.positions, f.indices[t], f.indices[t + 1], f.indices[t + 2]) > min) keep.push(f.indices[t], f.indices[t + 1], f.indices[t + 2]);
+        if (triangleArea2(f.positions, f.indices[t], f.indices[t + 1], f.indices[t + 2]) > min)
+          keep.push(f.indices[t], f.indices[t + 1], f.indices[t + 2]);
       }
       if (keep.length !== f.indices.length) faces[fi] = { ...f, indices: Uint32Array.from(keep) };
     }
@@ -253,7 +274,11 @@ export function conformPhysicsMesh(high: MeshLod, mesh: MeshLod): MeshLod {
     .map((s) => sides[s])
     .filter((t): t is SourceTriangle => !!t && t.area2 > min);
   if (tris.length === 0) return { faces };
-  let extra: Face = { material: faces[0]?.material ?? high.faces[0].material, positions: new Float32Array(0), indices: new Uint32Array(0) };
+  let extra: Face = {
+    material: faces[0]?.material ?? high.faces[0].material,
+    positions: new Float32Array(0),
+    indices: new Uint32Array(0),
+  };
   for (const t of tris) {
     const src = high.faces[t.face];
     extra = appendTriangles(extra, { material: extra.material, positions: src.positions, indices: src.indices }, [t]);
@@ -269,19 +294,26 @@ export function conformHulls(high: MeshLod, hulls: Hull[]): Hull[] {
   const out = hulls.map((h) => clampPositions(h, box));
   const union = out.reduce((b, h) => growBox(b, h), emptyBox());
   for (const side of missedSides(box, union, tol)) {
-    const k = side >> 1, isMax = (side & 1) === 1, target = isMax ? box.max[k] : box.min[k];
+    const k = side >> 1,
+      isMax = (side & 1) === 1,
+      target = isMax ? box.max[k] : box.min[k];
     // High's vertex on that side, and the hull that reaches furthest toward it.
     let point: number[] | undefined;
     for (const f of high.faces) {
-      for (let i = 0; i + 2 < f.positions.length && !point; i += 3) if (f.positions[i + k] === target) point = [f.positions[i], f.positions[i + 1], f.positions[i + 2]];
+      for (let i = 0; i + 2 < f.positions.length && !point; i += 3)
+        if (f.positions[i + k] === target) point = [f.positions[i], f.positions[i + 1], f.positions[i + 2]];
       if (point) break;
     }
     if (!point) continue;
-    let best = 0, bestValue = -Infinity;
+    let best = 0,
+      bestValue = -Infinity;
     out.forEach((h, hi) => {
       for (let i = k; i < h.length; i += 3) {
         const v = isMax ? h[i] : -h[i];
-        if (v > bestValue) { bestValue = v; best = hi; }
+        if (v > bestValue) {
+          bestValue = v;
+          best = hi;
+        }
       }
     });
     const grown = new Float32Array(out[best].length + 3);
@@ -305,17 +337,20 @@ export function conformObject(object: SlObject, limitHull: (h: Hull) => Hull = (
   }
   const out: SlObject = { ...object, lods };
   if (object.physicsMesh) out.physicsMesh = conformPhysicsMesh(high, object.physicsMesh);
-  if (object.decomposition && object.decomposition.length > 0) out.decomposition = conformHulls(high, object.decomposition).map(limitHull);
+  if (object.decomposition && object.decomposition.length > 0)
+    out.decomposition = conformHulls(high, object.decomposition).map(limitHull);
   if (object.hull && object.hull.length >= 3) out.hull = limitHull(conformHulls(high, [object.hull])[0]);
   return out;
 }
 
 /** Per-axis factor by which the uploader stretches a model of box `box` to high's box `high` (1 = same). */
 export function boxStretch(high: Box3, box: Box3): { factors: [number, number, number]; mismatch: boolean } {
-  const hs = boxSize(high), s = boxSize(box);
+  const hs = boxSize(high),
+    s = boxSize(box);
   const tol = 1e-5 * Math.max(...hs);
   const factors = [0, 1, 2].map((k) => (s[k] > 0 ? hs[k] / s[k] : Infinity)) as [number, number, number];
   let mismatch = isEmptyBox(box);
-  for (let k = 0; k < 3 && !mismatch; k++) mismatch = Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
+  for (let k = 0; k < 3 && !mismatch; k++)
+    mismatch = Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
   return { factors, mismatch };
 }

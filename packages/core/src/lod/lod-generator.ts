@@ -41,14 +41,30 @@ import { emptyFace } from '../geometry/object-geometry.js';
 import type { Face, MeshLod } from '../types.js';
 
 /** meshoptimizer's simplifier flags. */
-export type SimplifierFlag = 'LockBorder' | 'Sparse' | 'ErrorAbsolute' | 'Prune' | 'Regularize' | 'Permissive' | 'RegularizeLight' | 'PreserveFolds' | 'ErrorClamped';
+export type SimplifierFlag =
+  | 'LockBorder'
+  | 'Sparse'
+  | 'ErrorAbsolute'
+  | 'Prune'
+  | 'Regularize'
+  | 'Permissive'
+  | 'RegularizeLight'
+  | 'PreserveFolds'
+  | 'ErrorClamped';
 
 /**
  * The part of meshoptimizer's `MeshoptSimplifier` slmesh uses (meshoptimizer >= 0.21; pass
  * `MeshoptSimplifier` after `await MeshoptSimplifier.ready`).
  */
 export interface MeshSimplifier {
-  simplify(indices: Uint32Array, positions: Float32Array, stride: number, targetIndexCount: number, targetError: number, flags?: SimplifierFlag[]): [Uint32Array, number];
+  simplify(
+    indices: Uint32Array,
+    positions: Float32Array,
+    stride: number,
+    targetIndexCount: number,
+    targetError: number,
+    flags?: SimplifierFlag[],
+  ): [Uint32Array, number];
   simplifyWithAttributes(
     indices: Uint32Array,
     positions: Float32Array,
@@ -73,7 +89,14 @@ export interface MeshSimplifier {
     targetError: number,
     flags?: SimplifierFlag[],
   ): [number, number];
-  simplifySloppy(indices: Uint32Array, positions: Float32Array, stride: number, vertexLock: Uint8Array | null, targetIndexCount: number, targetError: number): [Uint32Array, number];
+  simplifySloppy(
+    indices: Uint32Array,
+    positions: Float32Array,
+    stride: number,
+    vertexLock: Uint8Array | null,
+    targetIndexCount: number,
+    targetError: number,
+  ): [Uint32Array, number];
 }
 
 /** How much of the vertex data the simplifier must respect, most to least. */
@@ -176,14 +199,19 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
   const tolerance = options.weldTolerance ?? LOD_SOURCE_DEFAULTS.weldTolerance;
   const faces = lod.faces;
   let total = 0;
-  let min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  let min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   for (const face of faces) {
     const p = face.positions;
     total += p.length / 3;
     for (let i = 0; i + 2 < p.length; i += 3) {
       for (let k = 0; k < 3; k++) {
         const x = p[i + k];
-        if (!Number.isFinite(x)) throw new SlmeshError('INPUT_INVALID', `LOD generation: face ${face.material} has a non-finite vertex coordinate`);
+        if (!Number.isFinite(x))
+          throw new SlmeshError(
+            'INPUT_INVALID',
+            `LOD generation: face ${face.material} has a non-finite vertex coordinate`,
+          );
         if (x < min[k]) min[k] = x;
         if (x > max[k]) max[k] = x;
       }
@@ -204,7 +232,8 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
       v += Math.floor(face.positions.length / 3);
     }
     for (let i = 0; i < total; i++) {
-      for (let k = 0; k < 3; k++) keyView[i * 3 + k] = cell > 0 ? Math.round(all[i * 3 + k] / cell) + 0 : all[i * 3 + k] + 0;
+      for (let k = 0; k < 3; k++)
+        keyView[i * 3 + k] = cell > 0 ? Math.round(all[i * 3 + k] / cell) + 0 : all[i * 3 + k] + 0;
     }
   }
   const posFirst = firstOfEqualKeys(posWords, 6, total);
@@ -254,8 +283,14 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
       return start + local[r];
     };
     for (let t = 0; t + 2 < idx.length; t += 3) {
-      const a = idx[t], b = idx[t + 1], c = idx[t + 2];
-      if (a >= n || b >= n || c >= n) throw new SlmeshError('INPUT_INVALID', `LOD generation: face ${face.material} has index ${Math.max(a, b, c)} but only ${n} vertices`);
+      const a = idx[t],
+        b = idx[t + 1],
+        c = idx[t + 2];
+      if (a >= n || b >= n || c >= n)
+        throw new SlmeshError(
+          'INPUT_INVALID',
+          `LOD generation: face ${face.material} has index ${Math.max(a, b, c)} but only ${n} vertices`,
+        );
       // Triangles with a repeated vertex are dropped. Ones with distinct vertices at one point
       // (a UV-seamed pole) are kept: meshoptimizer removes them itself, and removing them first
       // leaves many unconnected wedges at that point, which slows it down a lot.
@@ -289,7 +324,8 @@ export function weldRemap(source: LodSource, uvs: boolean, acrossFaces = false):
   const remap = new Uint32Array(n);
   const ranges: [number, number][] = [];
   if (acrossFaces) ranges.push([0, n]);
-  else for (let f = 0; f + 1 < source.faceStart.length; f++) ranges.push([source.faceStart[f], source.faceStart[f + 1]]);
+  else
+    for (let f = 0; f + 1 < source.faceStart.length; f++) ranges.push([source.faceStart[f], source.faceStart[f + 1]]);
   for (const [s, e] of ranges) {
     const words = new Uint32Array((e - s) * 5);
     for (let i = s; i < e; i++) {
@@ -359,14 +395,24 @@ function restoreWedges(source: LodSource, fb: FallbackBuffers, out: Uint32Array,
   const res = new Uint32Array(out.length);
   const a = source.attributes;
   for (let t = 0; t + 2 < out.length; t += 3) {
-    const i0 = out[t] * 3, i1 = out[t + 1] * 3, i2 = out[t + 2] * 3;
-    const ux = p[i1] - p[i0], uy = p[i1 + 1] - p[i0 + 1], uz = p[i1 + 2] - p[i0 + 2];
-    const vx = p[i2] - p[i0], vy = p[i2 + 1] - p[i0 + 1], vz = p[i2 + 2] - p[i0 + 2];
-    const nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const i0 = out[t] * 3,
+      i1 = out[t + 1] * 3,
+      i2 = out[t + 2] * 3;
+    const ux = p[i1] - p[i0],
+      uy = p[i1 + 1] - p[i0 + 1],
+      uz = p[i1 + 2] - p[i0 + 2];
+    const vx = p[i2] - p[i0],
+      vy = p[i2 + 1] - p[i0 + 1],
+      vz = p[i2 + 2] - p[i0 + 2];
+    const nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     for (let c = 0; c < 3; c++) {
       const k = out[t + c];
-      const s = fb.wedgeStart[k], e = fb.wedgeStart[k + 1];
-      let best = fb.wedges[s], bestDot = -Infinity;
+      const s = fb.wedgeStart[k],
+        e = fb.wedgeStart[k + 1];
+      let best = fb.wedges[s],
+        bestDot = -Infinity;
       if (e - s > 1) {
         for (let w = s; w < e; w++) {
           const v = fb.wedges[w] * ATTR_STRIDE;
@@ -416,9 +462,19 @@ export interface SimplifiedLod {
  * One simplification of `source` in `mode`: down to `targetTriangles` (0: as far as the error
  * allows) without exceeding `targetError` metres (meshoptimizer's estimate).
  */
-export function simplifyLodSource(source: LodSource, mode: SimplifyMode, targetTriangles: number, targetError: number, options: SimplifyLodOptions): SimplifiedLod {
+export function simplifyLodSource(
+  source: LodSource,
+  mode: SimplifyMode,
+  targetTriangles: number,
+  targetError: number,
+  options: SimplifyLodOptions,
+): SimplifiedLod {
   const s = options.simplifier;
-  if (!s) throw new SlmeshError('USAGE', 'LOD generation: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)');
+  if (!s)
+    throw new SlmeshError(
+      'USAGE',
+      'LOD generation: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)',
+    );
   const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
   const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
   const prune = options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune;
@@ -427,7 +483,8 @@ export function simplifyLodSource(source: LodSource, mode: SimplifyMode, targetT
   if (source.triangles === 0) return splitIntoFaces(source, new Uint32Array(0), 0, mode);
 
   // Fallback modes run on merged, compacted vertices and come back through restoreWedges.
-  const fb = mode === 'attributes' ? undefined : fallbackBuffers(source, mode === 'no-normals' ? 'no-normals' : 'no-uvs');
+  const fb =
+    mode === 'attributes' ? undefined : fallbackBuffers(source, mode === 'no-normals' ? 'no-normals' : 'no-uvs');
   const indices = fb ? fb.indices : source.indices;
   const positions = fb ? fb.positions : source.positions;
   const attributes = fb ? fb.attributes : source.attributes;
@@ -457,18 +514,41 @@ export function simplifyLodSource(source: LodSource, mode: SimplifyMode, targetT
     pos = positions.slice();
     att = weights.length ? attributes.slice() : new Float32Array(0);
     let n: number;
-    [n, err] = s.simplifyWithUpdate(idx, pos, 3, att, weights.length ? ATTR_STRIDE : 0, weights, null, targetIndexCount, error, flags);
+    [n, err] = s.simplifyWithUpdate(
+      idx,
+      pos,
+      3,
+      att,
+      weights.length ? ATTR_STRIDE : 0,
+      weights,
+      null,
+      targetIndexCount,
+      error,
+      flags,
+    );
     out = idx.subarray(0, n);
     if (!weights.length) att = attributes;
   } else if (!weights.length) {
     [out, err] = s.simplify(indices, positions, 3, targetIndexCount, error, flags);
   } else {
-    [out, err] = s.simplifyWithAttributes(indices, positions, 3, attributes, ATTR_STRIDE, weights, null, targetIndexCount, error, flags);
+    [out, err] = s.simplifyWithAttributes(
+      indices,
+      positions,
+      3,
+      attributes,
+      ATTR_STRIDE,
+      weights,
+      null,
+      targetIndexCount,
+      error,
+      flags,
+    );
   }
   let result = source;
   if (fb) {
     out = restoreWedges(source, fb, out, pos);
-    if (pos !== positions || att !== attributes) result = moveWedges(source, fb, out, pos, mode === 'no-normals' ? att : undefined);
+    if (pos !== positions || att !== attributes)
+      result = moveWedges(source, fb, out, pos, mode === 'no-normals' ? att : undefined);
   } else if (pos !== positions || att !== attributes) {
     result = { ...source, positions: pos, attributes: renormalized(att) };
   }
@@ -492,13 +572,21 @@ function renormalized(att: Float32Array): Float32Array {
  * A copy of the source whose vertices used by `out` sit where the simplifier moved their merged
  * vertex (and, in 'no-normals' mode, take its updated uv); each keeps its own normal.
  */
-function moveWedges(source: LodSource, fb: FallbackBuffers, out: Uint32Array, pos: Float32Array, att: Float32Array | undefined): LodSource {
+function moveWedges(
+  source: LodSource,
+  fb: FallbackBuffers,
+  out: Uint32Array,
+  pos: Float32Array,
+  att: Float32Array | undefined,
+): LodSource {
   const positions = source.positions.slice();
   const attributes = att ? source.attributes.slice() : source.attributes;
   const k = new Int32Array(source.positions.length / 3).fill(-1);
-  for (let c = 0; c < fb.wedgeStart.length - 1; c++) for (let w = fb.wedgeStart[c]; w < fb.wedgeStart[c + 1]; w++) k[fb.wedges[w]] = c;
+  for (let c = 0; c < fb.wedgeStart.length - 1; c++)
+    for (let w = fb.wedgeStart[c]; w < fb.wedgeStart[c + 1]; w++) k[fb.wedges[w]] = c;
   for (let i = 0; i < out.length; i++) {
-    const v = out[i], c = k[v];
+    const v = out[i],
+      c = k[v];
     positions[v * 3] = pos[c * 3];
     positions[v * 3 + 1] = pos[c * 3 + 1];
     positions[v * 3 + 2] = pos[c * 3 + 2];
@@ -510,16 +598,21 @@ function moveWedges(source: LodSource, fb: FallbackBuffers, out: Uint32Array, po
   return { ...source, positions, attributes };
 }
 
-
 /**
  * Step 4: splits triangles over the source's welded vertices back into its faces (a triangle goes
  * to the face of its first vertex) and compacts each face's vertices.
  */
-export function splitIntoFaces(source: LodSource, indices: Uint32Array, error: number, mode: SimplifyMode): SimplifiedLod {
+export function splitIntoFaces(
+  source: LodSource,
+  indices: Uint32Array,
+  error: number,
+  mode: SimplifyMode,
+): SimplifiedLod {
   const nf = source.materials.length;
   const faceOf = (v: number) => {
     // faceStart is sorted: binary search for the face owning welded vertex v.
-    let lo = 0, hi = nf - 1;
+    let lo = 0,
+      hi = nf - 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if (source.faceStart[mid] <= v) lo = mid;
@@ -529,12 +622,15 @@ export function splitIntoFaces(source: LodSource, indices: Uint32Array, error: n
   };
   const perFace: number[][] = Array.from({ length: nf }, () => []);
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = indices[t], b = indices[t + 1], c = indices[t + 2];
+    const a = indices[t],
+      b = indices[t + 1],
+      c = indices[t + 2];
     if (a === b || b === c || a === c) continue;
     perFace[faceOf(a)].push(a, b, c);
   }
   const faces: Face[] = [];
-  let triangles = 0, vertices = 0;
+  let triangles = 0,
+    vertices = 0;
   for (let f = 0; f < nf; f++) {
     const tri = perFace[f];
     if (tri.length === 0) {
@@ -593,7 +689,12 @@ export const CASCADE_DEFAULTS = { ...SIMPLIFY_LOD_DEFAULTS, maxRatioDrift: 1.8 }
  * cascade: the first mode whose result has at least one triangle and at most maxRatioDrift times
  * the target; else the smallest non-empty result; else the last result.
  */
-export function simplifyToTriangles(source: LodSource, targetTriangles: number, targetError: number, options: CascadeOptions): SimplifiedLod {
+export function simplifyToTriangles(
+  source: LodSource,
+  targetTriangles: number,
+  targetError: number,
+  options: CascadeOptions,
+): SimplifiedLod {
   const drift = options.maxRatioDrift ?? CASCADE_DEFAULTS.maxRatioDrift;
   const modes = options.modes ?? SIMPLIFY_MODES;
   let best: SimplifiedLod | undefined;
@@ -618,7 +719,8 @@ export function simplifyToError(source: LodSource, targetError: number, options:
   const drift = options.maxRatioDrift ?? CASCADE_DEFAULTS.maxRatioDrift;
   const sloppy = (options.modes ?? SIMPLIFY_MODES).includes('sloppy');
   const modes = (options.modes ?? SIMPLIFY_MODES).filter((m) => m !== 'sloppy');
-  if (modes.length === 0) throw new SlmeshError('USAGE', 'LOD generation: error mode needs at least one of attributes, no-normals, no-uvs');
+  if (modes.length === 0)
+    throw new SlmeshError('USAGE', 'LOD generation: error mode needs at least one of attributes, no-normals, no-uvs');
   const first = simplifyLodSource(source, modes[0], 0, targetError, options);
   if (modes.length === 1 || first.triangles <= 1) return first;
   // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
@@ -676,7 +778,9 @@ export function weldByPosition(lod: MeshLod): MeshLod {
       }
       const indices: number[] = [];
       for (let t = 0; t + 2 < face.indices.length; t += 3) {
-        const a = id[first[face.indices[t]]], b = id[first[face.indices[t + 1]]], c = id[first[face.indices[t + 2]]];
+        const a = id[first[face.indices[t]]],
+          b = id[first[face.indices[t + 1]]],
+          c = id[first[face.indices[t + 2]]];
         if (a !== b && b !== c && a !== c) indices.push(a, b, c);
       }
       const out: Face = { material: face.material, positions, indices: Uint32Array.from(indices) };

@@ -52,13 +52,52 @@
 import { REPORT_LOD_FACTOR_DEFAULT, costReport, type CostReportOptions } from '../cost/cost-report.js';
 import { memoizeDeflate } from '../asset/deflate-cache.js';
 import { SlmeshError } from '../errors.js';
-import { maxDistanceToMesh, prepareHausdorffSide, hausdorffBetween, sampleSurface, type HausdorffSide } from './hausdorff.js';
-import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, weldByPosition, type CascadeOptions, type LodSource, type LodSourceOptions, type MeshSimplifier, type SimplifiedLod, type SimplifyMode } from './lod-generator.js';
+import {
+  maxDistanceToMesh,
+  prepareHausdorffSide,
+  hausdorffBetween,
+  sampleSurface,
+  type HausdorffSide,
+} from './hausdorff.js';
+import {
+  prepareLodSource,
+  simplifyLodSource,
+  simplifyToError,
+  simplifyToTriangles,
+  weldByPosition,
+  type CascadeOptions,
+  type LodSource,
+  type LodSourceOptions,
+  type MeshSimplifier,
+  type SimplifiedLod,
+  type SimplifyMode,
+} from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
-import { computeUploadNormalization, encodeLodBlock, normalizeNormals, normalizePoints, type UploadNormalization } from '../asset/mesh-asset.js';
+import {
+  computeUploadNormalization,
+  encodeLodBlock,
+  normalizeNormals,
+  normalizePoints,
+  type UploadNormalization,
+} from '../asset/mesh-asset.js';
 import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
-import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../geometry/object-geometry.js';
-import { LOWER_LODS, errorForPixels, fillDistance, lodErrorBounds, screenSpaceError, type LowerLodName, type ScreenSpaceSettings } from './screen-space-error.js';
+import {
+  boxSize,
+  lodTriangleCount,
+  lodTriangles,
+  lodVertexCount,
+  objectBox,
+  radiusOfScale,
+} from '../geometry/object-geometry.js';
+import {
+  LOWER_LODS,
+  errorForPixels,
+  fillDistance,
+  lodErrorBounds,
+  screenSpaceError,
+  type LowerLodName,
+  type ScreenSpaceSettings,
+} from './screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
@@ -211,7 +250,11 @@ function chargedBytes(bytes: number): number {
 /** Compressed size of a LOD's block as the uploader writes it, in the high LOD's unit frame. */
 export function lodBlockBytes(lod: MeshLod, normalization: UploadNormalization, deflate: DeflateFn): number {
   const unit: MeshLod = {
-    faces: lod.faces.map((f) => ({ ...f, positions: normalizePoints(f.positions, normalization), normals: f.normals ? normalizeNormals(f.normals, normalization) : undefined })),
+    faces: lod.faces.map((f) => ({
+      ...f,
+      positions: normalizePoints(f.positions, normalization),
+      normals: f.normals ? normalizeNormals(f.normals, normalization) : undefined,
+    })),
   };
   return deflate(writeLlsdBinary(encodeLodBlock(unit, normalization.inverseScale)), MESH_ZLIB_LEVEL).length;
 }
@@ -274,15 +317,32 @@ export class ObjectLodPlanner {
   private readonly normalization: UploadNormalization;
 
   constructor(object: SlObject, options: LodPlanOptions) {
-    if (!options?.simplifier) throw new SlmeshError('USAGE', 'LOD planner: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)');
+    if (!options?.simplifier)
+      throw new SlmeshError(
+        'USAGE',
+        'LOD planner: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)',
+      );
     this.object = object;
     this.options = assignDefaults(LOD_PLAN_DEFAULTS, options);
     const o = this.options;
-    if (!(o.sizeFactor > 0) || !Number.isFinite(o.sizeFactor)) throw new SlmeshError('USAGE', `LOD planner: size factor must be a positive number (got ${o.sizeFactor})`);
-    if (!(o.minCoverage >= 0 && o.minCoverage <= 1)) throw new SlmeshError('USAGE', `LOD planner: silhouette coverage floor must be between 0 and 1 (got ${o.minCoverage})`);
-    if (o.highDistance !== undefined && !(o.highDistance > 0)) throw new SlmeshError('USAGE', `LOD planner: high LOD distance must be a positive number of metres (got ${o.highDistance})`);
+    if (!(o.sizeFactor > 0) || !Number.isFinite(o.sizeFactor))
+      throw new SlmeshError('USAGE', `LOD planner: size factor must be a positive number (got ${o.sizeFactor})`);
+    if (!(o.minCoverage >= 0 && o.minCoverage <= 1))
+      throw new SlmeshError(
+        'USAGE',
+        `LOD planner: silhouette coverage floor must be between 0 and 1 (got ${o.minCoverage})`,
+      );
+    if (o.highDistance !== undefined && !(o.highDistance > 0))
+      throw new SlmeshError(
+        'USAGE',
+        `LOD planner: high LOD distance must be a positive number of metres (got ${o.highDistance})`,
+      );
     for (const [name, n] of Object.entries(o.maxTriangles ?? {})) {
-      if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new SlmeshError('USAGE', `LOD planner: the ${name} triangle budget must be a whole number > 0 (got ${n})`);
+      if (n !== undefined && !(Number.isInteger(n) && n > 0))
+        throw new SlmeshError(
+          'USAGE',
+          `LOD planner: the ${name} triangle budget must be a whole number > 0 (got ${n})`,
+        );
     }
     const high = object.lods.high;
     this.highSource = prepareLodSource(high, o);
@@ -297,20 +357,42 @@ export class ObjectLodPlanner {
       const radius = this.modelRadius * o.sizeFactor;
       const near = o.highDistance ?? fillDistance(radius, o.screen);
       const proxyError = errorForPixels(PROXY_ERROR_PX, near, o.screen) / o.sizeFactor;
-      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, proxyError, { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false });
+      const proxy = simplifyLodSource(this.highSource, 'attributes', 0, proxyError, {
+        ...o,
+        normalWeight: 0,
+        uvWeight: 0,
+        updatePositions: false,
+      });
       if (proxy.triangles > 0 && proxy.triangles < this.highSource.triangles) {
         const proxyMesh = lodTriangles(proxy.lod);
         const side = prepareHausdorffSide(proxyMesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples });
         // The proxy's error: high's samples measured to the proxy; the other direction (the proxy's
         // surface to high's) is meshoptimizer's estimate, since the proxy's vertices are high's own
         // and a BVH over the whole of high would cost more than the rest of the plan.
-        const error = Math.max(maxDistanceToMesh(sampleSurface(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }), side.bvh), proxy.simplifierError);
-        this.reference = { side, silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }), error, source: prepareLodSource(proxy.lod, o), lod: proxy.lod, vertices: proxy.vertices, triangles: proxy.triangles };
+        const error = Math.max(
+          maxDistanceToMesh(
+            sampleSurface(mesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples }),
+            side.bvh,
+          ),
+          proxy.simplifierError,
+        );
+        this.reference = {
+          side,
+          silhouette: silhouetteReference(proxyMesh, { resolution: o.silhouetteResolution }),
+          error,
+          source: prepareLodSource(proxy.lod, o),
+          lod: proxy.lod,
+          vertices: proxy.vertices,
+          triangles: proxy.triangles,
+        };
         return;
       }
     }
     this.reference = {
-      side: prepareHausdorffSide(mesh, { samples: this.sampleCount(mesh.indices.length / 3), maxVertexSamples: o.maxVertexSamples }),
+      side: prepareHausdorffSide(mesh, {
+        samples: this.sampleCount(mesh.indices.length / 3),
+        maxVertexSamples: o.maxVertexSamples,
+      }),
       silhouette: silhouetteReference(mesh, { resolution: o.silhouetteResolution }),
       error: 0,
       triangles: this.highSource.triangles,
@@ -328,7 +410,10 @@ export class ObjectLodPlanner {
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
     const ref = this.reference;
     const coverage = silhouetteCoverage(ref.silhouette, mesh).coverage;
-    const side = prepareHausdorffSide(mesh, { samples: this.sampleCount(ref.triangles), maxVertexSamples: this.options.maxVertexSamples });
+    const side = prepareHausdorffSide(mesh, {
+      samples: this.sampleCount(ref.triangles),
+      maxVertexSamples: this.options.maxVertexSamples,
+    });
     return { error: hausdorffBetween(ref.side, side).distance + ref.error, coverage };
   }
 
@@ -343,15 +428,25 @@ export class ObjectLodPlanner {
     const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
     const diagnostics: Diagnostic[] = [];
     const name = this.object.name;
-    const pxAt = (error: number, distance: number) => (Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0);
-    const note = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
+    const pxAt = (error: number, distance: number) =>
+      Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0;
+    const note = (severity: Diagnostic['severity'], code: string, message: string) =>
+      diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
 
     // 1. High: simplified only as far as stays within the pixel bound at the near distance (the
     //    fill distance unless highDistance is given), unless keepHigh. A big high starts from the proxy.
     const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
     const highBound = Math.min(errorForPixels(maxErrorPx, nearDistance, o.screen) / k, this.maxSide);
     const start = this.reference.source ?? this.highSource;
-    let top: ChainLink = { lod: high, triangles: highTriangles, vertices: lodVertexCount(high), error: 0, coverage: 1, source: this.reference.source ? undefined : this.highSource, target: 0 };
+    let top: ChainLink = {
+      lod: high,
+      triangles: highTriangles,
+      vertices: lodVertexCount(high),
+      error: 0,
+      coverage: 1,
+      source: this.reference.source ? undefined : this.highSource,
+      target: 0,
+    };
     let highMode: SimplifyMode | 'proxy' | 'kept' = 'kept';
     let highFallback: LodFallback | undefined;
     if (!o.keepHigh && this.reference.lod && this.reference.error <= highBound) {
@@ -359,12 +454,28 @@ export class ObjectLodPlanner {
       // further would cost a pass over the whole input per candidate.
       // Its coverage is 1: it is the silhouette reference (high's own, within its sub-pixel error).
       const ref = this.reference;
-      top = { lod: ref.lod!, triangles: ref.triangles, vertices: ref.vertices!, error: ref.error, coverage: 1, source: ref.source, target: 0 };
+      top = {
+        lod: ref.lod!,
+        triangles: ref.triangles,
+        vertices: ref.vertices!,
+        error: ref.error,
+        coverage: 1,
+        source: ref.source,
+        target: 0,
+      };
       highMode = 'proxy';
     } else if (!o.keepHigh) {
       const found = this.search(this.highSource, highBound, 0, false, fast);
       if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
-        top = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
+        top = {
+          lod: found.result.lod,
+          triangles: found.result.triangles,
+          vertices: found.result.vertices,
+          error: found.error,
+          coverage: found.coverage,
+          source: undefined,
+          target: found.target,
+        };
         highMode = found.result.mode;
       }
     }
@@ -374,7 +485,11 @@ export class ObjectLodPlanner {
       top = { ...forced, source: undefined };
       highMode = forced.mode;
       highFallback = 'max-triangles';
-      note('info', 'lod-max-triangles', `high: reduced to the triangle budget ${highMax} (${forced.triangles} triangles, ${pxAt(forced.error, nearDistance).toFixed(2)} px at ${nearDistance.toFixed(1)} m)`);
+      note(
+        'info',
+        'lod-max-triangles',
+        `high: reduced to the triangle budget ${highMax} (${forced.triangles} triangles, ${pxAt(forced.error, nearDistance).toFixed(2)} px at ${nearDistance.toFixed(1)} m)`,
+      );
     }
     const highPlan: HighLodPlan = {
       triangles: top.triangles,
@@ -396,7 +511,10 @@ export class ObjectLodPlanner {
       // 2a. The bound in model metres; an error beyond the object's own size means nothing.
       const bound = Math.min(bounds.maxError[lodName] / k, this.maxSide);
       const chain = o.chain === 'auto' ? fast : o.chain;
-      const source = chain ? (above.source ??= above.lod === high && this.reference.source ? this.reference.source : prepareLodSource(above.lod, o)) : this.highSource;
+      const source = chain
+        ? (above.source ??=
+            above.lod === high && this.reference.source ? this.reference.source : prepareLodSource(above.lod, o))
+        : this.highSource;
       const spent = chain ? (above.lod === high ? this.reference.error : above.error) : 0;
       const lean = lodName !== 'medium' && o.leanFarLods;
       // 2b. Search within the bound.
@@ -410,9 +528,17 @@ export class ObjectLodPlanner {
         if (relaxed && (!found || relaxed.cost < found.cost)) {
           found = relaxed;
           fallback = 'relaxed-bound';
-          note('warning', 'lod-fallback', `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`);
+          note(
+            'warning',
+            'lod-fallback',
+            `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`,
+          );
         } else if (!found || found.result.triangles >= above.triangles) {
-          note('warning', 'lod-fallback', `${lodName}: no simplification shrinks it without losing the silhouette (coverage floor ${o.minCoverage}); it is a copy of the LOD above`);
+          note(
+            'warning',
+            'lod-fallback',
+            `${lodName}: no simplification shrinks it without losing the silhouette (coverage floor ${o.minCoverage}); it is a copy of the LOD above`,
+          );
           fallback = 'no-shrink';
         }
       }
@@ -422,24 +548,77 @@ export class ObjectLodPlanner {
       const max = budget === undefined ? undefined : Math.max(1, budget - conformMaxAddedTriangles(high));
       if (max !== undefined && Math.min(found?.result.triangles ?? Infinity, above.triangles) > max) {
         const forced = this.forceTriangles(source, max);
-        found = this.priced({ lod: forced.lod, triangles: forced.triangles, vertices: forced.vertices, simplifierError: 0, mode: forced.mode }, forced.error, forced.coverage, forced.target, lean);
+        found = this.priced(
+          {
+            lod: forced.lod,
+            triangles: forced.triangles,
+            vertices: forced.vertices,
+            simplifierError: 0,
+            mode: forced.mode,
+          },
+          forced.error,
+          forced.coverage,
+          forced.target,
+          lean,
+        );
         fallback = 'max-triangles';
-        note('info', 'lod-max-triangles', `${lodName}: reduced to the triangle budget ${budget} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`);
+        note(
+          'info',
+          'lod-max-triangles',
+          `${lodName}: reduced to the triangle budget ${budget} (${forced.triangles} triangles, ${pxAt(forced.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m)`,
+        );
       }
       // 2e. Monotone: never more triangles or vertices than the LOD above.
       let level: LodLevelPlan;
-      if (!found || found.result.triangles > above.triangles || found.result.vertices > above.vertices || found.result.triangles === 0) {
+      if (
+        !found ||
+        found.result.triangles > above.triangles ||
+        found.result.vertices > above.vertices ||
+        found.result.triangles === 0
+      ) {
         lods[lodName] = above.lod;
-        level = this.level(lodName, distance, bounds.maxError[lodName], above.triangles, above.vertices, above.error, above.coverage, 'copy', above.target);
+        level = this.level(
+          lodName,
+          distance,
+          bounds.maxError[lodName],
+          above.triangles,
+          above.vertices,
+          above.error,
+          above.coverage,
+          'copy',
+          above.target,
+        );
       } else {
         lods[lodName] = found.result.lod;
-        level = this.level(lodName, distance, bounds.maxError[lodName], found.result.triangles, found.result.vertices, found.error, found.coverage, found.result.mode, found.target);
-        above = { lod: found.result.lod, triangles: found.result.triangles, vertices: found.result.vertices, error: found.error, coverage: found.coverage, source: undefined, target: found.target };
+        level = this.level(
+          lodName,
+          distance,
+          bounds.maxError[lodName],
+          found.result.triangles,
+          found.result.vertices,
+          found.error,
+          found.coverage,
+          found.result.mode,
+          found.target,
+        );
+        above = {
+          lod: found.result.lod,
+          triangles: found.result.triangles,
+          vertices: found.result.vertices,
+          error: found.error,
+          coverage: found.coverage,
+          source: undefined,
+          target: found.target,
+        };
       }
       if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {
         // A copy of a LOD above that was itself made by a fallback: over this bound too.
         fallback = 'no-shrink';
-        note('warning', 'lod-fallback', `${lodName}: a copy of the LOD above (itself a fallback), ${level.screenErrorPx.toFixed(2)} px at ${distance.toFixed(1)} m`);
+        note(
+          'warning',
+          'lod-fallback',
+          `${lodName}: a copy of the LOD above (itself a fallback), ${level.screenErrorPx.toFixed(2)} px at ${distance.toFixed(1)} m`,
+        );
       }
       if (fallback) level.fallback = fallback;
       levels.push(level);
@@ -447,7 +626,17 @@ export class ObjectLodPlanner {
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
     return {
       object: { ...this.object, lods: { high: top.lod, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
-      plan: { name, radius, lodFactor: o.lodFactor, maxErrorPx, highTriangles, high: highPlan, levels, worstScreenErrorPx: worst, diagnostics },
+      plan: {
+        name,
+        radius,
+        lodFactor: o.lodFactor,
+        maxErrorPx,
+        highTriangles,
+        high: highPlan,
+        levels,
+        worstScreenErrorPx: worst,
+        diagnostics,
+      },
     };
   }
 
@@ -472,7 +661,16 @@ export class ObjectLodPlanner {
       return true;
     };
     // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
-    consider(simplifyLodSource(source, 'sloppy', Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION)), this.maxSide, opts), this.maxSide);
+    consider(
+      simplifyLodSource(
+        source,
+        'sloppy',
+        Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION)),
+        this.maxSide,
+        opts,
+      ),
+      this.maxSide,
+    );
     for (let step = 1; step <= FALLBACK_STEPS; step++) {
       const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
       if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
@@ -484,14 +682,37 @@ export class ObjectLodPlanner {
   private forceTriangles(source: LodSource, max: number): ChainLink & { mode: SimplifyMode } {
     const o = this.options;
     let r = simplifyToTriangles(source, max, this.maxSide, { ...o, maxRatioDrift: 1 });
-    for (let target = max, i = 0; (r.triangles > max || r.triangles === 0) && i < 12; i++, target = Math.floor(target * 0.7)) {
+    for (
+      let target = max, i = 0;
+      (r.triangles > max || r.triangles === 0) && i < 12;
+      i++, target = Math.floor(target * 0.7)
+    ) {
       r = simplifyLodSource(source, 'sloppy', Math.max(1, target), this.maxSide, o);
     }
     const { error, coverage } = this.measure(r.lod);
-    return { lod: r.lod, triangles: r.triangles, vertices: r.vertices, error, coverage, source: undefined, target: 0, mode: r.mode };
+    return {
+      lod: r.lod,
+      triangles: r.triangles,
+      vertices: r.vertices,
+      error,
+      coverage,
+      source: undefined,
+      target: 0,
+      mode: r.mode,
+    };
   }
 
-  private level(name: LowerLodName, distance: number, maxError: number, triangles: number, vertices: number, error: number, coverage: number, mode: SimplifyMode | 'copy', target: number): LodLevelPlan {
+  private level(
+    name: LowerLodName,
+    distance: number,
+    maxError: number,
+    triangles: number,
+    vertices: number,
+    error: number,
+    coverage: number,
+    mode: SimplifyMode | 'copy',
+    target: number,
+  ): LodLevelPlan {
     const k = this.options.sizeFactor;
     const e = error * k;
     return {
@@ -540,7 +761,8 @@ export class ObjectLodPlanner {
     const o = big ? { ...this.options, updatePositions: false } : this.options;
     let probes = fast ? Math.min(3, o.maxProbes) : source.triangles > 20_000 ? Math.min(5, o.maxProbes) : o.maxProbes;
     // Where the pixel bound is loose, the silhouette floor binds, usually at a few percent of the size.
-    const base = (fast ? 0.5 : 1) * Math.max(Math.min(Math.max(bound - spent, 0.5 * bound), LOOSE_START * this.maxSide), TINY);
+    const base =
+      (fast ? 0.5 : 1) * Math.max(Math.min(Math.max(bound - spent, 0.5 * bound), LOOSE_START * this.maxSide), TINY);
     const tried = new Map<number, Candidate | null>();
     let best: Candidate | undefined;
     const passes = (e: number): boolean => {
@@ -549,12 +771,19 @@ export class ObjectLodPlanner {
       probes--;
       const t = base * Math.SQRT2 ** e;
       const result = simplifyToError(source, t, o);
-      let error = Infinity, coverage = 0;
+      let error = Infinity,
+        coverage = 0;
       if (result.triangles > 0) ({ error, coverage } = this.measure(result.lod));
       const ok = error <= bound && coverage >= o.minCoverage;
       const c = ok ? this.priced(result, error, coverage, t, lean) : null;
       tried.set(e, c);
-      if (c && (!best || c.cost < best.cost || (c.cost === best.cost && (o.deflate ? c.error < best.error : c.result.triangles < best.result.triangles)))) best = c;
+      if (
+        c &&
+        (!best ||
+          c.cost < best.cost ||
+          (c.cost === best.cost && (o.deflate ? c.error < best.error : c.result.triangles < best.result.triangles)))
+      )
+        best = c;
       return ok;
     };
     const maxUp = Math.ceil(2 * Math.log2(Math.max(this.maxSide, TINY) / base)) + 1;
@@ -607,19 +836,23 @@ export function planObjectLods(object: SlObject, options: LodPlanOptions): { obj
 export function geometryKey(object: SlObject): { key: string; origin: [number, number, number] } {
   const box = objectBox(object);
   const origin: [number, number, number] = [box.min[0], box.min[1], box.min[2]];
-  let h1 = 0x811c9dc5, h2 = 0x01000193;
+  let h1 = 0x811c9dc5,
+    h2 = 0x01000193;
   const mix = (x: number) => {
     h1 = Math.imul(h1 ^ x, 0x01000193);
     h2 = Math.imul(h2 ^ x, 0x5bd1e995) ^ (h2 >>> 13);
   };
-  const f = new Float32Array(1), u = new Uint32Array(f.buffer);
+  const f = new Float32Array(1),
+    u = new Uint32Array(f.buffer);
   const bitsOf = (x: number) => {
     f[0] = x + 0;
     return u[0];
   };
   const parts: string[] = [];
   for (const face of object.lods.high.faces) {
-    parts.push(`${face.material}:${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`);
+    parts.push(
+      `${face.material}:${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`,
+    );
     for (let i = 0; i < face.positions.length; i++) mix(bitsOf(Math.fround(face.positions[i] - origin[i % 3])));
     if (face.normals) for (let i = 0; i < face.normals.length; i++) mix(bitsOf(face.normals[i]));
     if (face.uvs) for (let i = 0; i < face.uvs.length; i++) mix(bitsOf(face.uvs[i]));
@@ -639,11 +872,27 @@ function translatedLod(lod: MeshLod, d: [number, number, number]): MeshLod {
 }
 
 /** A planned object moved onto another object of the same geometry. */
-function planFor(target: SlObject, targetOrigin: [number, number, number], planned: SlObject, plannedOrigin: [number, number, number], plan: ObjectLodPlan): { object: SlObject; plan: ObjectLodPlan } {
-  const d: [number, number, number] = [targetOrigin[0] - plannedOrigin[0], targetOrigin[1] - plannedOrigin[1], targetOrigin[2] - plannedOrigin[2]];
+function planFor(
+  target: SlObject,
+  targetOrigin: [number, number, number],
+  planned: SlObject,
+  plannedOrigin: [number, number, number],
+  plan: ObjectLodPlan,
+): { object: SlObject; plan: ObjectLodPlan } {
+  const d: [number, number, number] = [
+    targetOrigin[0] - plannedOrigin[0],
+    targetOrigin[1] - plannedOrigin[1],
+    targetOrigin[2] - plannedOrigin[2],
+  ];
   const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d);
-  const lods = { high, medium: translatedLod(planned.lods.medium!, d), low: translatedLod(planned.lods.low!, d), lowest: translatedLod(planned.lods.lowest!, d) };
-  const rename = (m: string) => (m.startsWith(`${plan.name}: `) ? `${target.name}: ${m.slice(plan.name.length + 2)}` : m);
+  const lods = {
+    high,
+    medium: translatedLod(planned.lods.medium!, d),
+    low: translatedLod(planned.lods.low!, d),
+    lowest: translatedLod(planned.lods.lowest!, d),
+  };
+  const rename = (m: string) =>
+    m.startsWith(`${plan.name}: `) ? `${target.name}: ${m.slice(plan.name.length + 2)}` : m;
   const diagnostics = plan.diagnostics.map((x) => ({ ...x, object: target.name, message: rename(x.message) }));
   return { object: { ...target, lods }, plan: { ...plan, name: target.name, diagnostics } };
 }
@@ -702,32 +951,49 @@ export interface LodBudgetResult {
  */
 export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
   const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
-  if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact)) throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
+  if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact))
+    throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
   const deflate = memoizeDeflate(o.deflate);
   const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;
   // One planner per distinct geometry (linked duplicates share theirs).
   const keys = model.objects.map((obj) => geometryKey(obj));
   const planners = new Map<string, { planner: ObjectLodPlanner; origin: [number, number, number] }>();
   model.objects.forEach((obj, i) => {
-    if (!planners.has(keys[i].key)) planners.set(keys[i].key, { planner: new ObjectLodPlanner(obj, o), origin: keys[i].origin });
+    if (!planners.has(keys[i].key))
+      planners.set(keys[i].key, { planner: new ObjectLodPlanner(obj, o), origin: keys[i].origin });
   });
   const evaluate = (px: number) => {
     const byKey = new Map([...planners].map(([key, p]) => [key, { ...p.planner.plan(px), origin: p.origin }]));
     const results = model.objects.map((obj, i) => {
       const r = byKey.get(keys[i].key)!;
-      return r.object.name === obj.name && r.origin === keys[i].origin ? r : planFor(obj, keys[i].origin, r.object, r.origin, r.plan);
+      return r.object.name === obj.name && r.origin === keys[i].origin
+        ? r
+        : planFor(obj, keys[i].origin, r.object, r.origin, r.plan);
     });
     const planned: SlModel = { ...model, objects: results.map((r) => r.object) };
-    const cost = costReport(planned, { ...o.cost, deflate, scaleFactors: o.scaleFactors ?? [k, k, k], lodFactor: o.lodFactor ?? LOD_PLAN_DEFAULTS.lodFactor });
+    const cost = costReport(planned, {
+      ...o.cost,
+      deflate,
+      scaleFactors: o.scaleFactors ?? [k, k, k],
+      lodFactor: o.lodFactor ?? LOD_PLAN_DEFAULTS.lodFactor,
+    });
     return { model: planned, plans: results.map((r) => r.plan), landImpact: cost.linkset.landImpact, px };
   };
   // 1. The floor chain: if even it is over, say so.
   const floor = evaluate(FLOOR_ERROR_PX);
-  const floorResult = (fits: boolean): LodBudgetResult => ({ model: floor.model, plans: floor.plans, fits, maxErrorPx: Infinity, landImpact: floor.landImpact, floorLandImpact: floor.landImpact });
+  const floorResult = (fits: boolean): LodBudgetResult => ({
+    model: floor.model,
+    plans: floor.plans,
+    fits,
+    maxErrorPx: Infinity,
+    landImpact: floor.landImpact,
+    floorLandImpact: floor.landImpact,
+  });
   if (floor.landImpact > o.targetLandImpact) return floorResult(false);
   // 2. The finest bound tried; if it fits, nothing better is needed.
   const fine = evaluate(o.minErrorPx);
-  if (fine.landImpact <= o.targetLandImpact) return { ...fine, fits: true, maxErrorPx: fine.px, floorLandImpact: floor.landImpact };
+  if (fine.landImpact <= o.targetLandImpact)
+    return { ...fine, fits: true, maxErrorPx: fine.px, floorLandImpact: floor.landImpact };
   // 3. Bisection on log2(pixels) between a failing bound and a fitting one.
   let lo = Math.log2(o.minErrorPx);
   let hi = Math.log2(1024);
@@ -747,5 +1013,12 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
     }
   }
   if (best === floor) return floorResult(true);
-  return { model: best.model, plans: best.plans, fits: true, maxErrorPx: best.px, landImpact: best.landImpact, floorLandImpact: floor.landImpact };
+  return {
+    model: best.model,
+    plans: best.plans,
+    fits: true,
+    maxErrorPx: best.px,
+    landImpact: best.landImpact,
+    floorLandImpact: floor.landImpact,
+  };
 }

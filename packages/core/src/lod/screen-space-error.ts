@@ -47,7 +47,10 @@ export const SCREEN_SPACE_DEFAULTS: Readonly<ScreenSpaceSettings> = Object.freez
 function settingsOf(s: Partial<ScreenSpaceSettings> = {}): ScreenSpaceSettings {
   const out = assignDefaults(SCREEN_SPACE_DEFAULTS, s);
   if (!(out.viewportHeightPx > 0) || !(out.verticalFovDegrees > 0 && out.verticalFovDegrees < 180)) {
-    throw new SlmeshError('USAGE', `screen-space settings: viewport height must be > 0 and field of view in (0, 180) degrees (got ${out.viewportHeightPx} px, ${out.verticalFovDegrees} degrees)`);
+    throw new SlmeshError(
+      'USAGE',
+      `screen-space settings: viewport height must be > 0 and field of view in (0, 180) degrees (got ${out.viewportHeightPx} px, ${out.verticalFovDegrees} degrees)`,
+    );
   }
   return out;
 }
@@ -104,10 +107,14 @@ export function lodErrorBounds(
   settings: Partial<ScreenSpaceSettings> = {},
   distanceOptions: LodDistanceOptions = {},
 ): LodErrorBounds {
-  if (!(maxErrorPx >= 0) || !Number.isFinite(maxErrorPx)) throw new SlmeshError('USAGE', `maximum screen-space error must be a number >= 0 pixels (got ${maxErrorPx})`);
+  if (!(maxErrorPx >= 0) || !Number.isFinite(maxErrorPx))
+    throw new SlmeshError('USAGE', `maximum screen-space error must be a number >= 0 pixels (got ${maxErrorPx})`);
   const distances = lodSwitchDistances(radius, lodFactor, distanceOptions);
   const bound = (d: number) => (Number.isFinite(d) ? errorForPixels(maxErrorPx, d, settings) : Infinity);
-  return { distances, maxError: { medium: bound(distances.medium), low: bound(distances.low), lowest: bound(distances.lowest) } };
+  return {
+    distances,
+    maxError: { medium: bound(distances.medium), low: bound(distances.low), lowest: bound(distances.lowest) },
+  };
 }
 
 /** The screen-space error of each lower LOD at its switch distance, and the worst of them. */

@@ -84,7 +84,8 @@ export function silhouetteViews(mesh: IndexedMesh<Float32Array>, options: Silhou
   const tolerance = options.tolerance ?? SILHOUETTE_DEFAULTS.tolerance;
   const { positions: p, indices } = mesh;
   const used = new Uint8Array(p.length / 3);
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
     used[v] = 1;
@@ -96,7 +97,10 @@ export function silhouetteViews(mesh: IndexedMesh<Float32Array>, options: Silhou
   const reach = tolerance * Math.max(0, hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]);
   return directions.map((d) => {
     const { u, v } = basis(d);
-    let umin = Infinity, umax = -Infinity, vmin = Infinity, vmax = -Infinity;
+    let umin = Infinity,
+      umax = -Infinity,
+      vmin = Infinity,
+      vmax = -Infinity;
     for (let o = 0; o + 2 < p.length; o += 3) {
       if (!used[o / 3]) continue;
       const pu = p[o] * u[0] + p[o + 1] * u[1] + p[o + 2] * u[2];
@@ -108,7 +112,8 @@ export function silhouetteViews(mesh: IndexedMesh<Float32Array>, options: Silhou
     }
     const extent = Math.max(umax - umin, vmax - vmin);
     const flat = !(extent > 0) || !(umax - umin > extent * 1e-6) || !(vmax - vmin > extent * 1e-6);
-    const du = flat ? 0 : (umax - umin) / resolution, dv = flat ? 0 : (vmax - vmin) / resolution;
+    const du = flat ? 0 : (umax - umin) / resolution,
+      dv = flat ? 0 : (vmax - vmin) / resolution;
     const cells = (c: number) => (c > 0 ? Math.min(resolution, Math.floor(reach / c + 1e-9)) : 0);
     return { u, v, u0: flat ? 0 : umin, v0: flat ? 0 : vmin, du, dv, resolution, reachU: cells(du), reachV: cells(dv) };
   });
@@ -123,13 +128,15 @@ export function rasterizeSilhouette(mesh: IndexedMesh<Float32Array>, view: Silho
   const { u, v, u0, v0, du, dv } = view;
   // Project each vertex once, in cell units.
   const nv = Math.floor(p.length / 3);
-  const px = new Float32Array(nv), py = new Float32Array(nv);
+  const px = new Float32Array(nv),
+    py = new Float32Array(nv);
   for (let i = 0; i < nv; i++) {
     const o = i * 3;
     px[i] = (p[o] * u[0] + p[o + 1] * u[1] + p[o + 2] * u[2] - u0) / du;
     py[i] = (p[o] * v[0] + p[o + 1] * v[1] + p[o + 2] * v[2] - v0) / dv;
   }
-  const X = [0, 0, 0], Y = [0, 0, 0];
+  const X = [0, 0, 0],
+    Y = [0, 0, 0];
   for (let t = 0; t + 2 < indices.length; t += 3) {
     for (let k = 0; k < 3; k++) {
       X[k] = px[indices[t + k]];
@@ -161,7 +168,10 @@ export function rasterizeSilhouette(mesh: IndexedMesh<Float32Array>, view: Silho
 }
 
 /** The reference mesh's silhouettes, to compare other meshes against (computed once). */
-export function silhouetteReference(mesh: IndexedMesh<Float32Array>, options: SilhouetteOptions = {}): SilhouetteReference {
+export function silhouetteReference(
+  mesh: IndexedMesh<Float32Array>,
+  options: SilhouetteOptions = {},
+): SilhouetteReference {
   const views = silhouetteViews(mesh, options);
   const masks = views.map((view) => rasterizeSilhouette(mesh, view));
   const areas = masks.map((m) => m.reduce((a, b) => a + b, 0));
@@ -210,7 +220,10 @@ function dilate(mask: Uint8Array, r: number, ru: number, rv: number): Uint8Array
 }
 
 /** How much of the reference's silhouettes `mesh` covers: min over views of |ref AND mesh| / |ref|. */
-export function silhouetteCoverage(reference: SilhouetteReference, mesh: IndexedMesh<Float32Array>): SilhouetteCoverage {
+export function silhouetteCoverage(
+  reference: SilhouetteReference,
+  mesh: IndexedMesh<Float32Array>,
+): SilhouetteCoverage {
   const perView = reference.views.map((view, k) => {
     const area = reference.areas[k];
     if (area === 0) return 1;

@@ -17,7 +17,14 @@
  * a simplified face), the 5-second time limit of the sloppy retries.
  */
 
-import { prepareLodSource, splitIntoFaces, weldRemap, type LodSource, type MeshSimplifier, type SimplifiedLod } from './lod-generator.js';
+import {
+  prepareLodSource,
+  splitIntoFaces,
+  weldRemap,
+  type LodSource,
+  type MeshSimplifier,
+  type SimplifiedLod,
+} from './lod-generator.js';
 import type { MeshLod, SlObject } from '../types.js';
 
 /** The viewer's LOD decimation per step (LLModelPreview: decimation = 3). */
@@ -34,7 +41,13 @@ interface ViewerRun {
   result: SimplifiedLod;
 }
 
-function run(source: LodSource, s: MeshSimplifier, decimator: number, mode: ViewerMode, remaps: Map<ViewerMode, Uint32Array>): ViewerRun {
+function run(
+  source: LodSource,
+  s: MeshSimplifier,
+  decimator: number,
+  mode: ViewerMode,
+  remaps: Map<ViewerMode, Uint32Array>,
+): ViewerRun {
   const sizeIndices = source.indices.length;
   // llclamp(llfloor(size_indices / decimator), 3, size_indices), in whole triangles (meshoptimizer's JS API asks for a multiple of 3).
   const target = Math.floor(Math.min(Math.max(Math.floor(sizeIndices / decimator), 3), sizeIndices) / 3) * 3;
@@ -48,14 +61,27 @@ function run(source: LodSource, s: MeshSimplifier, decimator: number, mode: View
     indices = new Uint32Array(sizeIndices);
     for (let i = 0; i < sizeIndices; i++) indices[i] = remap[source.indices[i]];
   }
-  const [out, error] = mode === 'sloppy' ? s.simplifySloppy(indices, source.positions, 3, null, target, 1) : s.simplify(indices, source.positions, 3, target, 1, []);
-  const result = splitIntoFaces(source, out, error * source.maxSide, mode === 'full' ? 'no-uvs' : mode === 'no-normals' ? 'no-normals' : mode === 'no-uvs' ? 'no-uvs' : 'sloppy');
+  const [out, error] =
+    mode === 'sloppy'
+      ? s.simplifySloppy(indices, source.positions, 3, null, target, 1)
+      : s.simplify(indices, source.positions, 3, target, 1, []);
+  const result = splitIntoFaces(
+    source,
+    out,
+    error * source.maxSide,
+    mode === 'full' ? 'no-uvs' : mode === 'no-normals' ? 'no-normals' : mode === 'no-uvs' ? 'no-uvs' : 'sloppy',
+  );
   const ratio = out.length < 3 || result.triangles === 0 ? -1 : sizeIndices / out.length;
   return { ratio, result };
 }
 
 /** One LOD the way genMeshOptimizerLODs (MESH_OPTIMIZER_AUTO) makes it from `source` (high). */
-export function viewerAutoLod(source: LodSource, simplifier: MeshSimplifier, decimator: number, remaps = new Map<ViewerMode, Uint32Array>()): SimplifiedLod {
+export function viewerAutoLod(
+  source: LodSource,
+  simplifier: MeshSimplifier,
+  decimator: number,
+  remaps = new Map<ViewerMode, Uint32Array>(),
+): SimplifiedLod {
   const copyHigh = (): SimplifiedLod => splitIntoFaces(source, source.indices, 0, 'no-uvs');
   let precise = run(source, simplifier, decimator, 'full', remaps);
   let current = precise;
@@ -72,7 +98,13 @@ export function viewerAutoLod(source: LodSource, simplifier: MeshSimplifier, dec
     if (sloppy.ratio > 0) lastWorking = sloppy;
     if (sloppy.ratio > decimator * SLOPPY_RATIO_DRIFT || sloppy.ratio < 0) {
       const corrected = (decimator * (decimator / sloppy.ratio + 1)) / 2;
-      sloppy = run(source, simplifier, corrected > 0 && Number.isFinite(corrected) ? corrected : decimator, 'sloppy', remaps);
+      sloppy = run(
+        source,
+        simplifier,
+        corrected > 0 && Number.isFinite(corrected) ? corrected : decimator,
+        'sloppy',
+        remaps,
+      );
     }
     if (lastWorking && sloppy.ratio < lastWorking.ratio) sloppy = run(source, simplifier, decimator, 'sloppy', remaps);
     if (sloppy.ratio < 0) {
@@ -84,7 +116,8 @@ export function viewerAutoLod(source: LodSource, simplifier: MeshSimplifier, dec
       }
     }
     if (sloppy.ratio < 0 || sloppy.ratio < precise.ratio) {
-      current = precise.ratio < 0 ? { ratio: 1, result: copyHigh() } : run(source, simplifier, decimator, 'full', remaps);
+      current =
+        precise.ratio < 0 ? { ratio: 1, result: copyHigh() } : run(source, simplifier, decimator, 'full', remaps);
     } else {
       current = sloppy;
     }
@@ -93,7 +126,10 @@ export function viewerAutoLod(source: LodSource, simplifier: MeshSimplifier, dec
 }
 
 /** The viewer's auto-LOD chain for an object: medium, low, lowest at 1/3, 1/9, 1/27 of high. */
-export function viewerAutoLods(object: SlObject, simplifier: MeshSimplifier): { object: SlObject; lods: { medium: MeshLod; low: MeshLod; lowest: MeshLod } } {
+export function viewerAutoLods(
+  object: SlObject,
+  simplifier: MeshSimplifier,
+): { object: SlObject; lods: { medium: MeshLod; low: MeshLod; lowest: MeshLod } } {
   const source = prepareLodSource(object.lods.high, { weldTolerance: 0 });
   const remaps = new Map<ViewerMode, Uint32Array>();
   const d = VIEWER_LOD_DECIMATION;

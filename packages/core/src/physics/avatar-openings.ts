@@ -101,13 +101,18 @@ interface AvatarGrid {
 }
 
 /** Steps 1-3 of the file comment: the grid, the distance to the surface, the flooded ball centres. */
-function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, options: AvatarOpeningOptions): AvatarGrid | undefined {
+function avatarGrid(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  options: AvatarOpeningOptions,
+): AvatarGrid | undefined {
   const width = options.width ?? AVATAR_PASSAGE_WIDTH;
   const r = width / 2;
   const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
   const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
   // 1. The grid: the surface's box, padded by more than the ball.
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i + 2 < positions.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       const v = positions[i + k];
@@ -131,8 +136,11 @@ function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, op
   const p = positions;
   const d2 = new Float32Array(n).fill(1e20);
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
-    if (!Number.isFinite(p[a] + p[a + 1] + p[a + 2] + p[b] + p[b + 1] + p[b + 2] + p[c] + p[c + 1] + p[c + 2])) continue;
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    if (!Number.isFinite(p[a] + p[a + 1] + p[a + 2] + p[b] + p[b + 1] + p[b + 2] + p[c] + p[c + 1] + p[c + 2]))
+      continue;
     const longest = Math.sqrt(
       Math.max(
         (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
@@ -141,14 +149,22 @@ function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, op
       ),
     );
     const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
-    const ax = (p[a] - origin[0]) * inv, ay = (p[a + 1] - origin[1]) * inv, az = (p[a + 2] - origin[2]) * inv;
-    const ux = (p[b] - p[a]) * inv, uy = (p[b + 1] - p[a + 1]) * inv, uz = (p[b + 2] - p[a + 2]) * inv;
-    const vx = (p[c] - p[a]) * inv, vy = (p[c + 1] - p[a + 1]) * inv, vz = (p[c + 2] - p[a + 2]) * inv;
+    const ax = (p[a] - origin[0]) * inv,
+      ay = (p[a + 1] - origin[1]) * inv,
+      az = (p[a + 2] - origin[2]) * inv;
+    const ux = (p[b] - p[a]) * inv,
+      uy = (p[b + 1] - p[a + 1]) * inv,
+      uz = (p[b + 2] - p[a + 2]) * inv;
+    const vx = (p[c] - p[a]) * inv,
+      vy = (p[c + 1] - p[a + 1]) * inv,
+      vz = (p[c + 2] - p[a + 2]) * inv;
     for (let i = 0; i <= steps; i++) {
       const u = i / steps;
       for (let j = 0; i + j <= steps; j++) {
         const w = j / steps;
-        const gi = Math.floor(ax + u * ux + w * vx), gj = Math.floor(ay + u * uy + w * vy), gk = Math.floor(az + u * uz + w * vz);
+        const gi = Math.floor(ax + u * ux + w * vx),
+          gj = Math.floor(ay + u * uy + w * vy),
+          gk = Math.floor(az + u * uz + w * vz);
         if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
         d2[gi + nx * (gj + ny * gk)] = 0;
       }
@@ -164,7 +180,8 @@ function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, op
   // 3. Flood the ball's centre from the border through cells with enough clearance.
   const reached = new Uint8Array(n);
   const queue = new Int32Array(n);
-  let qh = 0, qt = 0;
+  let qh = 0,
+    qt = 0;
   const push = (g: number) => {
     if (reached[g] || d2[g] < need2) return;
     reached[g] = 1;
@@ -179,7 +196,9 @@ function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, op
   }
   while (qh < qt) {
     const g = queue[qh++];
-    const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
+    const i = g % nx,
+      j = Math.floor(g / nx) % ny,
+      k = Math.floor(g / (nx * ny));
     if (i > 0) push(g - 1);
     if (i < nx - 1) push(g + 1);
     if (j > 0) push(g - nx);
@@ -194,7 +213,10 @@ function avatarGrid(positions: ArrayLike<number>, indices: ArrayLike<number>, op
 function edt3d(d2: Float32Array, dims: number[]): void {
   const [nx, ny, nz] = dims;
   const maxN = Math.max(nx, ny, nz);
-  const f = new Float64Array(maxN), out = new Float64Array(maxN), z = new Float64Array(maxN + 1), v = new Int32Array(maxN);
+  const f = new Float64Array(maxN),
+    out = new Float64Array(maxN),
+    z = new Float64Array(maxN + 1),
+    v = new Int32Array(maxN);
   const pass = (len: number, stride: number, s0: number) => {
     for (let i = 0, at = s0; i < len; i++, at += stride) f[i] = d2[at];
     edt1d(f, len, out, v, z);
@@ -224,7 +246,9 @@ export function avatarOpenings(
 
   // 4. Per hull: the reached cells inside it, grouped; passage or enclosure.
   const centre = (g: number): [number, number, number] => {
-    const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
+    const i = g % nx,
+      j = Math.floor(g / nx) % ny,
+      k = Math.floor(g / (nx * ny));
     return [origin[0] + (i + 0.5) * cell, origin[1] + (j + 0.5) * cell, origin[2] + (k + 0.5) * cell];
   };
   return hulls.map((points): AvatarOpening => {
@@ -234,7 +258,8 @@ export function avatarOpenings(
     const planes = pl.length / 4;
     // Depth of a point inside the hull (negative outside) and the face it is nearest to / beyond.
     const depth = (x: number, y: number, zz: number): { d: number; face: number } => {
-      let d = Infinity, face = 0;
+      let d = Infinity,
+        face = 0;
       for (let q = 0; q < planes; q++) {
         const s = pl[4 * q + 3] - (pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz);
         if (s < d) {
@@ -244,9 +269,12 @@ export function avatarOpenings(
       }
       return { d, face };
     };
-    const i0 = Math.max(0, Math.floor((hull.min[0] - origin[0]) * inv)), i1 = Math.min(nx - 1, Math.floor((hull.max[0] - origin[0]) * inv));
-    const j0 = Math.max(0, Math.floor((hull.min[1] - origin[1]) * inv)), j1 = Math.min(ny - 1, Math.floor((hull.max[1] - origin[1]) * inv));
-    const k0 = Math.max(0, Math.floor((hull.min[2] - origin[2]) * inv)), k1 = Math.min(nz - 1, Math.floor((hull.max[2] - origin[2]) * inv));
+    const i0 = Math.max(0, Math.floor((hull.min[0] - origin[0]) * inv)),
+      i1 = Math.min(nx - 1, Math.floor((hull.max[0] - origin[0]) * inv));
+    const j0 = Math.max(0, Math.floor((hull.min[1] - origin[1]) * inv)),
+      j1 = Math.min(ny - 1, Math.floor((hull.max[1] - origin[1]) * inv));
+    const k0 = Math.max(0, Math.floor((hull.min[2] - origin[2]) * inv)),
+      k1 = Math.min(nz - 1, Math.floor((hull.max[2] - origin[2]) * inv));
     const inside = new Map<number, number>();
     for (let k = k0; k <= k1; k++) {
       for (let j = j0; j <= j1; j++) {
@@ -256,7 +284,8 @@ export function avatarOpenings(
           const [x, y, zz] = centre(g);
           // Most reached cells are outside: stop at the first face they are beyond.
           let out = false;
-          for (let q = 0; q < planes && !out; q++) out = pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz > pl[4 * q + 3];
+          for (let q = 0; q < planes && !out; q++)
+            out = pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz > pl[4 * q + 3];
           if (out) continue;
           const d = depth(x, y, zz).d;
           if (d > 0) inside.set(g, d);
@@ -272,7 +301,9 @@ export function avatarOpenings(
       const stack = [seed];
       seen.add(seed);
       const exits = new Set<number>();
-      let deepest = 0, widest = 0, at = seed;
+      let deepest = 0,
+        widest = 0,
+        at = seed;
       while (stack.length > 0) {
         const g = stack.pop()!;
         const dg = inside.get(g)!;
@@ -281,8 +312,17 @@ export function avatarOpenings(
           at = g;
         }
         widest = Math.max(widest, Math.sqrt(d2[g]) * cell);
-        const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
-        const nbs = [i > 0 ? g - 1 : -1, i < nx - 1 ? g + 1 : -1, j > 0 ? g - nx : -1, j < ny - 1 ? g + nx : -1, k > 0 ? g - nx * ny : -1, k < nz - 1 ? g + nx * ny : -1];
+        const i = g % nx,
+          j = Math.floor(g / nx) % ny,
+          k = Math.floor(g / (nx * ny));
+        const nbs = [
+          i > 0 ? g - 1 : -1,
+          i < nx - 1 ? g + 1 : -1,
+          j > 0 ? g - nx : -1,
+          j < ny - 1 ? g + nx : -1,
+          k > 0 ? g - nx * ny : -1,
+          k < nz - 1 ? g + nx * ny : -1,
+        ];
         for (const h of nbs) {
           if (h < 0 || !reached[h]) continue;
           if (inside.has(h)) {
@@ -300,7 +340,10 @@ export function avatarOpenings(
       const ex = [...exits];
       for (let a = 0; a < ex.length && !passage; a++) {
         for (let b = a + 1; b < ex.length; b++) {
-          const dot = pl[4 * ex[a]] * pl[4 * ex[b]] + pl[4 * ex[a] + 1] * pl[4 * ex[b] + 1] + pl[4 * ex[a] + 2] * pl[4 * ex[b] + 2];
+          const dot =
+            pl[4 * ex[a]] * pl[4 * ex[b]] +
+            pl[4 * ex[a] + 1] * pl[4 * ex[b] + 1] +
+            pl[4 * ex[a] + 2] * pl[4 * ex[b] + 2];
           if (dot < -0.5) {
             passage = true;
             break;
@@ -309,7 +352,12 @@ export function avatarOpenings(
       }
       const enclosed = deepest >= r;
       if ((passage || enclosed) && widest > (best.width ?? 0)) {
-        best = { closes: true, kind: passage ? 'passage' : 'enclosed', width: Math.min(2 * widest, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])), at: centre(at) };
+        best = {
+          closes: true,
+          kind: passage ? 'passage' : 'enclosed',
+          width: Math.min(2 * widest, Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2])),
+          at: centre(at),
+        };
       }
     }
     return best;

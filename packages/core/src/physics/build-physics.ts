@@ -32,9 +32,22 @@ import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
-import { boxSize, lodBox, lodTriangleCount, lodTriangles, scaledCopy, singleHullSource, type Vec3 } from '../geometry/object-geometry.js';
+import {
+  boxSize,
+  lodBox,
+  lodTriangleCount,
+  lodTriangles,
+  scaledCopy,
+  singleHullSource,
+  type Vec3,
+} from '../geometry/object-geometry.js';
 import { buildPhysicsMesh, type PhysicsMeshOptions, type PhysicsMeshResult } from './physics-mesh.js';
-import { convexHullPhysicsCost, decompositionPhysicsCost, meshConvexified, triangleMeshPhysicsCost } from '../cost/physics-cost.js';
+import {
+  convexHullPhysicsCost,
+  decompositionPhysicsCost,
+  meshConvexified,
+  triangleMeshPhysicsCost,
+} from '../cost/physics-cost.js';
 import { serverWeight } from '../cost/server-weight.js';
 import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
@@ -87,7 +100,14 @@ export interface PhysicsBuildResult {
   /** True when the weight is an estimate (decompositions: no public formula). */
   estimate: boolean;
   /** The single hull (BoundingVerts). */
-  hull: { vertices: number; exactVertices: number; reduced: boolean; boxFallback: boolean; weight: number; source: LodName | 'physics' };
+  hull: {
+    vertices: number;
+    exactVertices: number;
+    reduced: boolean;
+    boxFallback: boolean;
+    weight: number;
+    source: LodName | 'physics';
+  };
   /** The decomposition, when one was computed (also for `auto`, even if not chosen). */
   decomposition?: {
     hulls: number;
@@ -105,11 +125,17 @@ export interface PhysicsBuildResult {
    * The triangle physics mesh, when one was priced (also for `auto`). `weight` is what the server
    * charges: its single hull's when the object has a side under 0.5 m (`convexified`).
    */
-  mesh?: { triangles: number; width: number; weight: number; degenerate: number; source: LodName | 'physics'; convexified: boolean; triangleWeight: number };
+  mesh?: {
+    triangles: number;
+    width: number;
+    weight: number;
+    degenerate: number;
+    source: LodName | 'physics';
+    convexified: boolean;
+    triangleWeight: number;
+  };
   diagnostics: Diagnostic[];
 }
-
-
 
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
 
@@ -126,15 +152,24 @@ function writtenHulls(hulls: Float32Array[]): Float32Array[] {
 /** The 12-triangle mesh of a box, outward. */
 function boxMesh(min: Vec3, max: Vec3): MeshLod {
   const positions = new Float32Array(24);
-  for (let i = 0; i < 8; i++) positions.set([i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]], 3 * i);
-  const quads = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+  for (let i = 0; i < 8; i++)
+    positions.set([i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]], 3 * i);
+  const quads = [
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+  ];
   const indices = new Uint32Array(quads.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]));
   return { faces: [{ material: 'physics', positions, indices }] };
 }
 
 /** The box a set of points spans. */
 function pointsBox(p: Float32Array): { min: Vec3; max: Vec3 } {
-  const min: Vec3 = [Infinity, Infinity, Infinity], max: Vec3 = [-Infinity, -Infinity, -Infinity];
+  const min: Vec3 = [Infinity, Infinity, Infinity],
+    max: Vec3 = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i + 2 < p.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       min[k] = Math.min(min[k], p[i + k]);
@@ -152,12 +187,14 @@ function meshPoints(m: MeshLod): Float32Array {
 /** Builds the object's physics shapes. See the file comment. */
 export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): PhysicsBuildResult {
   const f: Vec3 = options.scale ?? [1, 1, 1];
-  if (!f.every((v) => Number.isFinite(v) && v > 0)) throw new RangeError(`buildPhysics: scale factors must be positive, got ${f.join(', ')}`);
+  if (!f.every((v) => Number.isFinite(v) && v > 0))
+    throw new RangeError(`buildPhysics: scale factors must be positive, got ${f.join(', ')}`);
   const settings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
   const progress = options.onProgress ?? (() => {});
   const diagnostics: Diagnostic[] = [];
   const name = object.name;
-  const add = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
+  const add = (severity: Diagnostic['severity'], code: string, message: string) =>
+    diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
   progress(0);
   // The object's size in world: the server's convexification depends on it.
   const size0 = boxSize(lodBox(object.lods.high));
@@ -167,7 +204,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   // 1. The single hull, always (every asset carries one).
   const src = singleHullSource(object);
   const single = convexHull(src.positions);
-  if (single.boxFallback && single.points.length > 0) add('info', 'physics-hull-box', `the ${src.source} LOD is flat or degenerate; the single hull is its bounding box, as the viewer does`);
+  if (single.boxFallback && single.points.length > 0)
+    add(
+      'info',
+      'physics-hull-box',
+      `the ${src.source} LOD is flat or degenerate; the single hull is its bounding box, as the viewer does`,
+    );
   const hullInfo = {
     vertices: single.points.length / 3,
     exactVertices: single.exactVertexCount,
@@ -178,22 +220,51 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   };
   const out: SlObject = { ...object, hull: single.points };
   delete out.physicsChoice;
-  const result = (mode: PhysicsBuildResult['mode'], weight: number, estimate: boolean, extra: Partial<PhysicsBuildResult> = {}): PhysicsBuildResult => {
+  const result = (
+    mode: PhysicsBuildResult['mode'],
+    weight: number,
+    estimate: boolean,
+    extra: Partial<PhysicsBuildResult> = {},
+  ): PhysicsBuildResult => {
     progress(1);
-    return { object: out, requested: options.mode, mode, weight, estimate, assumes: mode === 'decompose' ? ['analyze'] : [], hull: hullInfo, diagnostics, ...extra };
+    return {
+      object: out,
+      requested: options.mode,
+      mode,
+      weight,
+      estimate,
+      assumes: mode === 'decompose' ? ['analyze'] : [],
+      hull: hullInfo,
+      diagnostics,
+      ...extra,
+    };
   };
 
   // 2. None: price what the object has.
   if (options.mode === 'none') {
     const plain: SlObject = { ...object };
     if (object.decomposition && object.decomposition.length > 0) {
-      const d = decompositionPhysicsCost(object.decomposition.map((h) => h.length / 3), settings);
+      const d = decompositionPhysicsCost(
+        object.decomposition.map((h) => h.length / 3),
+        settings,
+      );
       return { ...result('none', d.cost, true), object: plain, assumes: ['analyze'] };
     }
     if (object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0) {
-      if (convexified) return { ...result('none', object.hull ? convexHullPhysicsCost(object.hull.length / 3, settings) : hullInfo.weight, false), object: plain };
+      if (convexified)
+        return {
+          ...result(
+            'none',
+            object.hull ? convexHullPhysicsCost(object.hull.length / 3, settings) : hullInfo.weight,
+            false,
+          ),
+          object: plain,
+        };
       const t = lodTriangles(object.physicsMesh);
-      return { ...result('none', triangleMeshPhysicsCost(scaledCopy(t.positions, f), t.indices, settings).cost, false), object: plain };
+      return {
+        ...result('none', triangleMeshPhysicsCost(scaledCopy(t.positions, f), t.indices, settings).cost, false),
+        object: plain,
+      };
     }
     const hullWeight = object.hull ? convexHullPhysicsCost(object.hull.length / 3, settings) : hullInfo.weight;
     return { ...result('none', hullWeight, false), object: plain };
@@ -210,14 +281,27 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let meshHull: Float32Array | undefined;
   let meshWeight = 0;
   const meshInfo = () =>
-    meshResult && { triangles: meshResult.cost.triangles, width: meshResult.cost.width, weight: meshWeight, degenerate: meshResult.cost.degenerate, source: meshResult.source, convexified, triangleWeight: meshResult.cost.cost };
+    meshResult && {
+      triangles: meshResult.cost.triangles,
+      width: meshResult.cost.width,
+      weight: meshWeight,
+      degenerate: meshResult.cost.degenerate,
+      source: meshResult.source,
+      convexified,
+      triangleWeight: meshResult.cost.cost,
+    };
   if (options.mode === 'mesh' || options.mode === 'auto') {
     meshResult = buildPhysicsMesh(object, { ...options.mesh, scale: f, physics: settings });
     meshHull = convexHull(meshPoints(meshResult.mesh)).points;
     meshWeight = convexified ? convexHullPhysicsCost(meshHull.length / 3, settings) : meshResult.cost.cost;
     if (options.mode === 'mesh') {
       diagnostics.push(...meshResult.diagnostics);
-      if (convexified) add('info', 'physics-mesh-convexified', `the object has a side under 0.5 m: the server simulates and charges the physics mesh as its single hull (${fmt(meshWeight)})`);
+      if (convexified)
+        add(
+          'info',
+          'physics-mesh-convexified',
+          `the object has a side under 0.5 m: the server simulates and charges the physics mesh as its single hull (${fmt(meshWeight)})`,
+        );
       out.physicsMesh = meshResult.mesh;
       out.hull = meshHull;
       delete out.decomposition;
@@ -226,7 +310,8 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   }
 
   // 4. The decomposition, at the world size; hulls mapped back to the authored frame, as written.
-  const geometry = object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? object.physicsMesh : object.lods.high;
+  const geometry =
+    object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? object.physicsMesh : object.lods.high;
   const tri = lodTriangles(geometry);
   const worldPositions = scaledCopy(tri.positions, f);
   const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
@@ -253,16 +338,32 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   };
   const asked = options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance;
   if (decomposition.tolerance > asked * 1.0001) {
-    add('info', 'physics-tolerance-raised', `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`);
+    add(
+      'info',
+      'physics-tolerance-raised',
+      `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`,
+    );
   }
   if (decomposition.proxyTriangles !== undefined) {
-    add('info', 'physics-proxy', `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`);
+    add(
+      'info',
+      'physics-proxy',
+      `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`,
+    );
   }
   if (decomposition.limited) {
-    add('warning', 'physics-decomposition-limited', `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`);
+    add(
+      'warning',
+      'physics-decomposition-limited',
+      `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`,
+    );
   }
   if (decomposition.holesClosed > 0 || decomposition.open) {
-    add('info', 'physics-open-mesh', `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`);
+    add(
+      'info',
+      'physics-open-mesh',
+      `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`,
+    );
   }
   const useDecomposition = (): PhysicsBuildResult => {
     out.decomposition = hulls;
@@ -288,44 +389,90 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const hb = pointsBox(single.points.length > 0 ? single.points : src.positions);
   const bMesh = boxMesh(hb.min, hb.max);
   const boxTri = lodTriangles(bMesh);
-  const boxWeight = convexified ? convexHullPhysicsCost(8, settings) : triangleMeshPhysicsCost(scaledCopy(boxTri.positions, f), boxTri.indices, settings).cost;
+  const boxWeight = convexified
+    ? convexHullPhysicsCost(8, settings)
+    : triangleMeshPhysicsCost(scaledCopy(boxTri.positions, f), boxTri.indices, settings).cost;
   const boxVolume = (hb.max[0] - hb.min[0]) * (hb.max[1] - hb.min[1]) * (hb.max[2] - hb.min[2]);
   const boxFits = single.volume > 0 && boxVolume <= BOX_MAX_VOLUME_RATIO * single.volume;
   // Openings an avatar uses, judged on the world-size surface (the high LOD, or the authored physics mesh).
-  let hullOpening: AvatarOpening = { closes: false }, boxOpening: AvatarOpening = { closes: false };
+  let hullOpening: AvatarOpening = { closes: false },
+    boxOpening: AvatarOpening = { closes: false };
   if (options.openings !== false) {
-    [hullOpening, boxOpening] = avatarOpenings(worldPositions, tri.indices, [scaledCopy(single.points, f), scaledCopy(boxTri.positions, f)], options.openings || {});
+    [hullOpening, boxOpening] = avatarOpenings(
+      worldPositions,
+      tri.indices,
+      [scaledCopy(single.points, f), scaledCopy(boxTri.positions, f)],
+      options.openings || {},
+    );
   }
   progress(0.95);
   const candidates: PhysicsCandidate[] = [
-    { shape: 'hull', weight: hullInfo.weight, estimate: false, landImpact: li(hullInfo.weight), keepsOpenings: !hullOpening.closes },
-    { shape: 'box', weight: boxWeight, estimate: false, landImpact: li(boxWeight), keepsOpenings: !hullOpening.closes && !boxOpening.closes },
+    {
+      shape: 'hull',
+      weight: hullInfo.weight,
+      estimate: false,
+      landImpact: li(hullInfo.weight),
+      keepsOpenings: !hullOpening.closes,
+    },
+    {
+      shape: 'box',
+      weight: boxWeight,
+      estimate: false,
+      landImpact: li(boxWeight),
+      keepsOpenings: !hullOpening.closes && !boxOpening.closes,
+    },
   ];
   // A convexified mesh is simulated as its hull: it keeps what the hull keeps.
   if (meshResult && meshResult.cost.triangles > 0 && meshResult.cost.degenerate === 0) {
-    candidates.push({ shape: 'mesh', weight: meshWeight, estimate: false, landImpact: li(meshWeight), keepsOpenings: convexified ? !hullOpening.closes : true });
+    candidates.push({
+      shape: 'mesh',
+      weight: meshWeight,
+      estimate: false,
+      landImpact: li(meshWeight),
+      keepsOpenings: convexified ? !hullOpening.closes : true,
+    });
   }
-  if (hulls.length > 0) candidates.push({ shape: 'decomposition', weight: dCost.cost, estimate: true, landImpact: li(dCost.cost), keepsOpenings: true });
+  if (hulls.length > 0)
+    candidates.push({
+      shape: 'decomposition',
+      weight: dCost.cost,
+      estimate: true,
+      landImpact: li(dCost.cost),
+      keepsOpenings: true,
+    });
   const usable = candidates.filter((c) => c.keepsOpenings && (c.shape !== 'box' || boxFits));
   const pool = usable.length > 0 ? usable : candidates.filter((c) => c.shape === 'hull');
   const least = Math.min(...pool.map((c) => c.landImpact));
   const tied = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
   // A convexified mesh is simulated as its hull: it fits no better, and needs a `_PHYS` model.
   // So is a decomposition of one hull (and it needs Analyze).
-  const rank = (c: PhysicsCandidate) => ((c.shape === 'mesh' && convexified) || (c.shape === 'decomposition' && hulls.length === 1) ? 0.5 : FIT_RANK[c.shape]);
+  const rank = (c: PhysicsCandidate) =>
+    (c.shape === 'mesh' && convexified) || (c.shape === 'decomposition' && hulls.length === 1)
+      ? 0.5
+      : FIT_RANK[c.shape];
   tied.sort((a, b) => rank(b) - rank(a) || a.weight - b.weight);
   const chosen = tied[0];
   // The reason, in one line.
-  const opening = hullOpening.closes ? `the single hull would close a ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} an avatar fits (${hullOpening.kind === 'passage' ? 'doorway, arch or gap' : 'room or deep hollow'})` : '';
+  const opening = hullOpening.closes
+    ? `the single hull would close a ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} an avatar fits (${hullOpening.kind === 'passage' ? 'doorway, arch or gap' : 'room or deep hollow'})`
+    : '';
   let reason: string;
   const dominated = download >= chosen.weight && download > server;
-  if (hullOpening.closes) reason = `${opening}; the cheapest shape that keeps it open${usable.length === 0 ? ' could not be made: hull used' : ''}`;
-  else if (dominated) reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it`;
-  else reason = `lowest land impact (${fmt(chosen.landImpact)}${chosen.estimate ? ' estimate' : ''}); closes no opening an avatar uses`;
+  if (hullOpening.closes)
+    reason = `${opening}; the cheapest shape that keeps it open${usable.length === 0 ? ' could not be made: hull used' : ''}`;
+  else if (dominated)
+    reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it`;
+  else
+    reason = `lowest land impact (${fmt(chosen.landImpact)}${chosen.estimate ? ' estimate' : ''}); closes no opening an avatar uses`;
   if (chosen.shape === 'decomposition' && !hullOpening.closes) reason += '; assumes Analyze in the uploader';
   const choice: PhysicsChoice = { shape: chosen.shape, reason, candidates };
   out.physicsChoice = choice;
-  if (hullOpening.closes) add('info', 'physics-opening-kept', `${opening}: ${chosen.shape === 'hull' ? 'no shape could keep it open' : `physics is ${chosen.shape === 'decomposition' ? 'a convex decomposition' : 'a triangle mesh'}`}`);
+  if (hullOpening.closes)
+    add(
+      'info',
+      'physics-opening-kept',
+      `${opening}: ${chosen.shape === 'hull' ? 'no shape could keep it open' : `physics is ${chosen.shape === 'decomposition' ? 'a convex decomposition' : 'a triangle mesh'}`}`,
+    );
 
   if (chosen.shape === 'decomposition') return { ...useDecomposition(), choice };
   delete out.decomposition;

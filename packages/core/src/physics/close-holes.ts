@@ -26,14 +26,16 @@ export interface ClosedMesh extends IndexedMesh<Float64Array> {
 }
 
 export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
-  const ix = mesh.indices, p = mesh.positions;
+  const ix = mesh.indices,
+    p = mesh.positions;
   const nv = p.length / 3;
   // 1. Directed boundary edges: a -> b used by one triangle, and no triangle uses b -> a.
   const directed = new Map<number, number>();
   const undirected = new Map<number, number>();
   for (let t = 0; t < ix.length; t += 3) {
     for (let k = 0; k < 3; k++) {
-      const a = ix[t + k], b = ix[t + ((k + 1) % 3)];
+      const a = ix[t + k],
+        b = ix[t + ((k + 1) % 3)];
       directed.set(a * nv + b, (directed.get(a * nv + b) ?? 0) + 1);
       const key = a < b ? a * nv + b : b * nv + a;
       undirected.set(key, (undirected.get(key) ?? 0) + 1);
@@ -42,7 +44,8 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   // The cap walks each boundary edge backwards: from b to a.
   const capNext = new Map<number, number[]>();
   for (const [key, n] of directed) {
-    const a = Math.floor(key / nv), b = key % nv;
+    const a = Math.floor(key / nv),
+      b = key % nv;
     if (n !== 1 || undirected.get(a < b ? key : b * nv + a) !== 1) continue;
     (capNext.get(b) ?? capNext.set(b, []).get(b)!).push(a);
   }
@@ -54,7 +57,8 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   for (const start of [...capNext.keys()].sort((x, y) => x - y)) {
     if (used.has(start)) continue;
     const loop: number[] = [];
-    let cur = start, ok = true;
+    let cur = start,
+      ok = true;
     for (let guard = 0; guard <= capNext.size; guard++) {
       const nexts = capNext.get(cur);
       if (nexts?.length !== 1 || used.has(cur)) {
@@ -84,11 +88,14 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
     const ring = loop.map((_, i) => i);
     // Triangles come out counter-clockwise; the cap must follow the loop's own direction.
     let area = 0;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) area += (xy[2 * j] - xy[2 * i]) * (xy[2 * j + 1] + xy[2 * i + 1]);
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+      area += (xy[2 * j] - xy[2 * i]) * (xy[2 * j + 1] + xy[2 * i + 1]);
     const flip = area < 0;
     const tris = triangulatePolygon(xy, ring);
     for (let t = 0; t < tris.length; t += 3) {
-      const a = loop[tris[t]], b = loop[tris[t + 1]], c = loop[tris[t + 2]];
+      const a = loop[tris[t]],
+        b = loop[tris[t + 1]],
+        c = loop[tris[t + 2]];
       if (flip) caps.push(a, c, b);
       else caps.push(a, b, c);
     }

@@ -35,12 +35,14 @@ export interface PartHull extends HullGeometry {
 }
 
 function finishHull(h: HullGeometry, thickened: boolean): PartHull {
-  const p = h.points, t = h.triangles;
+  const p = h.points,
+    t = h.triangles;
   let area = 0;
   for (let i = 0; i < t.length; i += 3) {
     area += triangleArea(p, t[i], t[i + 1], t[i + 2]);
   }
-  const min: [number, number, number] = [Infinity, Infinity, Infinity], max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
+  const min: [number, number, number] = [Infinity, Infinity, Infinity],
+    max: [number, number, number] = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       min[k] = Math.min(min[k], p[i + k]);
@@ -70,7 +72,8 @@ function thicken(p: Float64Array, dirs: number[][], half: number): Float64Array 
  * thickened to `minThickness` across their plane (or line, or point). Undefined for no points.
  */
 export function partHull(points: ArrayLike<number>, minThickness: number): PartHull | undefined {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i + 2 < points.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       lo[k] = Math.min(lo[k], points[i + k]);
@@ -92,7 +95,8 @@ export function partHull(points: ArrayLike<number>, minThickness: number): PartH
   // 2. quickhull could not: the (thickened) bounding box.
   const m = minThickness / 2;
   const box: number[] = [];
-  for (let i = 0; i < 8; i++) box.push(i & 1 ? hi[0] + m : lo[0] - m, i & 2 ? hi[1] + m : lo[1] - m, i & 4 ? hi[2] + m : lo[2] - m);
+  for (let i = 0; i < 8; i++)
+    box.push(i & 1 ? hi[0] + m : lo[0] - m, i & 2 ? hi[1] + m : lo[1] - m, i & 4 ? hi[2] + m : lo[2] - m);
   const hb = fastConvexHull(Float64Array.from(box));
   return hb ? finishHull(hb, true) : undefined;
 }
@@ -102,30 +106,48 @@ export function partHull(points: ArrayLike<number>, minThickness: number): PartH
  * `spacing` apart, points on each row at most `spacing` apart. The spacing grows so that about
  * `maxProbes` points cover the hull. Each point is handed to `visit`; returning true stops.
  */
-// biome-ignore lint/suspicious/noConfusingVoidType: a visitor returns nothing to go on, or false to stop
-export function forEachProbe(hull: PartHull, spacing: number, maxProbes: number, visit: (x: number, y: number, z: number) => boolean | void): void {
+export function forEachProbe(
+  hull: PartHull,
+  spacing: number,
+  maxProbes: number,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a visitor returns nothing to go on, or true to stop
+  visit: (x: number, y: number, z: number) => boolean | void,
+): void {
   const s = Math.max(spacing, Math.sqrt(hull.area / Math.max(1, maxProbes)));
-  const p = hull.points, t = hull.triangles;
+  const p = hull.points,
+    t = hull.triangles;
   for (let i = 0; i < t.length; i += 3) {
     // Base = longest edge (a, b), apex c.
-    let a = 3 * t[i], b = 3 * t[i + 1], c = 3 * t[i + 2];
+    let a = 3 * t[i],
+      b = 3 * t[i + 1],
+      c = 3 * t[i + 2];
     const lab = (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2;
     const lbc = (p[c] - p[b]) ** 2 + (p[c + 1] - p[b + 1]) ** 2 + (p[c + 2] - p[b + 2]) ** 2;
     const lca = (p[a] - p[c]) ** 2 + (p[a + 1] - p[c + 1]) ** 2 + (p[a + 2] - p[c + 2]) ** 2;
     if (lbc >= lab && lbc >= lca) [a, b, c] = [b, c, a];
     else if (lca >= lab && lca >= lbc) [a, b, c] = [c, a, b];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
+    const ux = p[b] - p[a],
+      uy = p[b + 1] - p[a + 1],
+      uz = p[b + 2] - p[a + 2];
     const base = Math.sqrt(ux * ux + uy * uy + uz * uz);
     if (base === 0) continue;
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const vx = p[c] - p[a],
+      vy = p[c + 1] - p[a + 1],
+      vz = p[c + 2] - p[a + 2];
+    const cx = uy * vz - uz * vy,
+      cy = uz * vx - ux * vz,
+      cz = ux * vy - uy * vx;
     const height = Math.sqrt(cx * cx + cy * cy + cz * cz) / base;
     const rows = Math.max(1, Math.ceil(height / s));
     for (let r = 0; r <= rows; r++) {
       const f = r / rows;
       // Row from a + f (c - a) to b + f (c - b): length (1 - f) * base.
-      const x0 = p[a] + f * vx, y0 = p[a + 1] + f * vy, z0 = p[a + 2] + f * vz;
-      const x1 = p[b] + f * (p[c] - p[b]), y1 = p[b + 1] + f * (p[c + 1] - p[b + 1]), z1 = p[b + 2] + f * (p[c + 2] - p[b + 2]);
+      const x0 = p[a] + f * vx,
+        y0 = p[a + 1] + f * vy,
+        z0 = p[a + 2] + f * vz;
+      const x1 = p[b] + f * (p[c] - p[b]),
+        y1 = p[b + 1] + f * (p[c + 1] - p[b + 1]),
+        z1 = p[b + 2] + f * (p[c + 2] - p[b + 2]);
       const cols = Math.max(1, Math.ceil(((1 - f) * base) / s));
       for (let k = 0; k <= cols; k++) {
         const g = k / cols;
@@ -162,7 +184,13 @@ export interface Concavity {
  * surface. With `stopAbove`, a coarse pass first looks for a probe farther than that and stops
  * there (the value is then a lower bound and `air` is not computed).
  */
-export function hullConcavity(hull: PartHull, field: SolidField, spacing: number, maxProbes: number, stopAbove = Infinity): Concavity {
+export function hullConcavity(
+  hull: PartHull,
+  field: SolidField,
+  spacing: number,
+  maxProbes: number,
+  stopAbove = Infinity,
+): Concavity {
   const worst: [number, number, number] = [hull.points[0], hull.points[1], hull.points[2]];
   let value = 0;
   if (stopAbove < Infinity) {
@@ -179,7 +207,8 @@ export function hullConcavity(hull: PartHull, field: SolidField, spacing: number
     if (value > stopAbove) return { value, worst, air: 0 };
   }
   const floor = 0.1 * field.cell;
-  let sum = 0, count = 0;
+  let sum = 0,
+    count = 0;
   forEachProbe(hull, spacing, maxProbes, (x, y, z) => {
     const d = outsideDistance(field, x, y, z);
     count++;
@@ -204,9 +233,12 @@ export function hullConcavity(hull: PartHull, field: SolidField, spacing: number
 export function hullAir(hull: PartHull, field: SolidField, samples = 4096): number {
   const { origin, cell, dims, distance } = field;
   const [nx, ny, nz] = dims;
-  const i0 = Math.max(0, Math.floor((hull.min[0] - origin[0]) / cell)), i1 = Math.min(nx - 1, Math.floor((hull.max[0] - origin[0]) / cell));
-  const j0 = Math.max(0, Math.floor((hull.min[1] - origin[1]) / cell)), j1 = Math.min(ny - 1, Math.floor((hull.max[1] - origin[1]) / cell));
-  const k0 = Math.max(0, Math.floor((hull.min[2] - origin[2]) / cell)), k1 = Math.min(nz - 1, Math.floor((hull.max[2] - origin[2]) / cell));
+  const i0 = Math.max(0, Math.floor((hull.min[0] - origin[0]) / cell)),
+    i1 = Math.min(nx - 1, Math.floor((hull.max[0] - origin[0]) / cell));
+  const j0 = Math.max(0, Math.floor((hull.min[1] - origin[1]) / cell)),
+    j1 = Math.min(ny - 1, Math.floor((hull.max[1] - origin[1]) / cell));
+  const k0 = Math.max(0, Math.floor((hull.min[2] - origin[2]) / cell)),
+    k1 = Math.min(nz - 1, Math.floor((hull.max[2] - origin[2]) / cell));
   const box = (i1 - i0 + 1) * (j1 - j0 + 1) * (k1 - k0 + 1);
   const stride = Math.max(1, Math.round(Math.cbrt(box / samples)));
   const pl = hull.planes;

@@ -60,7 +60,9 @@ export function weldPoints(positions: ArrayLike<number>, cell: number): Float64A
   const out: number[] = [];
   const inv = cell > 0 ? 1 / cell : 0;
   for (let i = 0; i + 2 < positions.length; i += 3) {
-    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    const x = positions[i],
+      y = positions[i + 1],
+      z = positions[i + 2];
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
     const key = inv > 0 ? `${Math.round(x * inv)},${Math.round(y * inv)},${Math.round(z * inv)}` : `${x},${y},${z}`;
     if (seen.has(key)) continue;
@@ -71,7 +73,8 @@ export function weldPoints(positions: ArrayLike<number>, cell: number): Float64A
 }
 
 function bounds(p: ArrayLike<number>): { min: number[]; max: number[]; extent: number; maxAbs: number } {
-  const min = [Infinity, Infinity, Infinity], max = [-Infinity, -Infinity, -Infinity];
+  const min = [Infinity, Infinity, Infinity],
+    max = [-Infinity, -Infinity, -Infinity];
   let maxAbs = 0;
   for (let i = 0; i + 2 < p.length; i += 3) {
     if (!Number.isFinite(p[i]) || !Number.isFinite(p[i + 1]) || !Number.isFinite(p[i + 2])) continue;
@@ -113,7 +116,8 @@ export function spansVolume(p: Float64Array, tol: number): boolean {
   // Two far-apart points a, b.
   let a = 0;
   for (let i = 1; i < n; i++) if (p[3 * i] < p[3 * a]) a = i;
-  let b = a, best = -1;
+  let b = a,
+    best = -1;
   for (let i = 0; i < n; i++) {
     const d = (p[3 * i] - p[3 * a]) ** 2 + (p[3 * i + 1] - p[3 * a + 1]) ** 2 + (p[3 * i + 2] - p[3 * a + 2]) ** 2;
     if (d > best) {
@@ -131,14 +135,20 @@ export function spansVolume(p: Float64Array, tol: number): boolean {
     }
   }
   if (best <= tol * tol) return false;
-  const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
+  const ux = p[3 * b] - p[3 * a],
+    uy = p[3 * b + 1] - p[3 * a + 1],
+    uz = p[3 * b + 2] - p[3 * a + 2];
   const ul = Math.hypot(ux, uy, uz);
   // Farthest point c from line ab.
   let c = -1;
   best = -1;
   for (let i = 0; i < n; i++) {
-    const dx = p[3 * i] - p[3 * a], dy = p[3 * i + 1] - p[3 * a + 1], dz = p[3 * i + 2] - p[3 * a + 2];
-    const cx = dy * uz - dz * uy, cy = dz * ux - dx * uz, cz = dx * uy - dy * ux;
+    const dx = p[3 * i] - p[3 * a],
+      dy = p[3 * i + 1] - p[3 * a + 1],
+      dz = p[3 * i + 2] - p[3 * a + 2];
+    const cx = dy * uz - dz * uy,
+      cy = dz * ux - dx * uz,
+      cz = dx * uy - dy * ux;
     const d = (cx * cx + cy * cy + cz * cz) / (ul * ul);
     if (d > best) {
       best = d;
@@ -147,13 +157,18 @@ export function spansVolume(p: Float64Array, tol: number): boolean {
   }
   if (best <= tol * tol) return false;
   // Farthest point from plane abc.
-  const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
-  let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+  const vx = p[3 * c] - p[3 * a],
+    vy = p[3 * c + 1] - p[3 * a + 1],
+    vz = p[3 * c + 2] - p[3 * a + 2];
+  let nx = uy * vz - uz * vy,
+    ny = uz * vx - ux * vz,
+    nz = ux * vy - uy * vx;
   const nl = Math.hypot(nx, ny, nz);
   nx /= nl;
   ny /= nl;
   nz /= nl;
-  let lo = Infinity, hi = -Infinity;
+  let lo = Infinity,
+    hi = -Infinity;
   for (let i = 0; i < n; i++) {
     const d = nx * (p[3 * i] - p[3 * a]) + ny * (p[3 * i + 1] - p[3 * a + 1]) + nz * (p[3 * i + 2] - p[3 * a + 2]);
     if (d < lo) lo = d;
@@ -214,7 +229,9 @@ function hullFromTriangles(p: Float64Array, faces: ArrayLike<number>): HullGeome
   }
   const m = remap.size;
   if (m < 4) return undefined;
-  let cx = 0, cy = 0, cz = 0;
+  let cx = 0,
+    cy = 0,
+    cz = 0;
   for (let i = 0; i < m; i++) {
     cx += verts[3 * i];
     cy += verts[3 * i + 1];
@@ -228,10 +245,18 @@ function hullFromTriangles(p: Float64Array, faces: ArrayLike<number>): HullGeome
   const planes = new Float64Array(4 * t);
   let volume6 = 0;
   for (let f = 0; f < t; f++) {
-    let a = tris[3 * f], b = tris[3 * f + 1], c = tris[3 * f + 2];
-    const ux = verts[3 * b] - verts[3 * a], uy = verts[3 * b + 1] - verts[3 * a + 1], uz = verts[3 * b + 2] - verts[3 * a + 2];
-    const vx = verts[3 * c] - verts[3 * a], vy = verts[3 * c + 1] - verts[3 * a + 1], vz = verts[3 * c + 2] - verts[3 * a + 2];
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    let a = tris[3 * f],
+      b = tris[3 * f + 1],
+      c = tris[3 * f + 2];
+    const ux = verts[3 * b] - verts[3 * a],
+      uy = verts[3 * b + 1] - verts[3 * a + 1],
+      uz = verts[3 * b + 2] - verts[3 * a + 2];
+    const vx = verts[3 * c] - verts[3 * a],
+      vy = verts[3 * c + 1] - verts[3 * a + 1],
+      vz = verts[3 * c + 2] - verts[3 * a + 2];
+    let nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const len = Math.hypot(nx, ny, nz);
     if (len === 0) {
       planes.set([0, 0, 0, 0], 4 * f);
@@ -258,7 +283,8 @@ function hullFromTriangles(p: Float64Array, faces: ArrayLike<number>): HullGeome
   const edges = new Map<number, number>();
   for (let f = 0; f < t; f++) {
     for (let k = 0; k < 3; k++) {
-      const a = tris[3 * f + k], b = tris[3 * f + ((k + 1) % 3)];
+      const a = tris[3 * f + k],
+        b = tris[3 * f + ((k + 1) % 3)];
       const key = a * m + b;
       if (edges.has(key)) return undefined;
       edges.set(key, f);
@@ -269,13 +295,18 @@ function hullFromTriangles(p: Float64Array, faces: ArrayLike<number>): HullGeome
   const tol = extent * 1e-9;
   for (let f = 0; f < t; f++) {
     for (let k = 0; k < 3; k++) {
-      const a = tris[3 * f + k], b = tris[3 * f + ((k + 1) % 3)];
+      const a = tris[3 * f + k],
+        b = tris[3 * f + ((k + 1) % 3)];
       const g = edges.get(b * m + a);
       if (g === undefined) return undefined;
       let far = tris[3 * g];
       if (far === a || far === b) far = tris[3 * g + 1];
       if (far === a || far === b) far = tris[3 * g + 2];
-      const s = planes[4 * f] * verts[3 * far] + planes[4 * f + 1] * verts[3 * far + 1] + planes[4 * f + 2] * verts[3 * far + 2] - planes[4 * f + 3];
+      const s =
+        planes[4 * f] * verts[3 * far] +
+        planes[4 * f + 1] * verts[3 * far + 1] +
+        planes[4 * f + 2] * verts[3 * far + 2] -
+        planes[4 * f + 3];
       if (s > tol) return undefined;
     }
   }
@@ -287,7 +318,12 @@ function hullFromTriangles(p: Float64Array, faces: ArrayLike<number>): HullGeome
  * bounding box by planes of `hull` (greedy: the worst corner's most violated plane first).
  * `margin` is added to every plane offset. Returns its vertices and volume.
  */
-function containingPolytope(hull: HullGeometry, all: Float64Array, maxVertices: number, margin: number): { points: Float64Array; volume: number } {
+function containingPolytope(
+  hull: HullGeometry,
+  all: Float64Array,
+  maxVertices: number,
+  margin: number,
+): { points: Float64Array; volume: number } {
   // 1. Work in a frame centred on the hull with unit half-extent (for the polytope's epsilons).
   const { min, max } = bounds(all);
   const c = [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
@@ -307,7 +343,9 @@ function containingPolytope(hull: HullGeometry, all: Float64Array, maxVertices: 
   const cand: number[] = [];
   const seen = new Set<string>();
   for (let f = 0; f < np; f++) {
-    const nx = hull.planes[4 * f], ny = hull.planes[4 * f + 1], nz = hull.planes[4 * f + 2];
+    const nx = hull.planes[4 * f],
+      ny = hull.planes[4 * f + 1],
+      nz = hull.planes[4 * f + 2];
     if (nx === 0 && ny === 0 && nz === 0) continue;
     const key = `${Math.round(nx * 1e7)},${Math.round(ny * 1e7)},${Math.round(nz * 1e7)}`;
     if (seen.has(key)) continue;
@@ -317,7 +355,9 @@ function containingPolytope(hull: HullGeometry, all: Float64Array, maxVertices: 
   // (The hull is convex, so a face's own plane is its supporting plane over the hull's vertices.)
   const cn = new Float64Array(cand.length * 4);
   cand.forEach((f, i) => {
-    const nx = hull.planes[4 * f], ny = hull.planes[4 * f + 1], nz = hull.planes[4 * f + 2];
+    const nx = hull.planes[4 * f],
+      ny = hull.planes[4 * f + 1],
+      nz = hull.planes[4 * f + 2];
     cn.set([nx, ny, nz, (hull.planes[4 * f + 3] - (nx * c[0] + ny * c[1] + nz * c[2])) / s], 4 * i);
   });
   // 3. Start from the box (or, for fewer than 8 vertices, a bounding tetrahedron).
@@ -326,7 +366,12 @@ function containingPolytope(hull: HullGeometry, all: Float64Array, maxVertices: 
   let poly = ConvexPolytope.box(lo, hi);
   if (maxVertices < 8) {
     poly = ConvexPolytope.box([-8, -8, -8], [8, 8, 8]);
-    for (const [x, y, z] of [[1, 1, 1], [1, -1, -1], [-1, 1, -1], [-1, -1, 1]]) {
+    for (const [x, y, z] of [
+      [1, 1, 1],
+      [1, -1, -1],
+      [-1, 1, -1],
+      [-1, -1, 1],
+    ]) {
       const l = Math.sqrt(3);
       poly.clip(x / l, y / l, z / l, support(x / l, y / l, z / l), eps);
     }
@@ -334,8 +379,11 @@ function containingPolytope(hull: HullGeometry, all: Float64Array, maxVertices: 
   // 4. Greedy: cut the corner that sticks out farthest by the plane it violates most.
   const violation = new Map<number, { v: number; plane: number }>();
   const rate = (vi: number) => {
-    const x = poly.xyz[3 * vi], y = poly.xyz[3 * vi + 1], z = poly.xyz[3 * vi + 2];
-    let best = -Infinity, plane = -1;
+    const x = poly.xyz[3 * vi],
+      y = poly.xyz[3 * vi + 1],
+      z = poly.xyz[3 * vi + 2];
+    let best = -Infinity,
+      plane = -1;
     for (let i = 0; i < cn.length; i += 4) {
       const d = cn[i] * x + cn[i + 1] * y + cn[i + 2] * z - cn[i + 3];
       if (d > best) {
@@ -351,14 +399,18 @@ function containingPolytope(hull: HullGeometry, all: Float64Array, maxVertices: 
     const verts = poly.vertexIndices();
     for (const v of verts) if (!violation.has(v)) rate(v);
     // Corners in order of violation; the first whose plane fits the budget wins.
-    const order = verts.filter((v) => violation.get(v)!.v > 1e-9 && !used.has(violation.get(v)!.plane)).sort((a, b) => violation.get(b)!.v - violation.get(a)!.v || a - b);
+    const order = verts
+      .filter((v) => violation.get(v)!.v > 1e-9 && !used.has(violation.get(v)!.plane))
+      .sort((a, b) => violation.get(b)!.v - violation.get(a)!.v || a - b);
     if (order.length === 0) break;
     let applied = false;
     for (const v of order) {
       const j = violation.get(v)!.plane;
       const facesBefore = poly.faces;
       const xyzBefore = poly.xyz.length;
-      const nx = cn[4 * j], ny = cn[4 * j + 1], nz = cn[4 * j + 2];
+      const nx = cn[4 * j],
+        ny = cn[4 * j + 1],
+        nz = cn[4 * j + 2];
       const changed = poly.clip(nx, ny, nz, support(nx * 1, ny * 1, nz * 1), eps);
       used.add(j);
       if (!changed) continue;
@@ -401,10 +453,37 @@ export function convexHull(positions: Float32Array | Float64Array, maxVertices =
       // Fewer vertices than a box has: the tetrahedron x/3a + y/3b + z/3c <= 1 from the box's
       // min corner (a, b, c its sides) holds the whole box.
       const [a, b, c] = [max[0] - min[0], max[1] - min[1], max[2] - min[2]].map((v) => Math.fround(3 * v) * (1 + 1e-6));
-      const tet = Float32Array.of(min[0], min[1], min[2], min[0] + a, min[1], min[2], min[0], min[1] + b, min[2], min[0], min[1], min[2] + c);
-      return { points: tet, exactVertexCount: corners.length / 3, reduced: true, boxFallback: true, volume: (a * b * c) / 6, exactVolume: 0 };
+      const tet = Float32Array.of(
+        min[0],
+        min[1],
+        min[2],
+        min[0] + a,
+        min[1],
+        min[2],
+        min[0],
+        min[1] + b,
+        min[2],
+        min[0],
+        min[1],
+        min[2] + c,
+      );
+      return {
+        points: tet,
+        exactVertexCount: corners.length / 3,
+        reduced: true,
+        boxFallback: true,
+        volume: (a * b * c) / 6,
+        exactVolume: 0,
+      };
     }
-    return { points: corners, exactVertexCount: corners.length / 3, reduced: false, boxFallback: true, volume, exactVolume: 0 };
+    return {
+      points: corners,
+      exactVertexCount: corners.length / 3,
+      reduced: false,
+      boxFallback: true,
+      volume,
+      exactVolume: 0,
+    };
   };
   // 2. Degenerate sets (and sizes so small that float arithmetic underflows).
   if (pts.length < 12 || extent < 1e-30 || !spansVolume(pts, extent * FLAT_RELATIVE)) return fallback();
@@ -418,7 +497,14 @@ export function convexHull(positions: Float32Array | Float64Array, maxVertices =
   }
   const exactVertexCount = hull.points.length / 3;
   if (exactVertexCount <= limit) {
-    return { points: Float32Array.from(hull.points), exactVertexCount, reduced: false, boxFallback: false, volume: hull.volume, exactVolume: hull.volume };
+    return {
+      points: Float32Array.from(hull.points),
+      exactVertexCount,
+      reduced: false,
+      boxFallback: false,
+      volume: hull.volume,
+      exactVolume: hull.volume,
+    };
   }
   // 4. Reduce, containing every input point. Corners that rounding leaves on an edge or a flat
   //    side are dropped (the shape does not change).
@@ -436,7 +522,8 @@ export function convexHull(positions: Float32Array | Float64Array, maxVertices =
 export function convexHullMesh(points: Float32Array | Float64Array): { positions: Float32Array; indices: Uint32Array } {
   const { extent } = bounds(points);
   const pts = weldPoints(points, extent * WELD_RELATIVE);
-  if (pts.length < 12 || !spansVolume(pts, extent * FLAT_RELATIVE)) return { positions: new Float32Array(0), indices: new Uint32Array(0) };
+  if (pts.length < 12 || !spansVolume(pts, extent * FLAT_RELATIVE))
+    return { positions: new Float32Array(0), indices: new Uint32Array(0) };
   const hull = exactConvexHull(pts);
   if (!hull) return { positions: new Float32Array(0), indices: new Uint32Array(0) };
   return { positions: Float32Array.from(hull.points), indices: hull.triangles };

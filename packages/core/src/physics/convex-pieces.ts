@@ -26,7 +26,9 @@ export function convexPieces(lod: MeshLod): Float32Array[] | undefined {
     const ids = new Map<string, number>();
     const local: number[] = [];
     for (let v = 0; v * 3 < f.positions.length; v++) {
-      const x = f.positions[v * 3], y = f.positions[v * 3 + 1], z = f.positions[v * 3 + 2];
+      const x = f.positions[v * 3],
+        y = f.positions[v * 3 + 1],
+        z = f.positions[v * 3 + 2];
       const key = `${x},${y},${z}`;
       let id = ids.get(key);
       if (id === undefined) {
@@ -36,9 +38,11 @@ export function convexPieces(lod: MeshLod): Float32Array[] | undefined {
       }
       local.push(id);
     }
-    for (let t = 0; t + 2 < f.indices.length; t += 3) tris.push(local[f.indices[t]], local[f.indices[t + 1]], local[f.indices[t + 2]]);
+    for (let t = 0; t + 2 < f.indices.length; t += 3)
+      tris.push(local[f.indices[t]], local[f.indices[t + 1]], local[f.indices[t + 2]]);
   }
-  const nv = pts.length / 3, nt = tris.length / 3;
+  const nv = pts.length / 3,
+    nt = tris.length / 3;
   if (nt === 0) return undefined;
 
   // 2. Components by union-find over each triangle's vertices.
@@ -70,7 +74,8 @@ export function convexPieces(lod: MeshLod): Float32Array[] | undefined {
     const verts = new Set<number>();
     for (const t of triangles) {
       for (let k = 0; k < 3; k++) {
-        const a = tris[t * 3 + k], b = tris[t * 3 + ((k + 1) % 3)];
+        const a = tris[t * 3 + k],
+          b = tris[t * 3 + ((k + 1) % 3)];
         verts.add(a);
         const key = a < b ? `${a},${b}` : `${b},${a}`;
         edges.set(key, (edges.get(key) ?? 0) + 1);
@@ -81,19 +86,33 @@ export function convexPieces(lod: MeshLod): Float32Array[] | undefined {
     const vs = [...verts].sort((a, b) => a - b);
     const w = vs[0];
     let size = 0; // the farthest vertex from the first: at least half the piece's diameter
-    for (const v of vs) size = Math.max(size, Math.hypot(pts[v * 3] - pts[w * 3], pts[v * 3 + 1] - pts[w * 3 + 1], pts[v * 3 + 2] - pts[w * 3 + 2]));
+    for (const v of vs)
+      size = Math.max(
+        size,
+        Math.hypot(pts[v * 3] - pts[w * 3], pts[v * 3 + 1] - pts[w * 3 + 1], pts[v * 3 + 2] - pts[w * 3 + 2]),
+      );
     const eps = size * CONVEX_TOLERANCE;
     let volume = 0;
     for (const t of triangles) {
       const [a, b, c] = [tris[t * 3], tris[t * 3 + 1], tris[t * 3 + 2]];
-      const ux = pts[b * 3] - pts[a * 3], uy = pts[b * 3 + 1] - pts[a * 3 + 1], uz = pts[b * 3 + 2] - pts[a * 3 + 2];
-      const wx = pts[c * 3] - pts[a * 3], wy = pts[c * 3 + 1] - pts[a * 3 + 1], wz = pts[c * 3 + 2] - pts[a * 3 + 2];
-      const nx = uy * wz - uz * wy, ny = uz * wx - ux * wz, nz = ux * wy - uy * wx;
+      const ux = pts[b * 3] - pts[a * 3],
+        uy = pts[b * 3 + 1] - pts[a * 3 + 1],
+        uz = pts[b * 3 + 2] - pts[a * 3 + 2];
+      const wx = pts[c * 3] - pts[a * 3],
+        wy = pts[c * 3 + 1] - pts[a * 3 + 1],
+        wz = pts[c * 3 + 2] - pts[a * 3 + 2];
+      const nx = uy * wz - uz * wy,
+        ny = uz * wx - ux * wz,
+        nz = ux * wy - uy * wx;
       const len = Math.hypot(nx, ny, nz);
       volume += (pts[a * 3] * nx + pts[a * 3 + 1] * ny + pts[a * 3 + 2] * nz) / 6;
       if (len === 0) continue;
       for (const v of vs) {
-        const d = ((pts[v * 3] - pts[a * 3]) * nx + (pts[v * 3 + 1] - pts[a * 3 + 1]) * ny + (pts[v * 3 + 2] - pts[a * 3 + 2]) * nz) / len;
+        const d =
+          ((pts[v * 3] - pts[a * 3]) * nx +
+            (pts[v * 3 + 1] - pts[a * 3 + 1]) * ny +
+            (pts[v * 3 + 2] - pts[a * 3 + 2]) * nz) /
+          len;
         if (d > eps) return undefined;
       }
     }

@@ -70,10 +70,17 @@ export class ConvexPolytope {
     for (const f of this.faces) {
       const a = f.verts[0];
       for (let k = 1; k + 1 < f.verts.length; k++) {
-        const b = f.verts[k], c = f.verts[k + 1];
-        const ax = p[3 * a], ay = p[3 * a + 1], az = p[3 * a + 2];
-        const bx = p[3 * b], by = p[3 * b + 1], bz = p[3 * b + 2];
-        const cx = p[3 * c], cy = p[3 * c + 1], cz = p[3 * c + 2];
+        const b = f.verts[k],
+          c = f.verts[k + 1];
+        const ax = p[3 * a],
+          ay = p[3 * a + 1],
+          az = p[3 * a + 2];
+        const bx = p[3 * b],
+          by = p[3 * b + 1],
+          bz = p[3 * b + 2];
+        const cx = p[3 * c],
+          cy = p[3 * c + 1],
+          cz = p[3 * c + 2];
         v6 += ax * (by * cz - bz * cy) - ay * (bx * cz - bz * cx) + az * (bx * cy - by * cx);
       }
     }
@@ -89,7 +96,8 @@ export class ConvexPolytope {
     const p = this.xyz;
     const used = this.vertexIndices();
     const side = new Map<number, number>();
-    let above = 0, below = 0;
+    let above = 0,
+      below = 0;
     for (const v of used) {
       const s = nx * p[3 * v] + ny * p[3 * v + 1] + nz * p[3 * v + 2] - d;
       side.set(v, s);
@@ -104,10 +112,15 @@ export class ConvexPolytope {
       const key = a < b ? `${a},${b}` : `${b},${a}`;
       let v = cut.get(key);
       if (v === undefined) {
-        const sa = side.get(a)!, sb = side.get(b)!;
+        const sa = side.get(a)!,
+          sb = side.get(b)!;
         const t = sa / (sa - sb);
         v = p.length / 3;
-        p.push(p[3 * a] + t * (p[3 * b] - p[3 * a]), p[3 * a + 1] + t * (p[3 * b + 1] - p[3 * a + 1]), p[3 * a + 2] + t * (p[3 * b + 2] - p[3 * a + 2]));
+        p.push(
+          p[3 * a] + t * (p[3 * b] - p[3 * a]),
+          p[3 * a + 1] + t * (p[3 * b + 1] - p[3 * a + 1]),
+          p[3 * a + 2] + t * (p[3 * b + 2] - p[3 * a + 2]),
+        );
         cut.set(key, v);
       }
       return v;
@@ -117,8 +130,10 @@ export class ConvexPolytope {
       const out: number[] = [];
       const m = f.verts.length;
       for (let i = 0; i < m; i++) {
-        const a = f.verts[i], b = f.verts[(i + 1) % m];
-        const sa = side.get(a)!, sb = side.get(b)!;
+        const a = f.verts[i],
+          b = f.verts[(i + 1) % m];
+        const sa = side.get(a)!,
+          sb = side.get(b)!;
         if (sa <= eps) {
           out.push(a);
           if (sa >= -eps) capVerts.add(a);
@@ -136,7 +151,9 @@ export class ConvexPolytope {
     const n: [number, number, number] = [nx / len, ny / len, nz / len];
     const cap = [...capVerts];
     if (cap.length >= 3) {
-      let cx = 0, cy = 0, cz = 0;
+      let cx = 0,
+        cy = 0,
+        cz = 0;
       for (const v of cap) {
         cx += p[3 * v];
         cy += p[3 * v + 1];
@@ -147,15 +164,21 @@ export class ConvexPolytope {
       cz /= cap.length;
       // In-plane basis (u, w) with u x w = n.
       const ax = Math.abs(n[0]) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-      let ux = n[1] * ax[2] - n[2] * ax[1], uy = n[2] * ax[0] - n[0] * ax[2], uz = n[0] * ax[1] - n[1] * ax[0];
+      let ux = n[1] * ax[2] - n[2] * ax[1],
+        uy = n[2] * ax[0] - n[0] * ax[2],
+        uz = n[0] * ax[1] - n[1] * ax[0];
       const ul = Math.hypot(ux, uy, uz);
       ux /= ul;
       uy /= ul;
       uz /= ul;
-      const wx = n[1] * uz - n[2] * uy, wy = n[2] * ux - n[0] * uz, wz = n[0] * uy - n[1] * ux;
+      const wx = n[1] * uz - n[2] * uy,
+        wy = n[2] * ux - n[0] * uz,
+        wz = n[0] * uy - n[1] * ux;
       const angle = new Map<number, number>();
       for (const v of cap) {
-        const dx = p[3 * v] - cx, dy = p[3 * v + 1] - cy, dz = p[3 * v + 2] - cz;
+        const dx = p[3 * v] - cx,
+          dy = p[3 * v + 1] - cy,
+          dz = p[3 * v + 2] - cz;
         angle.set(v, Math.atan2(dx * wx + dy * wy + dz * wz, dx * ux + dy * uy + dz * uz));
       }
       cap.sort((a, b) => angle.get(a)! - angle.get(b)! || a - b);

@@ -33,7 +33,8 @@ export interface CutPlane {
 
 /** Volume of the hull of a piece's points (0 when flat), for ranking cuts. */
 function pieceHullVolume(p: Float64Array): number {
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < p.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       lo[k] = Math.min(lo[k], p[i + k]);
@@ -56,7 +57,8 @@ export function cutScore(mesh: IndexedMesh<Float64Array>, n: readonly number[], 
 
 /** The value of sorted `values` nearest to x if within `reach`, else x. */
 function snap(values: Float64Array, x: number, reach: number): number {
-  let a = 0, b = values.length - 1;
+  let a = 0,
+    b = values.length - 1;
   while (b - a > 1) {
     const m = (a + b) >> 1;
     if (values[m] < x) a = m;
@@ -95,7 +97,8 @@ export function chooseCut(mesh: IndexedMesh<Float64Array>, search: CutSearch): C
     if (Math.max(Math.abs(ax[0]), Math.abs(ax[1]), Math.abs(ax[2])) < 0.97) dirs.push(ax);
   }
   // Cuts are ranked on a copy of the part clustered to about SCORE_VERTICES vertices.
-  const scoring: IndexedMesh<Float64Array> = p.length / 3 > SCORE_VERTICES ? weldMesh(p, mesh.indices, Math.sqrt(area / SCORE_VERTICES)) : mesh;
+  const scoring: IndexedMesh<Float64Array> =
+    p.length / 3 > SCORE_VERTICES ? weldMesh(p, mesh.indices, Math.sqrt(area / SCORE_VERTICES)) : mesh;
   const base = pieceHullVolume(scoring.positions);
   // Principal-axis cuts must gain half as much again as the best world-axis cut to win: models
   // are mostly built along the world axes, where cuts leave clean boxes for later cuts.
@@ -117,7 +120,8 @@ export function chooseCut(mesh: IndexedMesh<Float64Array>, search: CutSearch): C
     for (let i = 0; i < p.length; i += 3) proj[i / 3] = n[0] * p[i] + n[1] * p[i + 1] + n[2] * p[i + 2];
     const sp = proj.slice().sort();
     sorted.set(n, sp);
-    const lo = sp[0], hi = sp[sp.length - 1];
+    const lo = sp[0],
+      hi = sp[sp.length - 1];
     const margin = Math.max(4 * eps, minSide);
     if (hi - lo < 2 * margin) continue;
     const step = (hi - lo) / 8;
@@ -149,7 +153,8 @@ export function chooseCut(mesh: IndexedMesh<Float64Array>, search: CutSearch): C
   //    the worst probe across the direction where that splits the part most evenly.
   let fallback: { n: [number, number, number]; d: number; balance: number } | undefined;
   for (const n of dirs) {
-    let lo = Infinity, hi = -Infinity;
+    let lo = Infinity,
+      hi = -Infinity;
     for (let i = 0; i < p.length; i += 3) {
       const s = n[0] * p[i] + n[1] * p[i + 1] + n[2] * p[i + 2];
       lo = Math.min(lo, s);
@@ -162,7 +167,6 @@ export function chooseCut(mesh: IndexedMesh<Float64Array>, search: CutSearch): C
   if (!fallback || !Number.isFinite(cutScore(mesh, fallback.n, fallback.d, eps))) return undefined;
   return { n: fallback.n, d: fallback.d };
 }
-
 
 export function checkAbort(signal?: AbortSignal): void {
   if (signal?.aborted) {

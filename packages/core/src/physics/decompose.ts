@@ -160,11 +160,17 @@ function surfaceArea(m: IndexedMesh<Float64Array>): number {
 }
 
 function signedVolume(m: IndexedMesh<Float64Array>): number {
-  const p = m.positions, ix = m.indices;
+  const p = m.positions,
+    ix = m.indices;
   let v6 = 0;
   for (let t = 0; t < ix.length; t += 3) {
-    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
-    v6 += p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
+    const a = 3 * ix[t],
+      b = 3 * ix[t + 1],
+      c = 3 * ix[t + 2];
+    v6 +=
+      p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+      p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+      p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
   }
   return v6 / 6;
 }
@@ -172,7 +178,15 @@ function signedVolume(m: IndexedMesh<Float64Array>): number {
 function makePart(mesh: IndexedMesh<Float64Array>, ctx: Context): Part | undefined {
   const hull = partHull(mesh.positions, ctx.minThickness);
   if (!hull) return undefined;
-  return { mesh, hull, concavity: hullConcavity(hull, ctx.field, ctx.spacing, MAX_PROBES), area: surfaceArea(mesh), volume: Math.abs(signedVolume(mesh)), air: 0, cuttable: true };
+  return {
+    mesh,
+    hull,
+    concavity: hullConcavity(hull, ctx.field, ctx.spacing, MAX_PROBES),
+    area: surfaceArea(mesh),
+    volume: Math.abs(signedVolume(mesh)),
+    air: 0,
+    cuttable: true,
+  };
 }
 
 /**
@@ -195,13 +209,20 @@ function largest(h: PartHull): number {
  * Decomposes the solid of a triangle mesh (flat xyz positions in metres, three indices per
  * triangle) into convex hulls. See the file comment.
  */
-export function decompose(positions: ArrayLike<number>, indices: ArrayLike<number>, options: DecomposeOptions = {}): DecompositionResult {
+export function decompose(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  options: DecomposeOptions = {},
+): DecompositionResult {
   let tol = options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance;
   const maxAir = options.maxAirFraction ?? DECOMPOSE_DEFAULTS.maxAirFraction;
   const cutAirShare = options.cutAirShare ?? DECOMPOSE_DEFAULTS.cutAirShare;
   const maxMergeAir = options.maxMergeAir ?? DECOMPOSE_DEFAULTS.maxMergeAir;
   const maxHulls = Math.max(1, Math.min(MAX_HULLS, Math.floor(options.maxHulls ?? DECOMPOSE_DEFAULTS.maxHulls)));
-  const maxHullVertices = Math.max(4, Math.min(MAX_HULL_VERTICES, Math.floor(options.maxHullVertices ?? DECOMPOSE_DEFAULTS.maxHullVertices)));
+  const maxHullVertices = Math.max(
+    4,
+    Math.min(MAX_HULL_VERTICES, Math.floor(options.maxHullVertices ?? DECOMPOSE_DEFAULTS.maxHullVertices)),
+  );
   const hullError = options.hullError ?? tol / 2;
   const hullVolumeLoss = options.hullVolumeLoss ?? DECOMPOSE_DEFAULTS.hullVolumeLoss;
   const minThickness = options.minThickness ?? DECOMPOSE_DEFAULTS.minThickness;
@@ -226,9 +247,12 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
   });
 
   // 1. Weld; the inside test and the distance field; the connected pieces.
-  let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  let lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i + 2 < positions.length; i += 3) {
-    const x = positions[i], y = positions[i + 1], z = positions[i + 2];
+    const x = positions[i],
+      y = positions[i + 1],
+      z = positions[i + 2];
     if (!Number.isFinite(x) || !Number.isFinite(y) || !Number.isFinite(z)) continue;
     lo = [Math.min(lo[0], x), Math.min(lo[1], y), Math.min(lo[2], z)];
     hi = [Math.max(hi[0], x), Math.max(hi[1], y), Math.max(hi[2], z)];
@@ -266,7 +290,14 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
   // The field cannot judge a fit finer than about a cell and a half: a coarse field (a big object
   // within maxCells) raises the tolerance, and the result says so.
   tol = Math.max(tol, 1.5 * cell);
-  const ctx: Context = { tol, closed: !open, field, spacing: Math.max(cell, tol / 2), minThickness, eps: Math.max(extent, 1e-9) * 1e-9 };
+  const ctx: Context = {
+    tol,
+    closed: !open,
+    field,
+    spacing: Math.max(cell, tol / 2),
+    minThickness,
+    eps: Math.max(extent, 1e-9) * 1e-9,
+  };
   const totalArea = Math.max(surfaceArea(mesh), 1e-30);
   progress(0.1);
   checkAbort(signal);
@@ -330,7 +361,8 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
     while (air > target) {
       checkAbort(signal);
       let wi = -1;
-      for (let i = 0; i < done.length; i++) if (done[i].cuttable && done[i].air > 0 && (wi < 0 || done[i].air > done[wi].air)) wi = i;
+      for (let i = 0; i < done.length; i++)
+        if (done[i].cuttable && done[i].air > 0 && (wi < 0 || done[i].air > done[wi].air)) wi = i;
       if (wi < 0) break;
       if (done.length + 2 > maxParts) {
         limited = true;
@@ -357,7 +389,11 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
   // 4. Open meshes: solid no hull covers (a cut-up open shell leaves its core out) becomes closed
   //    voxel parts, which reach and lower their air like the rest.
   if (open) {
-    const fill = uncoveredSolid(field, done.map((d) => d.hull), 2 * cell)
+    const fill = uncoveredSolid(
+      field,
+      done.map((d) => d.hull),
+      2 * cell,
+    )
       .map((m) => makePart(m, ctx))
       .filter((x): x is Part => !!x);
     if (fill.length > 0) {
@@ -369,7 +405,11 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
 
   // 5. Merge within the fit and the air budget, then down to maxHulls at any cost.
   type Data = { air: number; solid: number; concavity: number };
-  const nodes: MergeNode<Data>[] = done.map((p) => ({ hull: p.hull, data: { air: p.air, solid: p.volume, concavity: p.concavity.value }, alive: true }));
+  const nodes: MergeNode<Data>[] = done.map((p) => ({
+    hull: p.hull,
+    data: { air: p.air, solid: p.volume, concavity: p.concavity.value },
+    alive: true,
+  }));
   const start = nodes.length;
   let airLeft = airBudget - air;
   const merges = mergeHulls(nodes, {
@@ -385,7 +425,11 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
       const solid = a.data.solid + b.data.solid;
       const mAir = airOf(m, solid, c, ctx, 1024);
       const added = mAir - a.data.air - b.data.air;
-      return { hull: m, data: { air: mAir, solid, concavity: c.value }, cost: added + 1e-6 * (m.volume - a.hull.volume - b.hull.volume) };
+      return {
+        hull: m,
+        data: { air: mAir, solid, concavity: c.value },
+        cost: added + 1e-6 * (m.volume - a.hull.volume - b.hull.volume),
+      };
     },
     accept: (c, a, b) => {
       const added = c.data.air - a.data.air - b.data.air;
@@ -405,7 +449,15 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
       evaluate: (a, b) => {
         const m = mergedHull(a.hull, b.hull, minThickness);
         if (!m) return undefined;
-        return { hull: m, data: { air: a.data.air + b.data.air, solid: a.data.solid + b.data.solid, concavity: Math.max(a.data.concavity, b.data.concavity) }, cost: m.volume - a.hull.volume - b.hull.volume };
+        return {
+          hull: m,
+          data: {
+            air: a.data.air + b.data.air,
+            solid: a.data.solid + b.data.solid,
+            concavity: Math.max(a.data.concavity, b.data.concavity),
+          },
+          cost: m.volume - a.hull.volume - b.hull.volume,
+        };
       },
     });
   }
@@ -414,12 +466,15 @@ export function decompose(positions: ArrayLike<number>, indices: ArrayLike<numbe
   // 6. Simplify each hull.
   const kept = nodes.filter((n) => n.alive);
   const hulls: Float32Array[] = [];
-  let concavity = 0, keptAir = 0;
+  let concavity = 0,
+    keptAir = 0;
   for (const node of kept) {
     checkAbort(signal);
     concavity = Math.max(concavity, node.data.concavity);
     keptAir += node.data.air;
-    const simple = Float32Array.from(simplifyHull(node.hull.points, maxHullVertices, hullError, (1 - hullVolumeLoss) * node.hull.volume));
+    const simple = Float32Array.from(
+      simplifyHull(node.hull.points, maxHullVertices, hullError, (1 - hullVolumeLoss) * node.hull.volume),
+    );
     // Rounded to float32, a point may fall onto a face or an edge: keep only the hull's vertices
     // (quickhull3d merges coplanar faces, so a point on a flat side is dropped).
     const clean = exactConvexHull(Float64Array.from(simple)) ?? fastConvexHull(Float64Array.from(simple));
@@ -452,12 +507,19 @@ function proxyMesh(mesh: WeldedMesh, target: number, simplify: SimplifyFn | unde
     if (current.indices.length / 3 <= 1.5 * target) return current;
   }
   // Grid cell from the surface area: about target / 2 vertices spread over it.
-  const p = current.positions, ix = current.indices;
+  const p = current.positions,
+    ix = current.indices;
   let area = 0;
   for (let t = 0; t < ix.length; t += 3) {
-    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
+    const a = 3 * ix[t],
+      b = 3 * ix[t + 1],
+      c = 3 * ix[t + 2];
+    const ux = p[b] - p[a],
+      uy = p[b + 1] - p[a + 1],
+      uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a],
+      vy = p[c + 1] - p[a + 1],
+      vz = p[c + 2] - p[a + 2];
     area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
   }
   let cell = Math.sqrt((2 * area) / target);

@@ -51,7 +51,8 @@ export class Heap<T> {
       it[0] = last;
       let i = 0;
       for (;;) {
-        const l = 2 * i + 1, r = l + 1;
+        const l = 2 * i + 1,
+          r = l + 1;
         let m = i;
         if (l < it.length && this.less(l, m)) m = l;
         if (r < it.length && this.less(r, m)) m = r;
@@ -63,7 +64,8 @@ export class Heap<T> {
     return top;
   }
   private less(a: number, b: number): boolean {
-    const x = this.items[a], y = this.items[b];
+    const x = this.items[a],
+      y = this.items[b];
     return x.key < y.key || (x.key === y.key && x.seq < y.seq);
   }
 }
@@ -97,7 +99,8 @@ export function mergeHulls<T>(nodes: MergeNode<T>[], options: MergeOptions<T>): 
   let alive = nodes.filter((n) => n.alive).length;
   let merges = 0;
   const tryPair = (i: number, j: number) => {
-    const a = nodes[i], b = nodes[j];
+    const a = nodes[i],
+      b = nodes[j];
     if (boxGap(a.hull, b.hull) > options.reach) return;
     const c = options.evaluate(a, b);
     if (c) heap.push(c.cost, [i, j, c]);

@@ -18,7 +18,8 @@
 import { fastConvexHull } from './convex-hull.js';
 
 function farthestFrom(p: Float64Array, skip: Set<number>, dist: (i: number) => number): number {
-  let best = -1, bestD = -Infinity;
+  let best = -1,
+    bestD = -Infinity;
   for (let i = 0; i < p.length / 3; i++) {
     if (skip.has(i)) continue;
     const d = dist(i);
@@ -39,7 +40,11 @@ function seedTetrahedron(p: Float64Array): number[] {
   for (let i = 1; i < n; i++) if (p[3 * i] < p[3 * a] || (p[3 * i] === p[3 * a] && i < a)) a = i;
   chosen.add(a);
   const pa = at(a);
-  const b = farthestFrom(p, chosen, (i) => (p[3 * i] - pa[0]) ** 2 + (p[3 * i + 1] - pa[1]) ** 2 + (p[3 * i + 2] - pa[2]) ** 2);
+  const b = farthestFrom(
+    p,
+    chosen,
+    (i) => (p[3 * i] - pa[0]) ** 2 + (p[3 * i + 1] - pa[1]) ** 2 + (p[3 * i + 2] - pa[2]) ** 2,
+  );
   if (b < 0) return [...chosen];
   chosen.add(b);
   const pb = at(b);
@@ -53,7 +58,9 @@ function seedTetrahedron(p: Float64Array): number[] {
   const pc = at(c);
   const v = [pc[0] - pa[0], pc[1] - pa[1], pc[2] - pa[2]];
   const nrm = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
-  const d = farthestFrom(p, chosen, (i) => Math.abs(nrm[0] * (p[3 * i] - pa[0]) + nrm[1] * (p[3 * i + 1] - pa[1]) + nrm[2] * (p[3 * i + 2] - pa[2])));
+  const d = farthestFrom(p, chosen, (i) =>
+    Math.abs(nrm[0] * (p[3 * i] - pa[0]) + nrm[1] * (p[3 * i + 1] - pa[1]) + nrm[2] * (p[3 * i + 2] - pa[2])),
+  );
   if (d >= 0) chosen.add(d);
   return [...chosen];
 }
@@ -88,8 +95,11 @@ export function simplifyHull(points: Float64Array, maxVertices: number, maxError
     const bestIdx = new Int32Array(nf).fill(-1);
     for (let i = 0; i < n; i++) {
       if (inSet.has(i)) continue;
-      const x = points[3 * i], y = points[3 * i + 1], z = points[3 * i + 2];
-      let d = -Infinity, f = -1;
+      const x = points[3 * i],
+        y = points[3 * i + 1],
+        z = points[3 * i + 2];
+      let d = -Infinity,
+        f = -1;
       for (let k = 0; k < nf; k++) {
         const s = planes[4 * k] * x + planes[4 * k + 1] * y + planes[4 * k + 2] * z - planes[4 * k + 3];
         if (s > d) {

@@ -86,13 +86,25 @@ function widths(positions: Float32Array, indices: Uint32Array): number[] {
   const out: number[] = [];
   const p = positions;
   for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
-    const ux = p[b] - p[a], uy = p[b + 1] - p[a + 1], uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a], vy = p[c + 1] - p[a + 1], vz = p[c + 2] - p[a + 2];
-    const wx = vx - ux, wy = vy - uy, wz = vz - uz;
-    const cx = uy * vz - uz * vy, cy = uz * vx - ux * vz, cz = ux * vy - uy * vx;
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
+    const ux = p[b] - p[a],
+      uy = p[b + 1] - p[a + 1],
+      uz = p[b + 2] - p[a + 2];
+    const vx = p[c] - p[a],
+      vy = p[c + 1] - p[a + 1],
+      vz = p[c + 2] - p[a + 2];
+    const wx = vx - ux,
+      wy = vy - uy,
+      wz = vz - uz;
+    const cx = uy * vz - uz * vy,
+      cy = uz * vx - ux * vz,
+      cz = ux * vy - uy * vx;
     const twice = Math.sqrt(cx * cx + cy * cy + cz * cz);
-    const longest = Math.sqrt(Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz));
+    const longest = Math.sqrt(
+      Math.max(ux * ux + uy * uy + uz * uz, vx * vx + vy * vy + vz * vz, wx * wx + wy * wy + wz * wz),
+    );
     if (twice > 1e-12 * longest * longest && longest > 0) out.push(twice / longest);
   }
   return out;
@@ -100,13 +112,16 @@ function widths(positions: Float32Array, indices: Uint32Array): number[] {
 
 /** All faces' triangles as one list, positions scaled by f. */
 function merged(lod: MeshLod, f: Vec3): { positions: Float32Array; indices: Uint32Array } {
-  let nv = 0, ni = 0;
+  let nv = 0,
+    ni = 0;
   for (const face of lod.faces) {
     nv += face.positions.length;
     ni += face.indices.length - (face.indices.length % 3);
   }
-  const positions = new Float32Array(nv), indices = new Uint32Array(ni);
-  let vo = 0, io = 0;
+  const positions = new Float32Array(nv),
+    indices = new Uint32Array(ni);
+  let vo = 0,
+    io = 0;
   for (const face of lod.faces) {
     positions.set(scaled(face.positions, f), vo);
     const n = face.indices.length - (face.indices.length % 3);
@@ -122,7 +137,8 @@ function snapFace(face: Face, grid: number): { face: Face; vertices: number; tri
   const positions = Float32Array.from(w.positions);
   const kept: number[] = [];
   for (let t = 0; t < w.indices.length; t += 3) {
-    if (!isZeroAreaTriangle(positions, w.indices[t], w.indices[t + 1], w.indices[t + 2])) kept.push(w.indices[t], w.indices[t + 1], w.indices[t + 2]);
+    if (!isZeroAreaTriangle(positions, w.indices[t], w.indices[t + 1], w.indices[t + 2]))
+      kept.push(w.indices[t], w.indices[t + 1], w.indices[t + 2]);
   }
   // Keep only the vertices the kept triangles use.
   const remap = new Int32Array(positions.length / 3).fill(-1);
@@ -142,7 +158,11 @@ function snapFace(face: Face, grid: number): { face: Face; vertices: number; tri
 }
 
 /** The weight of a LOD as a physics mesh at scale f, with the median width. */
-function price(lod: MeshLod, f: Vec3, settings: Partial<PhysicsCostSettings>): { cost: TriangleMeshPhysicsCost; median: number } {
+function price(
+  lod: MeshLod,
+  f: Vec3,
+  settings: Partial<PhysicsCostSettings>,
+): { cost: TriangleMeshPhysicsCost; median: number } {
   const m = merged(lod, f);
   const cost = triangleMeshPhysicsCost(m.positions, m.indices, settings);
   const w = widths(m.positions, m.indices).sort((a, b) => a - b);
@@ -157,7 +177,8 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
   const settings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
   const diagnostics: Diagnostic[] = [];
   const name = object.name;
-  const add = (severity: Diagnostic['severity'], code: string, message: string) => diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
+  const add = (severity: Diagnostic['severity'], code: string, message: string) =>
+    diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
   // 1. Source: the authored physics mesh, else the LOD asked for.
   let source: LodName | 'physics';
   let lod: MeshLod;
@@ -169,7 +190,11 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
     source = s.name;
     lod = s.lod;
   }
-  let faces: Face[] = lod.faces.map((fc) => ({ material: fc.material, positions: fc.positions, indices: fc.indices.subarray(0, fc.indices.length - (fc.indices.length % 3)) }));
+  let faces: Face[] = lod.faces.map((fc) => ({
+    material: fc.material,
+    positions: fc.positions,
+    indices: fc.indices.subarray(0, fc.indices.length - (fc.indices.length % 3)),
+  }));
   // 2. Simplify (injected).
   if (options.simplify) {
     const ratio = options.simplifyRatio ?? PHYSICS_MESH_DEFAULTS.simplifyRatio;
@@ -182,7 +207,8 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
   // 3. Snap.
   let snapped: PhysicsMeshResult['snapped'];
   if (options.snap !== undefined && options.snap > 0) {
-    let vertices = 0, triangles = 0;
+    let vertices = 0,
+      triangles = 0;
     faces = faces.map((fc) => {
       const s = snapFace(fc, options.snap!);
       vertices += s.vertices;
@@ -195,20 +221,30 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
   // 4. Price at the size asked, and say when the price explodes.
   const { cost, median } = price(mesh, f, settings);
   if (cost.degenerate > 0) {
-    add('warning', 'physics-mesh-degenerate', `physics mesh (from ${source}) has ${cost.degenerate} zero-area triangles, which block the upload; snapping the physics mesh drops them`);
+    add(
+      'warning',
+      'physics-mesh-degenerate',
+      `physics mesh (from ${source}) has ${cost.degenerate} zero-area triangles, which block the upload; snapping the physics mesh drops them`,
+    );
   }
   const ratio = PHYSICS_MESH_DEFAULTS.costlyWidthRatio;
   const clamped = cost.triangles > 0 && cost.width <= settings.meshMinWidth;
   if (cost.triangles > 0 && cost.cost > settings.meshMinimumCost && (clamped || cost.width < ratio * median)) {
     // What snapping would do: a grid of a tenth of the median width (at least 1 mm), in the authored frame.
     const size = boxSize(lodBox(object.lods.high));
-    const grid = Math.max(0.001, (0.1 * median) / Math.max(f[0], f[1], f[2], 1e-9), 1e-6 * Math.max(size[0], size[1], size[2]));
+    const grid = Math.max(
+      0.001,
+      (0.1 * median) / Math.max(f[0], f[1], f[2], 1e-9),
+      1e-6 * Math.max(size[0], size[1], size[2]),
+    );
     const trial = price({ faces: faces.map((fc) => snapFace(fc, grid).face) }, f, settings).cost;
     add(
       'warning',
       'physics-mesh-costly',
       `physics mesh (from ${source}) weighs ${fmt(cost.cost)}: its thinnest triangles bring the mean width to ${fmt(cost.width)} m against a typical ${fmt(median)} m (slivers, tiny or jittered triangles)` +
-        (trial.cost < cost.cost * 0.9 ? `; snapping to a ${fmt(grid * 1000)} mm grid would make it ${fmt(trial.cost)}` : ''),
+        (trial.cost < cost.cost * 0.9
+          ? `; snapping to a ${fmt(grid * 1000)} mm grid would make it ${fmt(trial.cost)}`
+          : ''),
     );
   }
   return { mesh, source, cost, medianWidth: median, ...(snapped ? { snapped } : {}), diagnostics };

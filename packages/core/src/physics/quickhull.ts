@@ -32,7 +32,8 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
   // 0. Extent and tolerance.
   let ext = 0;
   {
-    const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    const lo = [Infinity, Infinity, Infinity],
+      hi = [-Infinity, -Infinity, -Infinity];
     for (let i = 0; i < p.length; i += 3) {
       for (let k = 0; k < 3; k++) {
         const v = p[i + k];
@@ -85,9 +86,15 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     fv[3 * f] = a;
     fv[3 * f + 1] = b;
     fv[3 * f + 2] = c;
-    const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
-    const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
-    let nx = uy * vz - uz * vy, ny = uz * vx - ux * vz, nz = ux * vy - uy * vx;
+    const ux = p[3 * b] - p[3 * a],
+      uy = p[3 * b + 1] - p[3 * a + 1],
+      uz = p[3 * b + 2] - p[3 * a + 2];
+    const vx = p[3 * c] - p[3 * a],
+      vy = p[3 * c + 1] - p[3 * a + 1],
+      vz = p[3 * c + 2] - p[3 * a + 2];
+    let nx = uy * vz - uz * vy,
+      ny = uz * vx - ux * vz,
+      nz = ux * vy - uy * vx;
     const l = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1e-300;
     nx /= l;
     ny /= l;
@@ -96,14 +103,19 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     fpl[4 * f + 1] = ny;
     fpl[4 * f + 2] = nz;
     // Offset from the centroid of the three corners (steadier than one corner).
-    fpl[4 * f + 3] = (nx * (p[3 * a] + p[3 * b] + p[3 * c]) + ny * (p[3 * a + 1] + p[3 * b + 1] + p[3 * c + 1]) + nz * (p[3 * a + 2] + p[3 * b + 2] + p[3 * c + 2])) / 3;
+    fpl[4 * f + 3] =
+      (nx * (p[3 * a] + p[3 * b] + p[3 * c]) +
+        ny * (p[3 * a + 1] + p[3 * b + 1] + p[3 * c + 1]) +
+        nz * (p[3 * a + 2] + p[3 * b + 2] + p[3 * c + 2])) /
+      3;
     alive[f] = 1;
     head[f] = -1;
     far[f] = -1;
     farD[f] = 0;
     return f;
   };
-  const dist = (f: number, i: number) => fpl[4 * f] * p[3 * i] + fpl[4 * f + 1] * p[3 * i + 1] + fpl[4 * f + 2] * p[3 * i + 2] - fpl[4 * f + 3];
+  const dist = (f: number, i: number) =>
+    fpl[4 * f] * p[3 * i] + fpl[4 * f + 1] * p[3 * i + 1] + fpl[4 * f + 2] * p[3 * i + 2] - fpl[4 * f + 3];
   const link = (f: number, k: number, g: number, j: number) => {
     fnb[3 * f + k] = 3 * g + j;
     fnb[3 * g + j] = 3 * f + k;
@@ -120,7 +132,8 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
   // 1. Initial tetrahedron: extreme points spanning the most.
   let a = 0;
   for (let i = 1; i < n; i++) if (p[3 * i] < p[3 * a]) a = i;
-  let b = -1, best = -1;
+  let b = -1,
+    best = -1;
   for (let i = 0; i < n; i++) {
     const d = (p[3 * i] - p[3 * a]) ** 2 + (p[3 * i + 1] - p[3 * a + 1]) ** 2 + (p[3 * i + 2] - p[3 * a + 2]) ** 2;
     if (d > best) {
@@ -128,11 +141,15 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
       b = i;
     }
   }
-  const ux = p[3 * b] - p[3 * a], uy = p[3 * b + 1] - p[3 * a + 1], uz = p[3 * b + 2] - p[3 * a + 2];
+  const ux = p[3 * b] - p[3 * a],
+    uy = p[3 * b + 1] - p[3 * a + 1],
+    uz = p[3 * b + 2] - p[3 * a + 2];
   let c = -1;
   best = -1;
   for (let i = 0; i < n; i++) {
-    const dx = p[3 * i] - p[3 * a], dy = p[3 * i + 1] - p[3 * a + 1], dz = p[3 * i + 2] - p[3 * a + 2];
+    const dx = p[3 * i] - p[3 * a],
+      dy = p[3 * i + 1] - p[3 * a + 1],
+      dz = p[3 * i + 2] - p[3 * a + 2];
     const d = (dy * uz - dz * uy) ** 2 + (dz * ux - dx * uz) ** 2 + (dx * uy - dy * ux) ** 2;
     if (d > best) {
       best = d;
@@ -140,13 +157,20 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     }
   }
   if (best <= eps * eps * (ux * ux + uy * uy + uz * uz)) return undefined;
-  const vx = p[3 * c] - p[3 * a], vy = p[3 * c + 1] - p[3 * a + 1], vz = p[3 * c + 2] - p[3 * a + 2];
-  const tnx = uy * vz - uz * vy, tny = uz * vx - ux * vz, tnz = ux * vy - uy * vx;
+  const vx = p[3 * c] - p[3 * a],
+    vy = p[3 * c + 1] - p[3 * a + 1],
+    vz = p[3 * c + 2] - p[3 * a + 2];
+  const tnx = uy * vz - uz * vy,
+    tny = uz * vx - ux * vz,
+    tnz = ux * vy - uy * vx;
   const tl = Math.sqrt(tnx * tnx + tny * tny + tnz * tnz);
   let d4 = -1;
   best = 0;
   for (let i = 0; i < n; i++) {
-    const d = Math.abs(tnx * (p[3 * i] - p[3 * a]) + tny * (p[3 * i + 1] - p[3 * a + 1]) + tnz * (p[3 * i + 2] - p[3 * a + 2])) / tl;
+    const d =
+      Math.abs(
+        tnx * (p[3 * i] - p[3 * a]) + tny * (p[3 * i + 1] - p[3 * a + 1]) + tnz * (p[3 * i + 2] - p[3 * a + 2]),
+      ) / tl;
     if (d > best) {
       best = d;
       d4 = i;
@@ -154,7 +178,8 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
   }
   if (d4 < 0 || best <= eps * 10) return undefined;
   // Orient so that the base (a, b, c) faces away from d4.
-  const side = tnx * (p[3 * d4] - p[3 * a]) + tny * (p[3 * d4 + 1] - p[3 * a + 1]) + tnz * (p[3 * d4 + 2] - p[3 * a + 2]);
+  const side =
+    tnx * (p[3 * d4] - p[3 * a]) + tny * (p[3 * d4 + 1] - p[3 * a + 1]) + tnz * (p[3 * d4 + 2] - p[3 * a + 2]);
   if (side > 0) [b, c] = [c, b];
   const f0 = newFace(a, b, c);
   const f1 = newFace(a, d4, b);
@@ -168,7 +193,8 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
   link(f2, 1, f3, 0); // d4-c / c-d4
   for (let i = 0; i < n; i++) {
     if (i === a || i === b || i === c || i === d4) continue;
-    let bf = -1, bd = eps;
+    let bf = -1,
+      bd = eps;
     for (let f = 0; f < 4; f++) {
       const d = dist(f, i);
       if (d > bd) {
@@ -191,8 +217,12 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     work[nWork++] = f;
   };
   for (const f of [f0, f1, f2, f3]) pushWork(f);
-  let horizon = new Int32Array(64), visible = new Int32Array(64), orphans = new Int32Array(64);
-  let stackF = new Int32Array(64), stackStart = new Int32Array(64), stackK = new Int32Array(64);
+  let horizon = new Int32Array(64),
+    visible = new Int32Array(64),
+    orphans = new Int32Array(64);
+  let stackF = new Int32Array(64),
+    stackStart = new Int32Array(64),
+    stackK = new Int32Array(64);
   const bigger = (a: Int32Array) => {
     const b2 = new Int32Array(a.length * 2);
     b2.set(a);
@@ -205,7 +235,9 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     if (++guard > 50 * n + 1000) return undefined;
     const eye = far[f];
     // 2a. Horizon by depth-first walk (iterative form of quickhull3d's computeHorizon).
-    let nh = 0, nv = 0, ns = 0;
+    let nh = 0,
+      nv = 0,
+      ns = 0;
     alive[f] = 0;
     visible[nv++] = f;
     stackF[0] = f;
@@ -214,7 +246,9 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     ns = 1;
     while (ns > 0) {
       const top = ns - 1;
-      const face = stackF[top], start = stackStart[top], step = stackK[top];
+      const face = stackF[top],
+        start = stackStart[top],
+        step = stackK[top];
       if (step === 3) {
         ns--;
         continue;
@@ -222,7 +256,8 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
       stackK[top] = step + 1;
       const k = (start + step) % 3;
       const opp = fnb[3 * face + k];
-      const g = (opp / 3) | 0, j = opp % 3;
+      const g = (opp / 3) | 0,
+        j = opp % 3;
       if (!alive[g]) continue;
       if (dist(g, eye) > eps) {
         alive[g] = 0;
@@ -258,14 +293,17 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     if (nh < 3) return undefined;
     const first = nf;
     for (let e = 0; e < nh; e++) {
-      const face = (horizon[e] / 3) | 0, k = horizon[e] % 3;
-      const va = fv[3 * face + k], vb = fv[3 * face + ((k + 1) % 3)];
+      const face = (horizon[e] / 3) | 0,
+        k = horizon[e] % 3;
+      const va = fv[3 * face + k],
+        vb = fv[3 * face + ((k + 1) % 3)];
       const opp = fnb[3 * face + k];
       const nfId = newFace(va, vb, eye);
       link(nfId, 0, (opp / 3) | 0, opp % 3);
     }
     for (let e = 0; e < nh; e++) {
-      const cur = first + e, nxt = first + ((e + 1) % nh);
+      const cur = first + e,
+        nxt = first + ((e + 1) % nh);
       // cur's edge b -> eye is nxt's edge eye -> a (the same vertex when the horizon is a loop).
       if (fv[3 * cur + 1] !== fv[3 * nxt]) return undefined;
       link(cur, 1, nxt, 2);
@@ -273,7 +311,8 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     // 2d. Hand orphans to the new face they are farthest above.
     for (let oi = 0; oi < no; oi++) {
       const i = orphans[oi];
-      let bf = -1, bd = eps;
+      let bf = -1,
+        bd = eps;
       for (let g = first; g < nf; g++) {
         const d = dist(g, i);
         if (d > bd) {
@@ -287,12 +326,14 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
   }
   // 3. Collect live faces; check closure and local convexity (each neighbour's far corner behind).
   const remap = new Int32Array(n).fill(-1);
-  let live = 0, nv = 0;
+  let live = 0,
+    nv = 0;
   for (let f = 0; f < nf; f++) {
     if (!alive[f]) continue;
     live++;
     for (let k = 0; k < 3; k++) {
-      const g = (fnb[3 * f + k] / 3) | 0, j = fnb[3 * f + k] % 3;
+      const g = (fnb[3 * f + k] / 3) | 0,
+        j = fnb[3 * f + k] % 3;
       if (!alive[g]) return undefined;
       const farV = fv[3 * g + ((j + 2) % 3)];
       if (dist(f, farV) > 100 * eps) return undefined;
@@ -321,8 +362,13 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     planes[4 * o + 1] = fpl[4 * f + 1];
     planes[4 * o + 2] = fpl[4 * f + 2];
     planes[4 * o + 3] = fpl[4 * f + 3];
-    const a = 3 * fv[3 * f], b = 3 * fv[3 * f + 1], c = 3 * fv[3 * f + 2];
-    volume6 += p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
+    const a = 3 * fv[3 * f],
+      b = 3 * fv[3 * f + 1],
+      c = 3 * fv[3 * f + 2];
+    volume6 +=
+      p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+      p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+      p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
     o++;
   }
   if (!(volume6 > 0)) return undefined;

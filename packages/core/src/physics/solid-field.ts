@@ -47,7 +47,8 @@ export interface SolidFieldOptions {
 export function buildSolidField(positions: Float64Array, indices: Uint32Array, options: SolidFieldOptions): SolidField {
   const cell = options.cell;
   const pad = options.padding ?? 2;
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i < positions.length; i += 3) {
     for (let k = 0; k < 3; k++) {
       lo[k] = Math.min(lo[k], positions[i + k]);
@@ -55,7 +56,9 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
     }
   }
   const origin: [number, number, number] = [lo[0] - pad * cell, lo[1] - pad * cell, lo[2] - pad * cell];
-  const dims: [number, number, number] = [0, 1, 2].map((k) => Math.max(1, Math.ceil((hi[k] - lo[k]) / cell) + 2 * pad)) as [number, number, number];
+  const dims: [number, number, number] = [0, 1, 2].map((k) =>
+    Math.max(1, Math.ceil((hi[k] - lo[k]) / cell) + 2 * pad),
+  ) as [number, number, number];
   const [nx, ny, nz] = dims;
   // 1. Inside cells, then every cell a triangle touches.
   const inside = options.inside ?? new MeshInsideTest(positions, indices);
@@ -69,7 +72,9 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
   const lastTri = new Int32Array(solid.length).fill(-1);
   const surface = new Uint8Array(solid.length);
   for (let t = 0; t < indices.length; t += 3) {
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
     const longest = Math.sqrt(
       Math.max(
         (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
@@ -79,14 +84,22 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
     );
     const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
     // Corners relative to the grid, in cell units.
-    const ax = (p[a] - origin[0]) * inv, ay = (p[a + 1] - origin[1]) * inv, az = (p[a + 2] - origin[2]) * inv;
-    const ux = (p[b] - p[a]) * inv, uy = (p[b + 1] - p[a + 1]) * inv, uz = (p[b + 2] - p[a + 2]) * inv;
-    const vx = (p[c] - p[a]) * inv, vy = (p[c + 1] - p[a + 1]) * inv, vz = (p[c + 2] - p[a + 2]) * inv;
+    const ax = (p[a] - origin[0]) * inv,
+      ay = (p[a + 1] - origin[1]) * inv,
+      az = (p[a + 2] - origin[2]) * inv;
+    const ux = (p[b] - p[a]) * inv,
+      uy = (p[b + 1] - p[a + 1]) * inv,
+      uz = (p[b + 2] - p[a + 2]) * inv;
+    const vx = (p[c] - p[a]) * inv,
+      vy = (p[c + 1] - p[a + 1]) * inv,
+      vz = (p[c + 2] - p[a + 2]) * inv;
     for (let i = 0; i <= steps; i++) {
       const u = i / steps;
       for (let j = 0; i + j <= steps; j++) {
         const w = j / steps;
-        const gi = Math.floor(ax + u * ux + w * vx), gj = Math.floor(ay + u * uy + w * vy), gk = Math.floor(az + u * uz + w * vz);
+        const gi = Math.floor(ax + u * ux + w * vx),
+          gj = Math.floor(ay + u * uy + w * vy),
+          gk = Math.floor(az + u * uz + w * vz);
         if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
         const g = gi + nx * (gj + ny * gk);
         solid[g] = 1;
@@ -110,8 +123,12 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
     if (solid[i]) site[i] = i;
   }
   const maxN = Math.max(nx, ny, nz);
-  const f = new Float64Array(maxN), out = new Float64Array(maxN), z = new Float64Array(maxN + 1);
-  const v = new Int32Array(maxN), from = new Int32Array(maxN), lineSite = new Int32Array(maxN);
+  const f = new Float64Array(maxN),
+    out = new Float64Array(maxN),
+    z = new Float64Array(maxN + 1);
+  const v = new Int32Array(maxN),
+    from = new Int32Array(maxN),
+    lineSite = new Int32Array(maxN);
   const line = (n: number, stride: number, s0: number) => {
     let any = false;
     for (let i = 0, at = s0; i < n; i++, at += stride) {
@@ -151,19 +168,29 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
     const sc = site[g];
     let best = Infinity;
     if (sc >= 0 && start[sc + 1] > start[sc]) {
-      const qx = origin[0] + ((g % nx) + 0.5) * cell, qy = origin[1] + ((Math.floor(g / nx) % ny) + 0.5) * cell, qz = origin[2] + (Math.floor(g / (nx * ny)) + 0.5) * cell;
+      const qx = origin[0] + ((g % nx) + 0.5) * cell,
+        qy = origin[1] + ((Math.floor(g / nx) % ny) + 0.5) * cell,
+        qz = origin[2] + (Math.floor(g / (nx * ny)) + 0.5) * cell;
       for (let e = start[sc]; e < start[sc + 1]; e++) {
         const t = 3 * trisOf[e];
-        best = Math.min(best, distanceToTriangleSquared(qx, qy, qz, p, 3 * indices[t], 3 * indices[t + 1], 3 * indices[t + 2]));
+        best = Math.min(
+          best,
+          distanceToTriangleSquared(qx, qy, qz, p, 3 * indices[t], 3 * indices[t + 1], 3 * indices[t + 2]),
+        );
       }
     }
     distance[g] = best < Infinity ? Math.sqrt(best) : Math.max(0, Math.sqrt(d2[g]) - 0.5) * cell;
   }
   const band = new Float32Array(solid.length).fill(Infinity);
   for (let e = 0; e < cellTris.length; e += 2) {
-    const g = cellTris[e], t = 3 * cellTris[e + 1];
-    const gi = g % nx, gj = Math.floor(g / nx) % ny, gk = Math.floor(g / (nx * ny));
-    const a = 3 * indices[t], b = 3 * indices[t + 1], c = 3 * indices[t + 2];
+    const g = cellTris[e],
+      t = 3 * cellTris[e + 1];
+    const gi = g % nx,
+      gj = Math.floor(g / nx) % ny,
+      gk = Math.floor(g / (nx * ny));
+    const a = 3 * indices[t],
+      b = 3 * indices[t + 1],
+      c = 3 * indices[t + 2];
     for (let dk = -1; dk <= 1; dk++) {
       const k = gk + dk;
       if (k < 0 || k >= nz) continue;
@@ -174,7 +201,9 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
           const i = gi + di;
           if (i < 0 || i >= nx) continue;
           const h = i + nx * (j + ny * k);
-          const qx = origin[0] + (i + 0.5) * cell, qy = origin[1] + (j + 0.5) * cell, qz = origin[2] + (k + 0.5) * cell;
+          const qx = origin[0] + (i + 0.5) * cell,
+            qy = origin[1] + (j + 0.5) * cell,
+            qz = origin[2] + (k + 0.5) * cell;
           const dd = distanceToTriangleSquared(qx, qy, qz, p, a, b, c);
           if (dd < band[h]) band[h] = dd;
         }
@@ -191,7 +220,14 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
 }
 
 /** 1D squared distance transform of f (first n entries) into out: min_q (i - q)^2 + f(q); from[i] = the q. */
-function lowerEnvelope(f: Float64Array, n: number, out: Float64Array, v: Int32Array, z: Float64Array, from: Int32Array): void {
+function lowerEnvelope(
+  f: Float64Array,
+  n: number,
+  out: Float64Array,
+  v: Int32Array,
+  z: Float64Array,
+  from: Int32Array,
+): void {
   let k = 0;
   let first = -1;
   for (let q = 0; q < n; q++) {
@@ -232,40 +268,71 @@ function lowerEnvelope(f: Float64Array, n: number, out: Float64Array, v: Int32Ar
 export function outsideDistance(field: SolidField, x: number, y: number, z: number): number {
   const { origin, cell, dims, distance } = field;
   const [nx, ny, nz] = dims;
-  let u = (x - origin[0]) / cell - 0.5, v = (y - origin[1]) / cell - 0.5, w = (z - origin[2]) / cell - 0.5;
+  let u = (x - origin[0]) / cell - 0.5,
+    v = (y - origin[1]) / cell - 0.5,
+    w = (z - origin[2]) / cell - 0.5;
   // Beyond the grid: the distance to it plus the boundary value.
   let extra = 0;
-  const cu = Math.min(Math.max(u, 0), nx - 1), cv = Math.min(Math.max(v, 0), ny - 1), cw = Math.min(Math.max(w, 0), nz - 1);
+  const cu = Math.min(Math.max(u, 0), nx - 1),
+    cv = Math.min(Math.max(v, 0), ny - 1),
+    cw = Math.min(Math.max(w, 0), nz - 1);
   if (cu !== u || cv !== v || cw !== w) {
     extra = Math.hypot(u - cu, v - cv, w - cw) * cell;
     u = cu;
     v = cv;
     w = cw;
   }
-  const i0 = Math.min(Math.floor(u), nx - 2 < 0 ? 0 : nx - 2), j0 = Math.min(Math.floor(v), ny - 2 < 0 ? 0 : ny - 2), k0 = Math.min(Math.floor(w), nz - 2 < 0 ? 0 : nz - 2);
-  const i1 = Math.min(i0 + 1, nx - 1), j1 = Math.min(j0 + 1, ny - 1), k1 = Math.min(k0 + 1, nz - 1);
-  const fu = u - i0, fv = v - j0, fw = w - k0;
+  const i0 = Math.min(Math.floor(u), nx - 2 < 0 ? 0 : nx - 2),
+    j0 = Math.min(Math.floor(v), ny - 2 < 0 ? 0 : ny - 2),
+    k0 = Math.min(Math.floor(w), nz - 2 < 0 ? 0 : nz - 2);
+  const i1 = Math.min(i0 + 1, nx - 1),
+    j1 = Math.min(j0 + 1, ny - 1),
+    k1 = Math.min(k0 + 1, nz - 1);
+  const fu = u - i0,
+    fv = v - j0,
+    fw = w - k0;
   const at = (i: number, j: number, k: number) => distance[i + nx * (j + ny * k)];
   const c00 = at(i0, j0, k0) * (1 - fu) + at(i1, j0, k0) * fu;
   const c10 = at(i0, j1, k0) * (1 - fu) + at(i1, j1, k0) * fu;
   const c01 = at(i0, j0, k1) * (1 - fu) + at(i1, j0, k1) * fu;
   const c11 = at(i0, j1, k1) * (1 - fu) + at(i1, j1, k1) * fu;
-  const c0 = c00 * (1 - fv) + c10 * fv, c1 = c01 * (1 - fv) + c11 * fv;
+  const c0 = c00 * (1 - fv) + c10 * fv,
+    c1 = c01 * (1 - fv) + c11 * fv;
   const d = c0 * (1 - fw) + c1 * fw;
   return (d > 0 ? d : 0) + extra;
 }
 
 /** Squared distance from q to triangle (a, b, c) (offsets into p), by its closest point. */
-export function distanceToTriangleSquared(qx: number, qy: number, qz: number, p: ArrayLike<number>, a: number, b: number, c: number): number {
-  const ax = p[a], ay = p[a + 1], az = p[a + 2];
-  const abx = p[b] - ax, aby = p[b + 1] - ay, abz = p[b + 2] - az;
-  const acx = p[c] - ax, acy = p[c + 1] - ay, acz = p[c + 2] - az;
-  const apx = qx - ax, apy = qy - ay, apz = qz - az;
-  const d1 = abx * apx + aby * apy + abz * apz, d2 = acx * apx + acy * apy + acz * apz;
+export function distanceToTriangleSquared(
+  qx: number,
+  qy: number,
+  qz: number,
+  p: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+): number {
+  const ax = p[a],
+    ay = p[a + 1],
+    az = p[a + 2];
+  const abx = p[b] - ax,
+    aby = p[b + 1] - ay,
+    abz = p[b + 2] - az;
+  const acx = p[c] - ax,
+    acy = p[c + 1] - ay,
+    acz = p[c + 2] - az;
+  const apx = qx - ax,
+    apy = qy - ay,
+    apz = qz - az;
+  const d1 = abx * apx + aby * apy + abz * apz,
+    d2 = acx * apx + acy * apy + acz * apz;
   let x: number, y: number, z: number;
   if (d1 <= 0 && d2 <= 0) return apx * apx + apy * apy + apz * apz;
-  const bpx = qx - p[b], bpy = qy - p[b + 1], bpz = qz - p[b + 2];
-  const d3 = abx * bpx + aby * bpy + abz * bpz, d4 = acx * bpx + acy * bpy + acz * bpz;
+  const bpx = qx - p[b],
+    bpy = qy - p[b + 1],
+    bpz = qz - p[b + 2];
+  const d3 = abx * bpx + aby * bpy + abz * bpz,
+    d4 = acx * bpx + acy * bpy + acz * bpz;
   if (d3 >= 0 && d4 <= d3) return bpx * bpx + bpy * bpy + bpz * bpz;
   const vc = d1 * d4 - d3 * d2;
   if (vc <= 0 && d1 >= 0 && d3 <= 0) {
@@ -274,8 +341,11 @@ export function distanceToTriangleSquared(qx: number, qy: number, qz: number, p:
     y = ay + v * aby;
     z = az + v * abz;
   } else {
-    const cpx = qx - p[c], cpy = qy - p[c + 1], cpz = qz - p[c + 2];
-    const d5 = abx * cpx + aby * cpy + abz * cpz, d6 = acx * cpx + acy * cpy + acz * cpz;
+    const cpx = qx - p[c],
+      cpy = qy - p[c + 1],
+      cpz = qz - p[c + 2];
+    const d5 = abx * cpx + aby * cpy + abz * cpz,
+      d6 = acx * cpx + acy * cpy + acz * cpz;
     if (d6 >= 0 && d5 <= d6) return cpx * cpx + cpy * cpy + cpz * cpz;
     const vb = d5 * d2 - d1 * d6;
     if (vb <= 0 && d2 >= 0 && d6 <= 0) {
@@ -292,7 +362,8 @@ export function distanceToTriangleSquared(qx: number, qy: number, qz: number, p:
         z = p[b + 2] + w * (p[c + 2] - p[b + 2]);
       } else {
         const denom = 1 / (va + vb + vc);
-        const v = vb * denom, w = vc * denom;
+        const v = vb * denom,
+          w = vc * denom;
         x = ax + abx * v + acx * w;
         y = ay + aby * v + acy * w;
         z = az + abz * v + acz * w;

@@ -14,7 +14,8 @@ import { voxelSurface } from './voxel-surface.js';
 /** Whether (x, y, z) is inside the hull, with `margin` metres to spare. */
 function contains(h: PartHull, x: number, y: number, z: number, margin: number): boolean {
   const pl = h.planes;
-  for (let f = 0; f < pl.length; f += 4) if (pl[f] * x + pl[f + 1] * y + pl[f + 2] * z > pl[f + 3] + margin) return false;
+  for (let f = 0; f < pl.length; f += 4)
+    if (pl[f] * x + pl[f + 1] * y + pl[f + 2] * z > pl[f + 3] + margin) return false;
   return true;
 }
 
@@ -22,19 +23,38 @@ function contains(h: PartHull, x: number, y: number, z: number, margin: number):
  * Clusters of interior solid cells no hull covers (within half a cell), as closed voxel surfaces.
  * With `within`, only cells inside that hull are considered (what a cut left out of its parent).
  */
-export function uncoveredSolid(field: SolidField, hulls: PartHull[], minSize: number, within?: PartHull): IndexedMesh<Float64Array>[] {
+export function uncoveredSolid(
+  field: SolidField,
+  hulls: PartHull[],
+  minSize: number,
+  within?: PartHull,
+): IndexedMesh<Float64Array>[] {
   const { origin, cell, dims, solid, surface } = field;
   const [nx, ny, nz] = dims;
   const open = new Uint8Array(solid.length);
   if (within) {
-    const i0 = Math.max(0, Math.floor((within.min[0] - origin[0]) / cell)), i1 = Math.min(nx - 1, Math.floor((within.max[0] - origin[0]) / cell));
-    const j0 = Math.max(0, Math.floor((within.min[1] - origin[1]) / cell)), j1 = Math.min(ny - 1, Math.floor((within.max[1] - origin[1]) / cell));
-    const k0 = Math.max(0, Math.floor((within.min[2] - origin[2]) / cell)), k1 = Math.min(nz - 1, Math.floor((within.max[2] - origin[2]) / cell));
+    const i0 = Math.max(0, Math.floor((within.min[0] - origin[0]) / cell)),
+      i1 = Math.min(nx - 1, Math.floor((within.max[0] - origin[0]) / cell));
+    const j0 = Math.max(0, Math.floor((within.min[1] - origin[1]) / cell)),
+      j1 = Math.min(ny - 1, Math.floor((within.max[1] - origin[1]) / cell));
+    const k0 = Math.max(0, Math.floor((within.min[2] - origin[2]) / cell)),
+      k1 = Math.min(nz - 1, Math.floor((within.max[2] - origin[2]) / cell));
     for (let k = k0; k <= k1; k++) {
       for (let j = j0; j <= j1; j++) {
         for (let i = i0; i <= i1; i++) {
           const g = i + nx * (j + ny * k);
-          if (solid[g] && !surface[g] && contains(within, origin[0] + (i + 0.5) * cell, origin[1] + (j + 0.5) * cell, origin[2] + (k + 0.5) * cell, 0)) open[g] = 1;
+          if (
+            solid[g] &&
+            !surface[g] &&
+            contains(
+              within,
+              origin[0] + (i + 0.5) * cell,
+              origin[1] + (j + 0.5) * cell,
+              origin[2] + (k + 0.5) * cell,
+              0,
+            )
+          )
+            open[g] = 1;
         }
       }
     }
@@ -43,9 +63,12 @@ export function uncoveredSolid(field: SolidField, hulls: PartHull[], minSize: nu
   }
   // 1. Strike out the cells inside some hull.
   for (const h of hulls) {
-    const i0 = Math.max(0, Math.floor((h.min[0] - origin[0]) / cell)), i1 = Math.min(nx - 1, Math.floor((h.max[0] - origin[0]) / cell));
-    const j0 = Math.max(0, Math.floor((h.min[1] - origin[1]) / cell)), j1 = Math.min(ny - 1, Math.floor((h.max[1] - origin[1]) / cell));
-    const k0 = Math.max(0, Math.floor((h.min[2] - origin[2]) / cell)), k1 = Math.min(nz - 1, Math.floor((h.max[2] - origin[2]) / cell));
+    const i0 = Math.max(0, Math.floor((h.min[0] - origin[0]) / cell)),
+      i1 = Math.min(nx - 1, Math.floor((h.max[0] - origin[0]) / cell));
+    const j0 = Math.max(0, Math.floor((h.min[1] - origin[1]) / cell)),
+      j1 = Math.min(ny - 1, Math.floor((h.max[1] - origin[1]) / cell));
+    const k0 = Math.max(0, Math.floor((h.min[2] - origin[2]) / cell)),
+      k1 = Math.min(nz - 1, Math.floor((h.max[2] - origin[2]) / cell));
     for (let k = k0; k <= k1; k++) {
       const z = origin[2] + (k + 0.5) * cell;
       for (let j = j0; j <= j1; j++) {
@@ -65,11 +88,14 @@ export function uncoveredSolid(field: SolidField, hulls: PartHull[], minSize: nu
     const cluster: number[] = [];
     open[g0] = 0;
     stack.push(g0);
-    let lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
+    let lo = [Infinity, Infinity, Infinity],
+      hi = [-Infinity, -Infinity, -Infinity];
     while (stack.length > 0) {
       const g = stack.pop()!;
       cluster.push(g);
-      const i = g % nx, j = Math.floor(g / nx) % ny, k = Math.floor(g / (nx * ny));
+      const i = g % nx,
+        j = Math.floor(g / nx) % ny,
+        k = Math.floor(g / (nx * ny));
       lo = [Math.min(lo[0], i), Math.min(lo[1], j), Math.min(lo[2], k)];
       hi = [Math.max(hi[0], i), Math.max(hi[1], j), Math.max(hi[2], k)];
       if (i > 0 && open[g - 1]) (open[g - 1] = 0), stack.push(g - 1);

@@ -70,11 +70,13 @@ const leaf: fc.Arbitrary<LlsdValue> = fc.oneof(
   fc.string({ maxLength: 20 }).map((s) => new LlsdUri(s)),
 );
 
-const { value: llsdArb } = fc.letrec<{ value: LlsdValue; array: LlsdValue[]; map: { [k: string]: LlsdValue } }>((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('map')),
-  array: fc.array(tie('value'), { maxLength: 5 }),
-  map: fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), tie('value'), { maxKeys: 5 }),
-}));
+const { value: llsdArb } = fc.letrec<{ value: LlsdValue; array: LlsdValue[]; map: { [k: string]: LlsdValue } }>(
+  (tie) => ({
+    value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, tie('array'), tie('map')),
+    array: fc.array(tie('value'), { maxLength: 5 }),
+    map: fc.dictionary(fc.string({ unit: 'binary', maxLength: 12 }), tie('value'), { maxKeys: 5 }),
+  }),
+);
 
 describe('writeLlsdBinary: hand-checked bytes', () => {
   it('writes {a: 1} as the viewer does', () => {
@@ -161,7 +163,9 @@ describe('readLlsdBinary', () => {
   });
 
   it('reads the notation-style quoted strings the viewer accepts', () => {
-    const b = Uint8Array.from(Buffer.from(`{\u0000\u0000\u0000\u0002'k1'"a\\x41\\n\\"q"k\u0000\u0000\u0000\u0002k2'x'}`, 'latin1'));
+    const b = Uint8Array.from(
+      Buffer.from(`{\u0000\u0000\u0000\u0002'k1'"a\\x41\\n\\"q"k\u0000\u0000\u0000\u0002k2'x'}`, 'latin1'),
+    );
     expect(readLlsdBinary(b).value).toEqual({ k1: 'aA\n"q', k2: 'x' });
   });
 
@@ -176,17 +180,29 @@ describe('readLlsdBinary', () => {
   });
 
   it('reports malformed input as LLSD_INVALID naming the byte', () => {
-    expectLlsdError(() => readLlsdBinary(new Uint8Array(0)), /^binary LLSD: unexpected end of input reading a value type at byte 0$/);
+    expectLlsdError(
+      () => readLlsdBinary(new Uint8Array(0)),
+      /^binary LLSD: unexpected end of input reading a value type at byte 0$/,
+    );
     expectLlsdError(() => readLlsdBinary(bytes('78')), /^binary LLSD: unknown type byte 0x78 at byte 0$/);
     expectLlsdError(() => readLlsdBinary(bytes('5b00000001 00 5d')), /unknown type byte 0x00 at byte 5/);
     expectLlsdError(() => readLlsdBinary(bytes('5bffffffff')), /array count 4294967295 exceeds/);
     expectLlsdError(() => readLlsdBinary(bytes('7bffffffff 7d')), /map count 4294967295 exceeds/);
     expectLlsdError(() => readLlsdBinary(bytes('62ffffffff 00')), /binary length 4294967295 exceeds/);
-    expectLlsdError(() => readLlsdBinary(bytes('7300000005 6162')), /string length 5 exceeds the 2 bytes left at byte 1/);
+    expectLlsdError(
+      () => readLlsdBinary(bytes('7300000005 6162')),
+      /string length 5 exceeds the 2 bytes left at byte 1/,
+    );
     expectLlsdError(() => readLlsdBinary(bytes('6b00000001')), /unknown type byte 0x6b/);
-    expectLlsdError(() => readLlsdBinary(bytes('7b00000001 7300000001 61 31 7d')), /expected a map key, found byte 0x73 at byte 5/);
+    expectLlsdError(
+      () => readLlsdBinary(bytes('7b00000001 7300000001 61 31 7d')),
+      /expected a map key, found byte 0x73 at byte 5/,
+    );
     expectLlsdError(() => readLlsdBinary(bytes('5b00000001 31 31 5d')), /array of 1 not closed by '\]' at byte 6/);
-    expectLlsdError(() => readLlsdBinary(bytes('5b00000002 31 5d')), /array count 2 exceeds the 2 bytes left at byte 0/);
+    expectLlsdError(
+      () => readLlsdBinary(bytes('5b00000002 31 5d')),
+      /array count 2 exceeds the 2 bytes left at byte 0/,
+    );
     expectLlsdError(() => readLlsdBinary(bytes('5b00000002 31 5d 5d')), /unknown type byte 0x5d at byte 6/);
     expectLlsdError(() => readLlsdBinary(bytes('7b00000000 5d')), /map of 0 not closed/);
     expectLlsdError(() => readLlsdBinary(bytes('69 0000')), /integer needs 4 bytes, 2 left/);

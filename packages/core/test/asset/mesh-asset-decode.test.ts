@@ -62,7 +62,11 @@ function randomInput(seed: number): MeshAssetInput {
 /** The summary read_llmesh.py prints, built from the TypeScript decoder's output. */
 function summary(d: DecodedMeshAsset): unknown {
   const faces = (list: DecodedFace[]): unknown[] =>
-    list.map((f) => ({ no_geometry: f.noGeometry, vertices: (f.positions?.length ?? 0) / 3, triangles: (f.indices?.length ?? 0) / 3 }));
+    list.map((f) => ({
+      no_geometry: f.noGeometry,
+      vertices: (f.positions?.length ?? 0) / 3,
+      triangles: (f.indices?.length ?? 0) / 3,
+    }));
   const lods: Record<string, unknown> = {};
   if (d.lods.lowest) lods.lowest_lod = faces(d.lods.lowest);
   if (d.lods.low) lods.low_lod = faces(d.lods.low);
@@ -97,7 +101,10 @@ function assemble(blocks: [MeshBlockName, LlsdValue | { raw: Uint8Array }][], ex
   const parts: Uint8Array[] = [];
   let offset = 0;
   for (const [name, v] of blocks) {
-    const data = v instanceof Object && 'raw' in v && v.raw instanceof Uint8Array ? v.raw : deflate(writeLlsdBinary(v as LlsdValue), 9);
+    const data =
+      v instanceof Object && 'raw' in v && v.raw instanceof Uint8Array
+        ? v.raw
+        : deflate(writeLlsdBinary(v as LlsdValue), 9);
     header[name] = { offset: llsdInt(offset), size: llsdInt(data.length) };
     parts.push(data);
     offset += data.length;
@@ -184,9 +191,15 @@ describe('decodeMeshAsset', () => {
   });
 
   it('rejects a version above MAX_MESH_VERSION and a 404 header', () => {
-    expectAssetError(() => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]], { version: llsdInt(1000) }), { inflate }), /version 1000 is above 999/);
+    expectAssetError(
+      () => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]], { version: llsdInt(1000) }), { inflate }),
+      /version 1000 is above 999/,
+    );
     expectAssetError(() => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]], { '404': true }), { inflate }), /404/);
-    expectAssetError(() => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]], { version: 'one' }), { inflate }), /version is not a number/);
+    expectAssetError(
+      () => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]], { version: 'one' }), { inflate }),
+      /version is not a number/,
+    );
   });
 
   it('parses a header longer than MESH_HEADER_MAX_BYTES, with a note', () => {
@@ -215,37 +228,77 @@ describe('decodeMeshAsset', () => {
 describe('decodeMeshAsset on hostile input', () => {
   it('rejects empty, zero, garbage and huge-count inputs with ASSET_INVALID', () => {
     expectAssetError(() => decodeMeshAsset(new Uint8Array(0), { inflate }), /empty input/);
-    expectAssetError(() => decodeMeshAsset(new Uint8Array(100), { inflate }), /header: binary LLSD: unknown type byte 0x00 at byte 0/);
-    expectAssetError(() => decodeMeshAsset(Uint8Array.from(Buffer.from('7bffffffff7d', 'hex')), { inflate }), /map count 4294967295/);
-    expectAssetError(() => decodeMeshAsset(Uint8Array.from(Buffer.from('5b00000000 5d'.replace(' ', ''), 'hex')), { inflate }), /header is not a map/);
-    expectAssetError(() => decodeMeshAsset(Uint8Array.from(Buffer.from('hello world')), { inflate }), /unknown type byte 0x68/);
+    expectAssetError(
+      () => decodeMeshAsset(new Uint8Array(100), { inflate }),
+      /header: binary LLSD: unknown type byte 0x00 at byte 0/,
+    );
+    expectAssetError(
+      () => decodeMeshAsset(Uint8Array.from(Buffer.from('7bffffffff7d', 'hex')), { inflate }),
+      /map count 4294967295/,
+    );
+    expectAssetError(
+      () => decodeMeshAsset(Uint8Array.from(Buffer.from('5b00000000 5d'.replace(' ', ''), 'hex')), { inflate }),
+      /header is not a map/,
+    );
+    expectAssetError(
+      () => decodeMeshAsset(Uint8Array.from(Buffer.from('hello world')), { inflate }),
+      /unknown type byte 0x68/,
+    );
   });
 
   it('rejects blocks outside the file and malformed block entries', () => {
     const good = assemble([['high_lod', [TRI_FACE]]]);
-    expectAssetError(() => decodeMeshAsset(good.subarray(0, good.length - 1), { inflate }), /block high_lod \(offset 0, size \d+\) runs past/);
-    const header = (entry: LlsdValue): Uint8Array => Buffer.concat([writeLlsdBinary({ high_lod: entry }), new Uint8Array(64)]);
-    expectAssetError(() => decodeMeshAsset(header({ offset: llsdInt(-1), size: llsdInt(4) }), { inflate }), /offset -1/);
+    expectAssetError(
+      () => decodeMeshAsset(good.subarray(0, good.length - 1), { inflate }),
+      /block high_lod \(offset 0, size \d+\) runs past/,
+    );
+    const header = (entry: LlsdValue): Uint8Array =>
+      Buffer.concat([writeLlsdBinary({ high_lod: entry }), new Uint8Array(64)]);
+    expectAssetError(
+      () => decodeMeshAsset(header({ offset: llsdInt(-1), size: llsdInt(4) }), { inflate }),
+      /offset -1/,
+    );
     expectAssetError(() => decodeMeshAsset(header({ offset: llsdInt(0), size: llsdInt(0) }), { inflate }), /size 0/);
-    expectAssetError(() => decodeMeshAsset(header({ offset: llsdInt(0x7fffffff), size: llsdInt(0x7fffffff) }), { inflate }), /runs past/);
-    expectAssetError(() => decodeMeshAsset(header({ offset: 'zero', size: llsdInt(4) }), { inflate }), /offset is not a number/);
-    expectAssetError(() => decodeMeshAsset(header({ offset: 0.5, size: llsdInt(4) }), { inflate }), /offset is not an integer/);
+    expectAssetError(
+      () => decodeMeshAsset(header({ offset: llsdInt(0x7fffffff), size: llsdInt(0x7fffffff) }), { inflate }),
+      /runs past/,
+    );
+    expectAssetError(
+      () => decodeMeshAsset(header({ offset: 'zero', size: llsdInt(4) }), { inflate }),
+      /offset is not a number/,
+    );
+    expectAssetError(
+      () => decodeMeshAsset(header({ offset: 0.5, size: llsdInt(4) }), { inflate }),
+      /offset is not an integer/,
+    );
     expectAssetError(() => decodeMeshAsset(header({ size: llsdInt(4) }), { inflate }), /lacks offset or size/);
     expectAssetError(() => decodeMeshAsset(header([1, 2]), { inflate }), /header high_lod is not a map/);
   });
 
   it('rejects blocks that do not inflate or parse', () => {
-    expectAssetError(() => decodeMeshAsset(assemble([['high_lod', { raw: Uint8Array.of(1, 2, 3, 4) }]]), { inflate }), /block high_lod does not inflate/);
+    expectAssetError(
+      () => decodeMeshAsset(assemble([['high_lod', { raw: Uint8Array.of(1, 2, 3, 4) }]]), { inflate }),
+      /block high_lod does not inflate/,
+    );
     const throwing: InflateFn = () => {
       throw new TypeError('boom\nsecond line');
     };
-    expectAssetError(() => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]]), { inflate: throwing }), /does not inflate: boom$/);
+    expectAssetError(
+      () => decodeMeshAsset(assemble([['high_lod', [TRI_FACE]]]), { inflate: throwing }),
+      /does not inflate: boom$/,
+    );
     const notLlsd = deflate(Uint8Array.of(0x7a, 0x7a), 9);
-    expectAssetError(() => decodeMeshAsset(assemble([['high_lod', { raw: notLlsd }]]), { inflate }), /block high_lod: binary LLSD: unknown type byte 0x7a/);
+    expectAssetError(
+      () => decodeMeshAsset(assemble([['high_lod', { raw: notLlsd }]]), { inflate }),
+      /block high_lod: binary LLSD: unknown type byte 0x7a/,
+    );
   });
 
   it('rejects LOD blocks of the wrong shape or type', () => {
-    const lod = (v: LlsdValue): (() => unknown) => () => decodeMeshAsset(assemble([['high_lod', v]]), { inflate });
+    const lod =
+      (v: LlsdValue): (() => unknown) =>
+      () =>
+        decodeMeshAsset(assemble([['high_lod', v]]), { inflate });
     expectAssetError(lod({}), /not an array of faces/);
     expectAssetError(lod([]), /has no faces/);
     expectAssetError(lod([1]), /face 0 is not a map/);
@@ -253,25 +306,55 @@ describe('decodeMeshAsset on hostile input', () => {
     expectAssetError(lod([{ ...TRI_FACE, Position: new Uint8Array(7) }]), /not whole u16x3 vertices/);
     const { PositionDomain: _pd, ...noDomain } = TRI_FACE;
     expectAssetError(lod([noDomain]), /no PositionDomain/);
-    expectAssetError(lod([{ ...TRI_FACE, PositionDomain: { Min: [0, 0], Max: [1, 1, 1] } }]), /PositionDomain Min is not an array of 3 numbers/);
-    expectAssetError(lod([{ ...TRI_FACE, PositionDomain: { Min: [0, 0, 'x'], Max: [1, 1, 1] } }]), /Min\[2\] is not a number/);
-    expectAssetError(lod([{ ...TRI_FACE, TriangleList: Uint8Array.of(0, 0, 1, 0, 3, 0) }]), /index 3 out of range \(3 vertices\)/);
+    expectAssetError(
+      lod([{ ...TRI_FACE, PositionDomain: { Min: [0, 0], Max: [1, 1, 1] } }]),
+      /PositionDomain Min is not an array of 3 numbers/,
+    );
+    expectAssetError(
+      lod([{ ...TRI_FACE, PositionDomain: { Min: [0, 0, 'x'], Max: [1, 1, 1] } }]),
+      /Min\[2\] is not a number/,
+    );
+    expectAssetError(
+      lod([{ ...TRI_FACE, TriangleList: Uint8Array.of(0, 0, 1, 0, 3, 0) }]),
+      /index 3 out of range \(3 vertices\)/,
+    );
     expectAssetError(lod([{ ...TRI_FACE, TriangleList: Uint8Array.of(0, 0, 1) }]), /not whole u16 indices/);
     expectAssetError(lod([{ ...TRI_FACE, Normal: new Uint8Array(12) }]), /Normal is 12 bytes for 3 vertices/);
     expectAssetError(lod([{ ...TRI_FACE, TexCoord0: new Uint8Array(12) }]), /no TexCoord0Domain/);
-    expectAssetError(lod([{ ...TRI_FACE, TexCoord0: new Uint8Array(10), TexCoord0Domain: { Min: [0, 0], Max: [1, 1] } }]), /TexCoord0 is 10 bytes for 3 vertices/);
+    expectAssetError(
+      lod([{ ...TRI_FACE, TexCoord0: new Uint8Array(10), TexCoord0Domain: { Min: [0, 0], Max: [1, 1] } }]),
+      /TexCoord0 is 10 bytes for 3 vertices/,
+    );
   });
 
   it('rejects physics_convex blocks of the wrong shape', () => {
-    const convex = (v: LlsdValue): (() => unknown) => () => decodeMeshAsset(assemble([['physics_convex', v], ['high_lod', [TRI_FACE]]]), { inflate });
+    const convex =
+      (v: LlsdValue): (() => unknown) =>
+      () =>
+        decodeMeshAsset(
+          assemble([
+            ['physics_convex', v],
+            ['high_lod', [TRI_FACE]],
+          ]),
+          { inflate },
+        );
     const box = { Min: [0, 0, 0], Max: [1, 1, 1] };
     expectAssetError(convex([1]), /physics_convex is not a map/);
     expectAssetError(convex({ ...box, HullList: Uint8Array.of(4) }), /HullList but no Positions/);
     expectAssetError(convex({ ...box, Positions: new Uint8Array(24) }), /Positions but no HullList/);
-    expectAssetError(convex({ ...box, HullList: Uint8Array.of(4, 0), Positions: new Uint8Array(24) }), /HullList says 260 points/);
+    expectAssetError(
+      convex({ ...box, HullList: Uint8Array.of(4, 0), Positions: new Uint8Array(24) }),
+      /HullList says 260 points/,
+    );
     expectAssetError(convex({ ...box, BoundingVerts: new Uint8Array(7) }), /BoundingVerts is 7 bytes/);
     expectAssetError(convex({ Min: [0, 0, 0] }), /Max is not an array/);
-    const d = decodeMeshAsset(assemble([['physics_convex', { BoundingVerts: new Uint8Array(6).fill(255) }], ['high_lod', [TRI_FACE]]]), { inflate });
+    const d = decodeMeshAsset(
+      assemble([
+        ['physics_convex', { BoundingVerts: new Uint8Array(6).fill(255) }],
+        ['high_lod', [TRI_FACE]],
+      ]),
+      { inflate },
+    );
     expect(Array.from(d.physicsConvex!.boundingVerts!)).toEqual([0.5, 0.5, 0.5]); // default domain -0.5..0.5
   });
 

@@ -79,7 +79,16 @@ describe('encodeMeshAsset: hand-checked', () => {
     const size = asset.blocks.high_lod!.size;
     const sizeHex = size.toString(16).padStart(8, '0');
     const key = (k: string): string => '6b' + k.length.toString(16).padStart(8, '0') + Buffer.from(k).toString('hex');
-    const header = '7b00000001' + key('high_lod') + '7b00000002' + key('offset') + '6900000000' + key('size') + '69' + sizeHex + '7d7d';
+    const header =
+      '7b00000001' +
+      key('high_lod') +
+      '7b00000002' +
+      key('offset') +
+      '6900000000' +
+      key('size') +
+      '69' +
+      sizeHex +
+      '7d7d';
     expect(hex(asset.bytes.subarray(0, asset.headerLength))).toBe(header);
     expect(asset.headerLength).toBe(header.length / 2);
     expect(asset.blocks).toEqual({ high_lod: { offset: 0, size } });
@@ -120,9 +129,11 @@ describe('encodeMeshAsset: hand-checked', () => {
     );
   });
 
-  it('renormalises normals through the scale: n\' = normalize(n * size)', () => {
+  it("renormalises normals through the scale: n' = normalize(n * size)", () => {
     const s = Math.SQRT1_2;
-    const f = face([0, 0, 0, 2, 0, 0, 0, 4, 1], [0, 1, 2], { normals: Float32Array.from([s, s, 0, 0, 0, 0, 0, 0, 1e-6]) });
+    const f = face([0, 0, 0, 2, 0, 0, 0, 4, 1], [0, 1, 2], {
+      normals: Float32Array.from([s, s, 0, 0, 0, 0, 0, 0, 1e-6]),
+    });
     const n = computeUploadNormalization({ faces: [f] });
     const out = normalizeNormals(f.normals!, n);
     expect(out[0]).toBeCloseTo(1 / Math.sqrt(5), 6);
@@ -136,7 +147,10 @@ describe('encodeMeshAsset: hand-checked', () => {
     const plane = face([0, 0, 3, 10, 0, 3, 0, 5, 3], [0, 1, 2]);
     const asset = encodeMeshAsset({ lods: { high: { faces: [plane] } } }, { deflate });
     expect(asset.normalization).toEqual({ center: [5, 2.5, 3], size: [10, 5, 1] });
-    const block = blockLlsd(asset, 'high_lod') as { PositionDomain: { Min: number[]; Max: number[] }; Position: Uint8Array }[];
+    const block = blockLlsd(asset, 'high_lod') as {
+      PositionDomain: { Min: number[]; Max: number[] };
+      Position: Uint8Array;
+    }[];
     expect(block[0].PositionDomain).toEqual({ Min: [-0.5, -0.5, 0], Max: [0.5, 0.5, 0] });
     expect(block[0].Position).toEqual(u16le(0, 0, 0, 65535, 0, 0, 0, 65535, 0));
   });
@@ -149,7 +163,15 @@ describe('encodeMeshAsset: hand-checked', () => {
     expect(block[1]).toEqual({ NoGeometry: true });
     expect(block[2]).toEqual({ NoGeometry: true });
     expect(Object.keys(block[0]).sort()).toEqual(
-      ['Normal', 'NormalizedScale', 'Position', 'PositionDomain', 'TexCoord0', 'TexCoord0Domain', 'TriangleList'].sort(),
+      [
+        'Normal',
+        'NormalizedScale',
+        'Position',
+        'PositionDomain',
+        'TexCoord0',
+        'TexCoord0Domain',
+        'TriangleList',
+      ].sort(),
     );
     expect((block[0].PositionDomain as { Max: number[] }).Max).toEqual([0.5, 0.5, 0.5]);
   });
@@ -183,11 +205,20 @@ describe('encodeMeshAsset: blocks and header', () => {
     expect(header.bytesRead).toBe(asset.headerLength);
     // Re-writing the header sorts its keys: identical bytes mean they were sorted.
     expect(hex(writeLlsdBinary(header.value))).toBe(hex(asset.bytes.subarray(0, asset.headerLength)));
-    expect(Object.keys(header.value as object).sort()).toEqual(['high_lod', 'low_lod', 'lowest_lod', 'medium_lod', 'physics_convex']);
+    expect(Object.keys(header.value as object).sort()).toEqual([
+      'high_lod',
+      'low_lod',
+      'lowest_lod',
+      'medium_lod',
+      'physics_convex',
+    ]);
   });
 
   it('keeps the physics mesh beside a single hull, and omits absent and empty LODs', () => {
-    const asset = encodeMeshAsset({ lods: { high: lod(1), low: { faces: [] } }, physicsMesh: lod(2), hull: tetra }, { deflate });
+    const asset = encodeMeshAsset(
+      { lods: { high: lod(1), low: { faces: [] } }, physicsMesh: lod(2), hull: tetra },
+      { deflate },
+    );
     expect(Object.keys(asset.blocks)).toEqual(['physics_convex', 'high_lod', 'physics_mesh']);
     const convex = blockLlsd(asset, 'physics_convex') as Record<string, LlsdValue>;
     expect(Object.keys(convex).sort()).toEqual(['BoundingVerts', 'Max', 'Min']);
@@ -243,24 +274,56 @@ describe('encodeMeshAsset: blocks and header', () => {
 
   it('refuses what cannot be encoded', () => {
     const many = new Float32Array(65536 * 3);
-    expectError(() => encodeMeshAsset({ lods: { high: { faces: [face(Array.from(many), [0, 1, 2])] } } }, { deflate }), 'INPUT_LIMIT', /65536 vertices/);
-    expectError(() => encodeMeshAsset({ lods: { high: lod(1) }, hull: new Float32Array(257 * 3) }, { deflate }), 'INPUT_LIMIT', /257 points/);
     expectError(
-      () => encodeMeshAsset({ lods: { high: lod(1) }, decomposition: Array.from({ length: 257 }, () => tetra) }, { deflate }),
+      () => encodeMeshAsset({ lods: { high: { faces: [face(Array.from(many), [0, 1, 2])] } } }, { deflate }),
+      'INPUT_LIMIT',
+      /65536 vertices/,
+    );
+    expectError(
+      () => encodeMeshAsset({ lods: { high: lod(1) }, hull: new Float32Array(257 * 3) }, { deflate }),
+      'INPUT_LIMIT',
+      /257 points/,
+    );
+    expectError(
+      () =>
+        encodeMeshAsset(
+          { lods: { high: lod(1) }, decomposition: Array.from({ length: 257 }, () => tetra) },
+          { deflate },
+        ),
       'INPUT_LIMIT',
       /257 hulls/,
     );
-    expectError(() => encodeMeshAsset({ lods: { high: lod(1) }, decomposition: [new Float32Array(0)] }, { deflate }), 'INPUT_INVALID', /no points/);
-    expectError(() => encodeMeshAsset({ lods: { high: { faces: [face([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 3])] } } }, { deflate }), 'INPUT_INVALID', /index 3/);
-    expectError(() => encodeMeshAsset({ lods: { high: { faces: [face([0, 0, NaN, 1, 0, 0, 0, 1, 0], [0, 1, 2])] } } }, { deflate }), 'INPUT_INVALID', /non-finite/);
-    expectError(() => encodeMeshAsset({ lods: { high: { faces: [face([0, 0, 0, 1], [])] } } }, { deflate }), 'INPUT_INVALID', /multiple of 3/);
+    expectError(
+      () => encodeMeshAsset({ lods: { high: lod(1) }, decomposition: [new Float32Array(0)] }, { deflate }),
+      'INPUT_INVALID',
+      /no points/,
+    );
+    expectError(
+      () => encodeMeshAsset({ lods: { high: { faces: [face([0, 0, 0, 1, 0, 0, 0, 1, 0], [0, 1, 3])] } } }, { deflate }),
+      'INPUT_INVALID',
+      /index 3/,
+    );
+    expectError(
+      () =>
+        encodeMeshAsset({ lods: { high: { faces: [face([0, 0, NaN, 1, 0, 0, 0, 1, 0], [0, 1, 2])] } } }, { deflate }),
+      'INPUT_INVALID',
+      /non-finite/,
+    );
+    expectError(
+      () => encodeMeshAsset({ lods: { high: { faces: [face([0, 0, 0, 1], [])] } } }, { deflate }),
+      'INPUT_INVALID',
+      /multiple of 3/,
+    );
   });
 
   it('encodes a face of exactly 65535 vertices', () => {
     const n = 65535;
     const p = new Float32Array(n * 3).map((_, i) => (i * 7919) % 1000);
     const idx = Uint32Array.of(0, 1, n - 1);
-    const asset = encodeMeshAsset({ lods: { high: { faces: [{ material: 'm', positions: p, indices: idx }] } } }, { deflate });
+    const asset = encodeMeshAsset(
+      { lods: { high: { faces: [{ material: 'm', positions: p, indices: idx }] } } },
+      { deflate },
+    );
     const decoded = decodeMeshAsset(asset.bytes, { inflate });
     expect(Array.from(decoded.lods.high![0].indices!)).toEqual([0, 1, n - 1]);
   });
@@ -295,17 +358,24 @@ const faceArb: fc.Arbitrary<Face> = fc
       normals: hasNormals
         ? fc.float32Array({ minLength: count * 3, maxLength: count * 3, min: -1, max: 1, noNaN: true }).map(normalsFrom)
         : fc.constant(undefined),
-      uvs: hasUvs ? fc.float32Array({ minLength: count * 2, maxLength: count * 2, min: -4, max: 4, noNaN: true }) : fc.constant(undefined),
+      uvs: hasUvs
+        ? fc.float32Array({ minLength: count * 2, maxLength: count * 2, min: -4, max: 4, noNaN: true })
+        : fc.constant(undefined),
       indices:
         count >= 3
-          ? fc.array(fc.integer({ min: 0, max: count - 1 }), { maxLength: 90 }).map((a) => Uint32Array.from(a.slice(0, a.length - (a.length % 3))))
+          ? fc
+              .array(fc.integer({ min: 0, max: count - 1 }), { maxLength: 90 })
+              .map((a) => Uint32Array.from(a.slice(0, a.length - (a.length % 3))))
           : fc.constant(new Uint32Array(0)),
     }),
   );
 
-const lodArb = (faces: number): fc.Arbitrary<MeshLod> => fc.array(faceArb, { minLength: faces, maxLength: faces }).map((f) => ({ faces: f }));
+const lodArb = (faces: number): fc.Arbitrary<MeshLod> =>
+  fc.array(faceArb, { minLength: faces, maxLength: faces }).map((f) => ({ faces: f }));
 const hullArb = (maxPoints: number): fc.Arbitrary<Float32Array> =>
-  fc.integer({ min: 1, max: maxPoints }).chain((n) => fc.float32Array({ minLength: n * 3, maxLength: n * 3, min: -60, max: 60, noNaN: true }));
+  fc
+    .integer({ min: 1, max: maxPoints })
+    .chain((n) => fc.float32Array({ minLength: n * 3, maxLength: n * 3, min: -60, max: 60, noNaN: true }));
 
 const inputArb: fc.Arbitrary<MeshAssetInput> = fc.integer({ min: 1, max: 8 }).chain((n) =>
   fc
@@ -337,7 +407,13 @@ const inputArb: fc.Arbitrary<MeshAssetInput> = fc.integer({ min: 1, max: 8 }).ch
 );
 
 /** |world - (unit * size + center)| within a quantisation step of the domain plus float32 noise. */
-function expectPointsClose(original: Float32Array, decoded: Float32Array, min: number[], max: number[], asset: EncodedMeshAsset): void {
+function expectPointsClose(
+  original: Float32Array,
+  decoded: Float32Array,
+  min: number[],
+  max: number[],
+  asset: EncodedMeshAsset,
+): void {
   const { center, size } = asset.normalization;
   expect(decoded.length).toBe(original.length);
   for (let i = 0; i < original.length; i++) {
@@ -384,7 +460,12 @@ function checkLod(original: MeshLod, decoded: DecodedFace[], asset: EncodedMeshA
 
 describe('encode -> decode round trip', () => {
   it('gives back the faces, triangles, positions, hulls and block sizes', () => {
-    const lodBlock: Record<LodName, MeshBlockName> = { high: 'high_lod', medium: 'medium_lod', low: 'low_lod', lowest: 'lowest_lod' };
+    const lodBlock: Record<LodName, MeshBlockName> = {
+      high: 'high_lod',
+      medium: 'medium_lod',
+      low: 'low_lod',
+      lowest: 'lowest_lod',
+    };
     fc.assert(
       fc.property(inputArb, (input) => {
         const asset = encodeMeshAsset(input, { deflate });

@@ -7,7 +7,10 @@ const deflate: DeflateFn = zlibNgDeflate;
 
 /** A UV sphere face of radius r centred at c: enough triangles that bytes are above the floor. */
 function sphere(material: string, seg: number, r = 1, c = [0, 0, 0]): Face {
-  const pos: number[] = [], nrm: number[] = [], uv: number[] = [], idx: number[] = [];
+  const pos: number[] = [],
+    nrm: number[] = [],
+    uv: number[] = [],
+    idx: number[] = [];
   const rings = Math.max(2, seg >> 1);
   for (let i = 0; i <= rings; i++) {
     const th = (i / rings) * Math.PI;
@@ -19,11 +22,19 @@ function sphere(material: string, seg: number, r = 1, c = [0, 0, 0]): Face {
       uv.push(j / seg, i / rings);
     }
   }
-  for (let i = 0; i < rings; i++) for (let j = 0; j < seg; j++) {
-    const a = i * (seg + 1) + j, b = a + seg + 1;
-    idx.push(a, b, a + 1, a + 1, b, b + 1);
-  }
-  return { material, positions: Float32Array.from(pos), normals: Float32Array.from(nrm), uvs: Float32Array.from(uv), indices: Uint32Array.from(idx) };
+  for (let i = 0; i < rings; i++)
+    for (let j = 0; j < seg; j++) {
+      const a = i * (seg + 1) + j,
+        b = a + seg + 1;
+      idx.push(a, b, a + 1, a + 1, b, b + 1);
+    }
+  return {
+    material,
+    positions: Float32Array.from(pos),
+    normals: Float32Array.from(nrm),
+    uvs: Float32Array.from(uv),
+    indices: Uint32Array.from(idx),
+  };
 }
 
 const lod = (...faces: Face[]): MeshLod => ({ faces });
@@ -31,7 +42,7 @@ const lod = (...faces: Face[]): MeshLod => ({ faces });
 describe('costReport', () => {
   const ball: SlObject = { name: 'Ball', lods: { high: lod(sphere('m', 48)), medium: lod(sphere('m', 16)) } };
 
-  it('charges a missing LOD at the next higher LOD\'s size and says so', () => {
+  it("charges a missing LOD at the next higher LOD's size and says so", () => {
     const o = costReport({ objects: [ball] }, { deflate }).objects[0];
     expect(o.lods.medium.present).toBe(true);
     expect(o.lods.low.present).toBe(false);
@@ -89,7 +100,10 @@ describe('costReport', () => {
   it('prices an 11-material object as the two linked objects the uploader makes', () => {
     const faces = Array.from({ length: 11 }, (_, i) => sphere(`m${i}`, 6, 0.2, [i, 0, 0]));
     const r = costReport({ objects: [{ name: 'Many', lods: { high: lod(...faces) } }] }, { deflate });
-    expect(r.objects.map((o) => [o.name, o.faces])).toEqual([['Many', 8], ['Manyb', 3]]);
+    expect(r.objects.map((o) => [o.name, o.faces])).toEqual([
+      ['Many', 8],
+      ['Manyb', 3],
+    ]);
     expect(r.diagnostics.map((d) => d.code)).toContain('too-many-faces');
   });
 
@@ -111,16 +125,24 @@ describe('costReport', () => {
 describe('costReport: the server convexification of small triangle meshes', () => {
   /** A ring (concave, so its triangle mesh and its hull price differently) of outer size 2R. */
   function ringFace(R: number, r: number): Face {
-    const pos: number[] = [], idx: number[] = [];
-    const seg = 24, side = 8;
-    for (let i = 0; i < seg; i++) for (let j = 0; j < side; j++) {
-      const a = (2 * Math.PI * i) / seg, b = (2 * Math.PI * j) / side;
-      pos.push((R + r * Math.cos(b)) * Math.cos(a), (R + r * Math.cos(b)) * Math.sin(a), r * Math.sin(b));
-    }
-    for (let i = 0; i < seg; i++) for (let j = 0; j < side; j++) {
-      const a = i * side + j, b = ((i + 1) % seg) * side + j, c = ((i + 1) % seg) * side + ((j + 1) % side), d = i * side + ((j + 1) % side);
-      idx.push(a, b, c, a, c, d);
-    }
+    const pos: number[] = [],
+      idx: number[] = [];
+    const seg = 24,
+      side = 8;
+    for (let i = 0; i < seg; i++)
+      for (let j = 0; j < side; j++) {
+        const a = (2 * Math.PI * i) / seg,
+          b = (2 * Math.PI * j) / side;
+        pos.push((R + r * Math.cos(b)) * Math.cos(a), (R + r * Math.cos(b)) * Math.sin(a), r * Math.sin(b));
+      }
+    for (let i = 0; i < seg; i++)
+      for (let j = 0; j < side; j++) {
+        const a = i * side + j,
+          b = ((i + 1) % seg) * side + j,
+          c = ((i + 1) % seg) * side + ((j + 1) % side),
+          d = i * side + ((j + 1) % side);
+        idx.push(a, b, c, a, c, d);
+      }
     return { material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
   }
 
@@ -139,7 +161,10 @@ describe('costReport: the server convexification of small triangle meshes', () =
     expect(small.physics.weight).toBe(small.physics.convexHull.weight);
     expect(small.physics.mesh!.weight).not.toBe(small.physics.weight);
     // A decomposition is never convexified, and prices hulls: it assumes Analyze.
-    const d = costReport({ objects: [{ ...o, decomposition: [Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])] }] }, { deflate, scaleFactors: [s, s, s] }).objects[0];
+    const d = costReport(
+      { objects: [{ ...o, decomposition: [Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1])] }] },
+      { deflate, scaleFactors: [s, s, s] },
+    ).objects[0];
     expect(d.physics.convexified).toBeUndefined();
     expect(d.physics.shape).toBe('decomposition');
     expect(d.physics.assumes).toEqual(['analyze']);

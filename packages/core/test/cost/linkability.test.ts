@@ -1,12 +1,21 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { LINKABILITY_DEFAULTS } from '../../src/constants.js';
-import { legacyMaxLinkSpan, legacyPrimRadius, linkabilityCurrent, linkabilityLegacy, type LegacyPrim } from '../../src/cost/linkability.js';
+import {
+  legacyMaxLinkSpan,
+  legacyPrimRadius,
+  linkabilityCurrent,
+  linkabilityLegacy,
+  type LegacyPrim,
+} from '../../src/cost/linkability.js';
 
 const CUBE10 = [10, 10, 10] as const;
 /** A prim whose bounding sphere has radius 0.01 m: scale (s, s, s) with s * sqrt(3) / 2 = 0.01. */
 const TINY = [0.02 / Math.sqrt(3), 0.02 / Math.sqrt(3), 0.02 / Math.sqrt(3)] as const;
-const at = (x: number, scale: readonly number[] = [0.5, 0.5, 0.5], y = 0, z = 0): LegacyPrim => ({ center: [x, y, z], scale });
+const at = (x: number, scale: readonly number[] = [0.5, 0.5, 0.5], y = 0, z = 0): LegacyPrim => ({
+  center: [x, y, z],
+  scale,
+});
 
 describe('linkabilityCurrent', () => {
   it('two prims 60 m apart cannot be linked (span)', () => {
@@ -19,7 +28,8 @@ describe('linkabilityCurrent', () => {
 
   it('300 prims within 1 m cannot be linked (count)', () => {
     const centres: number[] = [];
-    for (let i = 0; i < 300; i++) centres.push((i % 10) * 0.1, Math.floor(i / 10) % 10 * 0.1, Math.floor(i / 100) * 0.1);
+    for (let i = 0; i < 300; i++)
+      centres.push((i % 10) * 0.1, (Math.floor(i / 10) % 10) * 0.1, Math.floor(i / 100) * 0.1);
     const r = linkabilityCurrent(centres);
     expect(r.prims).toBe(300);
     expect(r.span).toBeLessThan(2);
@@ -91,7 +101,7 @@ describe('legacy rule: the seed worked examples', () => {
 });
 
 describe('legacy rule: multi-prim objects', () => {
-  it('grows the root\'s sphere as prims link, so a chain of small prims links step by step', () => {
+  it("grows the root's sphere as prims link, so a chain of small prims links step by step", () => {
     // 0.5 m cubes (radius 0.433): a pair may span 3 * 0.866 + 2 = 4.6 m, centres up to 3.73 m apart.
     const chain = [0, 3, 6, 9].map((x) => at(x));
     const r = linkabilityLegacy(chain);

@@ -77,11 +77,19 @@ describe('lodAtDistance', () => {
   it('F >= 10 never switches', () => {
     expect(lodAtDistance(1, 1e6, 10)).toBe('high');
     expect(lodSwitchDistances(1, 10)).toEqual({ medium: Infinity, low: Infinity, lowest: Infinity });
-    expect(lodSwitchDistances(1, 12, { viewerRounding: true })).toEqual({ medium: Infinity, low: Infinity, lowest: Infinity });
+    expect(lodSwitchDistances(1, 12, { viewerRounding: true })).toEqual({
+      medium: Infinity,
+      low: Infinity,
+      lowest: Infinity,
+    });
   });
 
   it('rejects a non-positive LOD factor or a negative radius', () => {
-    for (const call of [() => lodAtDistance(1, 1, 0), () => lodSwitchDistances(-1, 1), () => lodAtDistance(Number.NaN, 1, 1)]) {
+    for (const call of [
+      () => lodAtDistance(1, 1, 0),
+      () => lodSwitchDistances(-1, 1),
+      () => lodAtDistance(Number.NaN, 1, 1),
+    ]) {
       let error: unknown;
       try {
         call();
@@ -113,8 +121,13 @@ describe('lodSwitchDistances', () => {
             for (const [name, level] of LEVELS) {
               const at = d[name];
               expect(Number.isFinite(at)).toBe(true);
-              if (at > 0) expect(INDEX[lodAtDistance(radius, at * (1 - 1e-9), lodFactor, { viewerRounding })]).toBeGreaterThan(level);
-              expect(INDEX[lodAtDistance(radius, at * (1 + 1e-9) + 1e-12, lodFactor, { viewerRounding })]).toBeLessThanOrEqual(level);
+              if (at > 0)
+                expect(INDEX[lodAtDistance(radius, at * (1 - 1e-9), lodFactor, { viewerRounding })]).toBeGreaterThan(
+                  level,
+                );
+              expect(
+                INDEX[lodAtDistance(radius, at * (1 + 1e-9) + 1e-12, lodFactor, { viewerRounding })],
+              ).toBeLessThanOrEqual(level);
             }
           },
         ),
@@ -123,7 +136,7 @@ describe('lodSwitchDistances', () => {
     }
   });
 
-  it('viewer rounding: the switch falls on the viewer\'s 0.01 m distance grid (x.xx5 m)', () => {
+  it("viewer rounding: the switch falls on the viewer's 0.01 m distance grid (x.xx5 m)", () => {
     const d = lodSwitchDistances(10, 1, { viewerRounding: true });
     // Up to float32 resolution of the distance (3e-5 m at 300 m).
     for (const at of [d.medium, d.low, d.lowest]) {

@@ -36,7 +36,7 @@ describe('convexHullPhysicsCost', () => {
 });
 
 describe('triangleMeshPhysicsCost', () => {
-  it('0.5 m wide triangles cost 0.1 each (the seed\'s calibration), with a minimum of 0.5', () => {
+  it("0.5 m wide triangles cost 0.1 each (the seed's calibration), with a minimum of 0.5", () => {
     const ten = soup(Array.from({ length: 10 }, (_, i) => equilateral(0.5, 2 * i)));
     const r = triangleMeshPhysicsCost(ten.positions, ten.indices);
     expect(r.width).toBeCloseTo(0.5, 6);
@@ -48,14 +48,35 @@ describe('triangleMeshPhysicsCost', () => {
 
   it('width is the shorter side of the tightest bounding rectangle = 2 * area / longest edge', () => {
     // Right triangle 3-4-5: rectangle on the hypotenuse, 5 x 2.4 (area 12 = 2A).
-    const right = soup([[[0, 0, 0], [3, 0, 0], [0, 4, 0]]]);
+    const right = soup([
+      [
+        [0, 0, 0],
+        [3, 0, 0],
+        [0, 4, 0],
+      ],
+    ]);
     expect(triangleMeshPhysicsCost(right.positions, right.indices).width).toBeCloseTo(2.4, 6);
     // Obtuse sliver (0,0) (10,0) (1,1): on the long edge 10 x 1; on a short edge the rectangle overhangs.
-    const obtuse = soup([[[0, 0, 0], [10, 0, 0], [1, 1, 0]]]);
+    const obtuse = soup([
+      [
+        [0, 0, 0],
+        [10, 0, 0],
+        [1, 1, 0],
+      ],
+    ]);
     expect(triangleMeshPhysicsCost(obtuse.positions, obtuse.indices).width).toBeCloseTo(1, 6);
     // Orientation in space does not matter.
-    const tilted = soup([[[0, 0, 0], [0, 3, 3], [4, 0, 0]]]);
-    expect(triangleMeshPhysicsCost(tilted.positions, tilted.indices).width).toBeCloseTo((3 * Math.SQRT2 * 4) / Math.hypot(4, 3, 3), 5);
+    const tilted = soup([
+      [
+        [0, 0, 0],
+        [0, 3, 3],
+        [4, 0, 0],
+      ],
+    ]);
+    expect(triangleMeshPhysicsCost(tilted.positions, tilted.indices).width).toBeCloseTo(
+      (3 * Math.SQRT2 * 4) / Math.hypot(4, 3, 3),
+      5,
+    );
   });
 
   it('averages widths harmonically', () => {
@@ -86,9 +107,21 @@ describe('triangleMeshPhysicsCost', () => {
   it('counts degenerate (zero-area) triangles apart and leaves them out', () => {
     const m = soup([
       equilateral(0.5),
-      [[0, 0, 0], [1, 1, 1], [2, 2, 2]], // collinear
-      [[1, 2, 3], [1, 2, 3], [4, 5, 6]], // repeated vertex
-      [[1, 1, 1], [1, 1, 1], [1, 1, 1]], // a point
+      [
+        [0, 0, 0],
+        [1, 1, 1],
+        [2, 2, 2],
+      ], // collinear
+      [
+        [1, 2, 3],
+        [1, 2, 3],
+        [4, 5, 6],
+      ], // repeated vertex
+      [
+        [1, 1, 1],
+        [1, 1, 1],
+        [1, 1, 1],
+      ], // a point
     ]);
     const r = triangleMeshPhysicsCost(m.positions, m.indices);
     expect(r.degenerate).toBe(3);
@@ -97,7 +130,12 @@ describe('triangleMeshPhysicsCost', () => {
   });
 
   it('no triangles: the minimum cost and width 0', () => {
-    expect(triangleMeshPhysicsCost(new Float32Array(0), new Uint32Array(0))).toEqual({ cost: 0.5, triangles: 0, width: 0, degenerate: 0 });
+    expect(triangleMeshPhysicsCost(new Float32Array(0), new Uint32Array(0))).toEqual({
+      cost: 0.5,
+      triangles: 0,
+      width: 0,
+      degenerate: 0,
+    });
   });
 
   it('rejects indices out of range', () => {
@@ -117,7 +155,9 @@ describe('decompositionPhysicsCost', () => {
     expect(r.estimate).toBe(true);
     expect(r.cost).toBeCloseTo(0.36 + 0.36 + 0.84, 12);
     expect(decompositionPhysicsCost([]).cost).toBe(0);
-    expect(decompositionPhysicsCost([10], { decompositionCostPerHull: 1, decompositionCostPerVertex: 0.1 }).cost).toBeCloseTo(2, 12);
+    expect(
+      decompositionPhysicsCost([10], { decompositionCostPerHull: 1, decompositionCostPerVertex: 0.1 }).cost,
+    ).toBeCloseTo(2, 12);
   });
 });
 

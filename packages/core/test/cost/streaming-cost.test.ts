@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ANIMATED_OBJECT_BASE_COST, STREAMING_COST_DEFAULTS, STREAMING_COST_SEED_2010, type StreamingCostSettings } from '../../src/constants.js';
+import {
+  ANIMATED_OBJECT_BASE_COST,
+  STREAMING_COST_DEFAULTS,
+  STREAMING_COST_SEED_2010,
+  type StreamingCostSettings,
+} from '../../src/constants.js';
 import { animeshStreamingCost, radiusFromScale, streamingCost, type LodBytes } from '../../src/cost/streaming-cost.js';
 
 /** Independent double-precision version of the viewer's formula (spec section 1), for comparison. */
@@ -9,7 +14,9 @@ function referenceCost(bytes: LodBytes, radius: number, s: StreamingCostSettings
   const medium = bytes.medium || high;
   const low = bytes.low || medium;
   const lowest = bytes.lowest || low;
-  const tris = [lowest, low, medium, high].map((b) => Math.max(b - s.metadataDiscount, s.minimumByteSize) / s.bytesPerTriangle);
+  const tris = [lowest, low, medium, high].map(
+    (b) => Math.max(b - s.metadataDiscount, s.minimumByteSize) / s.bytesPerTriangle,
+  );
   const dLowest = Math.min(radius / 0.03, s.maxDistance);
   const dLow = Math.min(radius / 0.06, s.maxDistance);
   const dMid = Math.min(radius / 0.24, s.maxDistance);
@@ -56,7 +63,13 @@ describe('streamingCost', () => {
 
   it('computes in float32: every output is a float32 value', () => {
     const r = streamingCost({ high: 12345, medium: 4321, low: 987, lowest: 432 }, 1.7);
-    for (const x of [r.streaming, r.weightedTriangles, ...Object.values(r.areaWeights), ...Object.values(r.distances), ...Object.values(r.estimatedTriangles)]) {
+    for (const x of [
+      r.streaming,
+      r.weightedTriangles,
+      ...Object.values(r.areaWeights),
+      ...Object.values(r.distances),
+      ...Object.values(r.estimatedTriangles),
+    ]) {
       expect(isFloat32(x)).toBe(true);
     }
   });
@@ -83,12 +96,16 @@ describe('streamingCost', () => {
     );
   });
 
-  it('a missing LOD (0 or undefined) takes the next higher LOD\'s bytes', () => {
+  it("a missing LOD (0 or undefined) takes the next higher LOD's bytes", () => {
     const radius = 3;
-    expect(streamingCost({ high: 5000 }, radius)).toEqual(streamingCost({ high: 5000, medium: 5000, low: 5000, lowest: 5000 }, radius));
+    expect(streamingCost({ high: 5000 }, radius)).toEqual(
+      streamingCost({ high: 5000, medium: 5000, low: 5000, lowest: 5000 }, radius),
+    );
     const onlyLow = streamingCost({ high: 5000, medium: 0, low: 1000 }, radius);
     expect(onlyLow.effectiveBytes).toEqual({ high: 5000, medium: 5000, low: 1000, lowest: 1000 });
-    expect(onlyLow.streaming).toBe(streamingCost({ high: 5000, medium: 5000, low: 1000, lowest: 1000 }, radius).streaming);
+    expect(onlyLow.streaming).toBe(
+      streamingCost({ high: 5000, medium: 5000, low: 1000, lowest: 1000 }, radius).streaming,
+    );
   });
 
   it('rejects a negative or non-finite radius', () => {
@@ -103,7 +120,7 @@ describe('streamingCost', () => {
     expect(r.streaming).toBe(0);
   });
 
-  it('uses the current viewer\'s max area 102944 by default; the seed\'s 2010 values are a setting', () => {
+  it("uses the current viewer's max area 102944 by default; the seed's 2010 values are a setting", () => {
     expect(STREAMING_COST_DEFAULTS.maxArea).toBe(102944);
     expect(STREAMING_COST_SEED_2010.maxArea).toBe(102932);
     const bytes = { high: 10000, medium: 3000, low: 1000, lowest: 500 };
@@ -112,7 +129,9 @@ describe('streamingCost', () => {
     // Seed: metadata discount 128: (10000 - 128) / 16 = 617 triangles in high.
     expect(seed.estimatedTriangles.high).toBe(617);
     expect(seed.streaming).not.toBe(now.streaming);
-    expect(Math.abs(seed.streaming - referenceCost(bytes, 2.5, STREAMING_COST_SEED_2010))).toBeLessThan(1e-5 * seed.streaming);
+    expect(Math.abs(seed.streaming - referenceCost(bytes, 2.5, STREAMING_COST_SEED_2010))).toBeLessThan(
+      1e-5 * seed.streaming,
+    );
     // Only the area changed: the high LOD's share scales with 1 / max area (no clamp here).
     const area = streamingCost(bytes, 2.5, { maxArea: 102932 });
     expect(area.areaWeights.high / now.areaWeights.high).toBeCloseTo(102944 / 102932, 6);
@@ -139,14 +158,16 @@ describe('streamingCost', () => {
           const more = [...bytes];
           more[which] += extra;
           const asLod = (b: number[]) => ({ high: b[0], medium: b[1], low: b[2], lowest: b[3] });
-          expect(streamingCost(asLod(more), radius).streaming).toBeGreaterThanOrEqual(streamingCost(asLod(bytes), radius).streaming);
+          expect(streamingCost(asLod(more), radius).streaming).toBeGreaterThanOrEqual(
+            streamingCost(asLod(bytes), radius).streaming,
+          );
         },
       ),
       { numRuns: 500 },
     );
   });
 
-  it('applies the opt-in static mesh discount factor after the viewer\'s value', () => {
+  it("applies the opt-in static mesh discount factor after the viewer's value", () => {
     const bytes = { high: 20000, medium: 5000 };
     const base = streamingCost(bytes, 4);
     const discounted = streamingCost(bytes, 4, { staticMeshDiscountFactor: 0.85 });
@@ -164,7 +185,7 @@ describe('radiusFromScale', () => {
 });
 
 describe('animeshStreamingCost', () => {
-  it('charges high plus each lower LOD\'s excess over half the previous allowance', () => {
+  it("charges high plus each lower LOD's excess over half the previous allowance", () => {
     // 1000 estimated triangles in every LOD: (16384 - 384) / 16 = 1000.
     // medium: allowed 500, excess 500; low: allowed 250, excess 750; lowest: allowed 125, excess 875.
     // charged = 1000 + 500 + 750 + 875 = 3125; cost = 1.5 * 0.001 * 3125 = 4.6875.
@@ -183,7 +204,7 @@ describe('animeshStreamingCost', () => {
     expect(small.chargedTriangles).toBe(100 + 36 + 36 + 36);
   });
 
-  it('does not include the animated root\'s base cost (the caller adds it once)', () => {
+  it("does not include the animated root's base cost (the caller adds it once)", () => {
     const r = animeshStreamingCost({ high: 384 + 16 * 1000 });
     expect(ANIMATED_OBJECT_BASE_COST).toBe(15);
     expect(r.streaming).toBeLessThan(ANIMATED_OBJECT_BASE_COST);

@@ -15,7 +15,7 @@ function heron(a: number[], b: number[], c: number[]): number {
 }
 
 describe('indexed mesh helpers', () => {
-  it('triangleArea agrees with Heron\'s formula, and the cross product is twice the area, normal to both edges', () => {
+  it("triangleArea agrees with Heron's formula, and the cross product is twice the area, normal to both edges", () => {
     fc.assert(
       fc.property(point, point, point, (a, b, c) => {
         const p = Float64Array.from([...a, ...b, ...c]);
@@ -43,13 +43,19 @@ describe('indexed mesh helpers', () => {
     const int = fc.integer({ min: -1000, max: 1000 });
     const ipoint = fc.tuple(int, int, int);
     fc.assert(
-      fc.property(ipoint, ipoint, fc.integer({ min: -24, max: 24 }), fc.constantFrom(1e-4, 0.01, 1, 1e4), (a, d, k, s) => {
-        const b = [a[0] + 8 * d[0], a[1] + 8 * d[1], a[2] + 8 * d[2]];
-        const c = [a[0] + k * d[0], a[1] + k * d[1], a[2] + k * d[2]];
-        const p = Float64Array.from([...a, ...b, ...c].map((x) => x * s));
-        expect(isZeroAreaTriangle(p, 0, 1, 2)).toBe(true);
-        expect(isZeroAreaTriangle(p, 0, 0, 1)).toBe(true);
-      }),
+      fc.property(
+        ipoint,
+        ipoint,
+        fc.integer({ min: -24, max: 24 }),
+        fc.constantFrom(1e-4, 0.01, 1, 1e4),
+        (a, d, k, s) => {
+          const b = [a[0] + 8 * d[0], a[1] + 8 * d[1], a[2] + 8 * d[2]];
+          const c = [a[0] + k * d[0], a[1] + k * d[1], a[2] + k * d[2]];
+          const p = Float64Array.from([...a, ...b, ...c].map((x) => x * s));
+          expect(isZeroAreaTriangle(p, 0, 1, 2)).toBe(true);
+          expect(isZeroAreaTriangle(p, 0, 0, 1)).toBe(true);
+        },
+      ),
       { numRuns: 200 },
     );
     expect(isZeroAreaTriangle([0, 0, 0, 1, 0, 0, 0, 1, 0], 0, 1, 2)).toBe(false);

@@ -30,7 +30,20 @@ describe('splitByPlane', () => {
   });
 
   it('separates disconnected pieces on a side, and cuts through vertices and faces lying in the plane', () => {
-    const u = boxes([[[0, 0, 0], [1, 3, 1]], [[2, 0, 0], [3, 3, 1]], [[0, 0, 0], [3, 1, 1]]]);
+    const u = boxes([
+      [
+        [0, 0, 0],
+        [1, 3, 1],
+      ],
+      [
+        [2, 0, 0],
+        [3, 3, 1],
+      ],
+      [
+        [0, 0, 0],
+        [3, 1, 1],
+      ],
+    ]);
     const w = weldMesh(u.positions, u.indices, 1e-9);
     const s = splitByPlane(w, 0, 1, 0, 2, 1e-9);
     expect(s.above.length).toBe(2); // the two arms of the U
@@ -44,7 +57,16 @@ describe('splitByPlane', () => {
 
 describe('connectedComponents', () => {
   it('splits separate boxes and joins linked vertices', () => {
-    const two = boxes([[[0, 0, 0], [1, 1, 1]], [[3, 0, 0], [4, 1, 1]]]);
+    const two = boxes([
+      [
+        [0, 0, 0],
+        [1, 1, 1],
+      ],
+      [
+        [3, 0, 0],
+        [4, 1, 1],
+      ],
+    ]);
     expect(connectedComponents(two).length).toBe(2);
     expect(connectedComponents(two, [0, 8]).length).toBe(1);
   });

@@ -71,8 +71,12 @@ function maxDistance(flat: ArrayLike<number>, c: V): number {
   return Math.max(0, ...pointsOf(flat).map((p) => len(sub(p, c))));
 }
 
-const gridPoints = fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 3, maxLength: 24 }).map((a) => a.slice(0, a.length - (a.length % 3)));
-const realPoints = fc.array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 3, maxLength: 24 }).map((a) => a.slice(0, a.length - (a.length % 3)));
+const gridPoints = fc
+  .array(fc.integer({ min: -3, max: 3 }), { minLength: 3, maxLength: 24 })
+  .map((a) => a.slice(0, a.length - (a.length % 3)));
+const realPoints = fc
+  .array(fc.double({ min: -100, max: 100, noNaN: true }), { minLength: 3, maxLength: 24 })
+  .map((a) => a.slice(0, a.length - (a.length % 3)));
 const flatPlane = fc.array(fc.double({ min: -10, max: 10, noNaN: true }), { minLength: 2, maxLength: 16 }).map((a) => {
   const out: number[] = [];
   for (let i = 0; i + 1 < a.length; i += 2) out.push(a[i], a[i + 1], 0.5 * a[i] - 2 * a[i + 1] + 1);
@@ -105,7 +109,7 @@ describe('minEnclosingSphere', () => {
     expect(square.center[2]).toBeCloseTo(7, 10);
   });
 
-  it('a cube\'s corners and a regular tetrahedron', () => {
+  it("a cube's corners and a regular tetrahedron", () => {
     const cube: number[] = [];
     for (const x of [0, 1]) for (const y of [0, 1]) for (const z of [0, 1]) cube.push(x, y, z);
     expect(minEnclosingSphere(cube).radius).toBeCloseTo(Math.sqrt(3) / 2, 10);
@@ -122,7 +126,10 @@ describe('minEnclosingSphere', () => {
     for (let i = 0; i < n; i++) {
       let x: number, y: number, z: number, l: number;
       do {
-        x = rnd(); y = rnd(); z = rnd(); l = Math.hypot(x, y, z);
+        x = rnd();
+        y = rnd();
+        z = rnd();
+        l = Math.hypot(x, y, z);
       } while (l < 0.1 || l > 1);
       pts.set([x / l + 3, y / l - 2, z / l + 1], 3 * i);
     }
@@ -193,10 +200,18 @@ describe('minEnclosingSphereOfSpheres', () => {
   it('encloses every sphere and no nearby centre does better (the objective is convex)', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 }), fc.integer({ min: -20, max: 20 }), fc.double({ min: 0, max: 8, noNaN: true })), {
-          minLength: 1,
-          maxLength: 10,
-        }),
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: -20, max: 20 }),
+            fc.integer({ min: -20, max: 20 }),
+            fc.integer({ min: -20, max: 20 }),
+            fc.double({ min: 0, max: 8, noNaN: true }),
+          ),
+          {
+            minLength: 1,
+            maxLength: 10,
+          },
+        ),
         (balls) => {
           const flat = balls.flatMap((b) => [b[0], b[1], b[2]]);
           const radii = balls.map((b) => b[3]);
@@ -205,7 +220,11 @@ describe('minEnclosingSphereOfSpheres', () => {
           expect(here).toBeLessThanOrEqual(s.radius + 1e-9 * (1 + s.radius));
           for (const step of [1e-2, 1e-4]) {
             for (let k = 0; k < 26; k++) {
-              const d: V = [((k % 3) - 1) * step, ((Math.floor(k / 3) % 3) - 1) * step, ((Math.floor(k / 9) % 3) - 1) * step];
+              const d: V = [
+                ((k % 3) - 1) * step,
+                ((Math.floor(k / 3) % 3) - 1) * step,
+                ((Math.floor(k / 9) % 3) - 1) * step,
+              ];
               const moved: V = [s.center[0] + d[0], s.center[1] + d[1], s.center[2] + d[2]];
               expect(f(moved, flat, radii)).toBeGreaterThanOrEqual(here - 1e-9 * (1 + here));
             }

@@ -3,10 +3,13 @@ import { principalAxes } from '../../src/geometry/principal-axes.js';
 
 describe('principalAxes', () => {
   it('finds the long, middle and short axes of a rotated box of points', () => {
-    const c = Math.cos(0.5), s = Math.sin(0.5);
+    const c = Math.cos(0.5),
+      s = Math.sin(0.5);
     const pts: number[] = [];
     for (let i = 0; i < 8; i++) {
-      const x = i & 1 ? 3 : -3, y = i & 2 ? 1 : -1, z = i & 4 ? 0.2 : -0.2;
+      const x = i & 1 ? 3 : -3,
+        y = i & 2 ? 1 : -1,
+        z = i & 4 ? 0.2 : -0.2;
       pts.push(c * x - s * y + 10, s * x + c * y, z);
     }
     const pa = principalAxes(pts);

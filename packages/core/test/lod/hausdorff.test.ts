@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hausdorffDistance, lodHausdorffDistance, maxDistanceToMesh, pointTriangleDistanceSquared, sampleSurface, TriangleBvh } from '../../src/lod/hausdorff.js';
+import {
+  hausdorffDistance,
+  lodHausdorffDistance,
+  maxDistanceToMesh,
+  pointTriangleDistanceSquared,
+  sampleSurface,
+  TriangleBvh,
+} from '../../src/lod/hausdorff.js';
 import { materialBox, uvSphere } from './lod-fixtures.js';
 import type { IndexedMesh } from '../../src/geometry/indexed-mesh.js';
 
@@ -12,7 +19,9 @@ function bruteTriangle(t: number[], p: number[], steps = 60): number {
   let best = Infinity;
   for (let i = 0; i <= steps; i++) {
     for (let j = 0; i + j <= steps; j++) {
-      const u = i / steps, v = j / steps, w = 1 - u - v;
+      const u = i / steps,
+        v = j / steps,
+        w = 1 - u - v;
       const q = [0, 1, 2].map((k) => w * t[k] + u * t[3 + k] + v * t[6 + k]);
       best = Math.min(best, Math.hypot(q[0] - p[0], q[1] - p[1], q[2] - p[2]));
     }
@@ -41,7 +50,11 @@ describe('pointTriangleDistanceSquared', () => {
         const t = [...a, ...b, ...c];
         const exact = Math.sqrt(pointTriangleDistanceSquared(t, 0, p[0], p[1], p[2]));
         const brute = bruteTriangle(t, p);
-        const edge = Math.max(Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]), Math.hypot(a[0] - c[0], a[1] - c[1], a[2] - c[2]), Math.hypot(b[0] - c[0], b[1] - c[1], b[2] - c[2]));
+        const edge = Math.max(
+          Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]),
+          Math.hypot(a[0] - c[0], a[1] - c[1], a[2] - c[2]),
+          Math.hypot(b[0] - c[0], b[1] - c[1], b[2] - c[2]),
+        );
         expect(exact).toBeLessThanOrEqual(brute + 1e-9);
         expect(brute - exact).toBeLessThanOrEqual(edge / 60 + 1e-9);
       }),
@@ -61,7 +74,10 @@ describe('pointTriangleDistanceSquared', () => {
 describe('TriangleBvh', () => {
   it('finds the same nearest distance as checking every triangle', () => {
     const box = materialBox(2, 1, 0.5, 3);
-    const mesh: IndexedMesh<Float32Array> = { positions: new Float32Array([...box.faces.flatMap((f) => [...f.positions])]), indices: new Uint32Array(0) };
+    const mesh: IndexedMesh<Float32Array> = {
+      positions: new Float32Array([...box.faces.flatMap((f) => [...f.positions])]),
+      indices: new Uint32Array(0),
+    };
     const idx: number[] = [];
     let base = 0;
     for (const f of box.faces) {
@@ -75,7 +91,8 @@ describe('TriangleBvh', () => {
         let brute = Infinity;
         const tri = new Float64Array(9);
         for (let t = 0; t < mesh.indices.length; t += 3) {
-          for (let k = 0; k < 3; k++) for (let d = 0; d < 3; d++) tri[k * 3 + d] = mesh.positions[mesh.indices[t + k] * 3 + d];
+          for (let k = 0; k < 3; k++)
+            for (let d = 0; d < 3; d++) tri[k * 3 + d] = mesh.positions[mesh.indices[t + k] * 3 + d];
           brute = Math.min(brute, pointTriangleDistanceSquared(tri, 0, p[0], p[1], p[2]));
         }
         expect(bvh.closestDistanceSquared(p[0], p[1], p[2])).toBeCloseTo(brute, 6);
@@ -85,7 +102,13 @@ describe('TriangleBvh', () => {
   });
 
   it('answers Infinity for an empty mesh', () => {
-    expect(TriangleBvh.build({ positions: new Float32Array(0), indices: new Uint32Array(0) }).closestDistanceSquared(0, 0, 0)).toBe(Infinity);
+    expect(
+      TriangleBvh.build({ positions: new Float32Array(0), indices: new Uint32Array(0) }).closestDistanceSquared(
+        0,
+        0,
+        0,
+      ),
+    ).toBe(Infinity);
   });
 });
 
@@ -116,7 +139,12 @@ describe('hausdorffDistance', () => {
 
   it('measures a translation of a box by its length', () => {
     const box = materialBox(1, 1, 1, 2);
-    const moved = { faces: box.faces.map((f) => ({ ...f, positions: translated({ positions: f.positions, indices: f.indices }, [0.1, 0, 0]).positions })) };
+    const moved = {
+      faces: box.faces.map((f) => ({
+        ...f,
+        positions: translated({ positions: f.positions, indices: f.indices }, [0.1, 0, 0]).positions,
+      })),
+    };
     const h = lodHausdorffDistance(box, moved);
     expect(h.distance).toBeCloseTo(0.1, 5);
     expect(h.aToB).toBeCloseTo(0.1, 5);
@@ -157,7 +185,11 @@ describe('hausdorffDistance', () => {
           p[i + 2] += d;
           most = Math.max(most, Math.abs(Math.fround(p[i + 2]) - sphereMesh.positions[i + 2]));
         }
-        const h = hausdorffDistance(sphereMesh, { positions: p, indices: sphereMesh.indices }, { samples: 256 }).distance;
+        const h = hausdorffDistance(
+          sphereMesh,
+          { positions: p, indices: sphereMesh.indices },
+          { samples: 256 },
+        ).distance;
         expect(h).toBeLessThanOrEqual(most + 1e-6);
       }),
       { numRuns: 20 },

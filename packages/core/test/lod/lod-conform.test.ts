@@ -1,7 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { boxSize, emptyBox, growBox, lodBox } from '../../src/geometry/object-geometry.js';
-import { conformHulls, conformLod, conformObject, conformPhysicsMesh, boxStretch, faceHasArea } from '../../src/lod/lod-conform.js';
+import {
+  conformHulls,
+  conformLod,
+  conformObject,
+  conformPhysicsMesh,
+  boxStretch,
+  faceHasArea,
+} from '../../src/lod/lod-conform.js';
 import type { Box3, Face, MeshLod } from '../../src/types.js';
 import { materialBox, uvSphere } from './lod-fixtures.js';
 
@@ -15,10 +22,12 @@ function expectSameBox(high: Box3, box: Box3) {
 
 /** A LOD made of a random subset of high's triangles per face, its vertices jittered by up to `jitter`. */
 function randomSubLod(high: MeshLod, keep: boolean[], jitter: number[], order: number[]): MeshLod {
-  let t = 0, j = 0;
+  let t = 0,
+    j = 0;
   const faces: Face[] = high.faces.map((f) => {
     const idx: number[] = [];
-    for (let i = 0; i + 2 < f.indices.length; i += 3, t++) if (keep[t % keep.length]) idx.push(f.indices[i], f.indices[i + 1], f.indices[i + 2]);
+    for (let i = 0; i + 2 < f.indices.length; i += 3, t++)
+      if (keep[t % keep.length]) idx.push(f.indices[i], f.indices[i + 1], f.indices[i + 2]);
     const positions = f.positions.slice();
     for (let i = 0; i < positions.length; i++) positions[i] += jitter[j++ % jitter.length];
     return { ...f, positions, indices: Uint32Array.from(idx) };
@@ -27,7 +36,7 @@ function randomSubLod(high: MeshLod, keep: boolean[], jitter: number[], order: n
 }
 
 describe('conformLod', () => {
-  it('property: any LOD (subset of high\'s triangles, jittered, materials reordered or missing) gets high\'s box and every material of high, in order, each with area', () => {
+  it("property: any LOD (subset of high's triangles, jittered, materials reordered or missing) gets high's box and every material of high, in order, each with area", () => {
     const high = materialBox(2, 0.5, 1.2, 3);
     const tris = high.faces.reduce((n, f) => n + f.indices.length / 3, 0);
     fc.assert(
@@ -52,7 +61,7 @@ describe('conformLod', () => {
     );
   });
 
-  it('leaves a LOD that already has high\'s box and materials as it is', () => {
+  it("leaves a LOD that already has high's box and materials as it is", () => {
     const high = { faces: [uvSphere(16)] };
     const lod = conformLod(high, high);
     expect(lod.faces[0].indices).toEqual(high.faces[0].indices);
@@ -61,17 +70,27 @@ describe('conformLod', () => {
 });
 
 describe('conformPhysicsMesh / conformHulls', () => {
-  it('property: a smaller or larger physics mesh and hulls get high\'s box; no degenerate triangle is added', () => {
+  it("property: a smaller or larger physics mesh and hulls get high's box; no degenerate triangle is added", () => {
     const high = { faces: [uvSphere(12, 1)] };
     fc.assert(
-      fc.property(fc.double({ min: 0.5, max: 1.5, noNaN: true }), fc.double({ min: -0.3, max: 0.3, noNaN: true }), (s, dx) => {
-        const small = { faces: [uvSphere(6, s, 'p', [dx, 0, 0])] };
-        const mesh = conformPhysicsMesh(high, small);
-        expectSameBox(lodBox(high), lodBox(mesh));
-        for (const f of mesh.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
-        const hulls = conformHulls(high, [uvSphere(6, s * 0.5, 'h', [dx, 0, 0]).positions, uvSphere(6, s * 0.4, 'h', [-0.5, 0.2, 0]).positions]);
-        expectSameBox(lodBox(high), hulls.reduce((b, h) => growBox(b, h), emptyBox()));
-      }),
+      fc.property(
+        fc.double({ min: 0.5, max: 1.5, noNaN: true }),
+        fc.double({ min: -0.3, max: 0.3, noNaN: true }),
+        (s, dx) => {
+          const small = { faces: [uvSphere(6, s, 'p', [dx, 0, 0])] };
+          const mesh = conformPhysicsMesh(high, small);
+          expectSameBox(lodBox(high), lodBox(mesh));
+          for (const f of mesh.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
+          const hulls = conformHulls(high, [
+            uvSphere(6, s * 0.5, 'h', [dx, 0, 0]).positions,
+            uvSphere(6, s * 0.4, 'h', [-0.5, 0.2, 0]).positions,
+          ]);
+          expectSameBox(
+            lodBox(high),
+            hulls.reduce((b, h) => growBox(b, h), emptyBox()),
+          );
+        },
+      ),
       { numRuns: 40 },
     );
   });

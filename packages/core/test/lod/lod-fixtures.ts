@@ -15,10 +15,14 @@ export { MeshoptSimplifier };
 /** UV sphere of radius r: smooth normals, UVs, `seg` segments around and `seg / 2` rings. */
 export function uvSphere(seg: number, r = 1, material = 'Sphere', center: [number, number, number] = [0, 0, 0]): Face {
   const rings = Math.max(2, Math.floor(seg / 2));
-  const positions: number[] = [], normals: number[] = [], uvs: number[] = [], indices: number[] = [];
+  const positions: number[] = [],
+    normals: number[] = [],
+    uvs: number[] = [],
+    indices: number[] = [];
   for (let j = 0; j <= rings; j++) {
     for (let i = 0; i <= seg; i++) {
-      const th = (Math.PI * j) / rings, ph = (2 * Math.PI * i) / seg;
+      const th = (Math.PI * j) / rings,
+        ph = (2 * Math.PI * i) / seg;
       const n = [Math.sin(th) * Math.cos(ph), Math.sin(th) * Math.sin(ph), Math.cos(th)];
       positions.push(center[0] + r * n[0], center[1] + r * n[1], center[2] + r * n[2]);
       normals.push(n[0], n[1], n[2]);
@@ -27,12 +31,21 @@ export function uvSphere(seg: number, r = 1, material = 'Sphere', center: [numbe
   }
   for (let j = 0; j < rings; j++) {
     for (let i = 0; i < seg; i++) {
-      const a = j * (seg + 1) + i, b = a + 1, c = a + seg + 1, d = c + 1;
+      const a = j * (seg + 1) + i,
+        b = a + 1,
+        c = a + seg + 1,
+        d = c + 1;
       if (j > 0) indices.push(a, c, b);
       if (j < rings - 1) indices.push(b, c, d);
     }
   }
-  return { material, positions: Float32Array.from(positions), normals: Float32Array.from(normals), uvs: Float32Array.from(uvs), indices: Uint32Array.from(indices) };
+  return {
+    material,
+    positions: Float32Array.from(positions),
+    normals: Float32Array.from(normals),
+    uvs: Float32Array.from(uvs),
+    indices: Uint32Array.from(indices),
+  };
 }
 
 /**
@@ -40,14 +53,27 @@ export function uvSphere(seg: number, r = 1, material = 'Sphere', center: [numbe
  * one material per axis pair (so 3 faces meet along the edges), as a Blender export: every side
  * has its own vertices.
  */
-export function materialBox(sx: number, sy: number, sz: number, n: number, materials: [string, string, string] = ['Red', 'Green', 'Blue']): MeshLod {
-  const faces: Face[] = materials.map((m) => ({ material: m, positions: new Float32Array(0), normals: new Float32Array(0), uvs: new Float32Array(0), indices: new Uint32Array(0) }));
+export function materialBox(
+  sx: number,
+  sy: number,
+  sz: number,
+  n: number,
+  materials: [string, string, string] = ['Red', 'Green', 'Blue'],
+): MeshLod {
+  const faces: Face[] = materials.map((m) => ({
+    material: m,
+    positions: new Float32Array(0),
+    normals: new Float32Array(0),
+    uvs: new Float32Array(0),
+    indices: new Uint32Array(0),
+  }));
   const half = [sx / 2, sy / 2, sz / 2];
   const acc = materials.map(() => ({ p: [] as number[], nn: [] as number[], uv: [] as number[], idx: [] as number[] }));
   for (let axis = 0; axis < 3; axis++) {
     for (const sign of [-1, 1]) {
       const a = acc[axis];
-      const u = (axis + 1) % 3, v = (axis + 2) % 3;
+      const u = (axis + 1) % 3,
+        v = (axis + 2) % 3;
       const base = a.p.length / 3;
       for (let j = 0; j <= n; j++) {
         for (let i = 0; i <= n; i++) {
@@ -83,15 +109,19 @@ export function materialBox(sx: number, sy: number, sz: number, n: number, mater
 /** A V-HACD OBJ mesh (positions and triangles only), Y-up turned Z-up. */
 export function vhacdMesh(name: string): Face {
   const text = readFileSync(resolve(__dirname, '../../../../node_modules/vhacd-js/app/meshes', name), 'utf8');
-  const v: number[] = [], idx: number[] = [];
+  const v: number[] = [],
+    idx: number[] = [];
   for (const line of text.split('\n')) {
     const t = line.trim().split(/\s+/);
     if (t[0] === 'v') v.push(+t[1], -+t[3], +t[2]);
     else if (t[0] === 'f') {
-      const c = t.slice(1).filter(Boolean).map((s) => {
-        const i = +s.split('/')[0];
-        return i < 0 ? v.length / 3 + i : i - 1;
-      });
+      const c = t
+        .slice(1)
+        .filter(Boolean)
+        .map((s) => {
+          const i = +s.split('/')[0];
+          return i < 0 ? v.length / 3 + i : i - 1;
+        });
       for (let i = 1; i + 1 < c.length; i++) idx.push(c[0], c[i], c[i + 1]);
     }
   }
@@ -109,7 +139,8 @@ export function openEdges(lod: MeshLod): number {
   for (const f of lod.faces) {
     for (let t = 0; t + 2 < f.indices.length; t += 3) {
       for (let k = 0; k < 3; k++) {
-        const a = key(f.positions, f.indices[t + k]), b = key(f.positions, f.indices[t + ((k + 1) % 3)]);
+        const a = key(f.positions, f.indices[t + k]),
+          b = key(f.positions, f.indices[t + ((k + 1) % 3)]);
         const e = a < b ? `${a}|${b}` : `${b}|${a}`;
         count.set(e, (count.get(e) ?? 0) + 1);
       }
@@ -124,11 +155,15 @@ export function openEdges(lod: MeshLod): number {
 export function facetedSphere(seg: number, r = 1, material = 'Faceted'): Face {
   const s = uvSphere(seg, r, material);
   const n = s.indices.length;
-  const positions = new Float32Array(n * 3), normals = new Float32Array(n * 3), uvs = new Float32Array(n * 2), indices = new Uint32Array(n);
+  const positions = new Float32Array(n * 3),
+    normals = new Float32Array(n * 3),
+    uvs = new Float32Array(n * 2),
+    indices = new Uint32Array(n);
   for (let t = 0; t < n; t += 3) {
     const c = [0, 1, 2].map((k) => s.indices[t + k]);
     const p = c.map((i) => [s.positions[i * 3], s.positions[i * 3 + 1], s.positions[i * 3 + 2]]);
-    const u = [p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]], v = [p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]];
+    const u = [p[1][0] - p[0][0], p[1][1] - p[0][1], p[1][2] - p[0][2]],
+      v = [p[2][0] - p[0][0], p[2][1] - p[0][1], p[2][2] - p[0][2]];
     const nn = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
     const l = Math.hypot(nn[0], nn[1], nn[2]) || 1;
     for (let k = 0; k < 3; k++) {

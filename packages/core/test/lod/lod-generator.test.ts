@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isSlmeshError } from '../../src/errors.js';
-import { prepareLodSource, simplifyLodSource, simplifyToError, simplifyToTriangles, SIMPLIFY_MODES, weldByPosition, type MeshSimplifier } from '../../src/lod/lod-generator.js';
+import {
+  prepareLodSource,
+  simplifyLodSource,
+  simplifyToError,
+  simplifyToTriangles,
+  SIMPLIFY_MODES,
+  weldByPosition,
+  type MeshSimplifier,
+} from '../../src/lod/lod-generator.js';
 import { lodTriangleCount, lodVertexCount } from '../../src/geometry/object-geometry.js';
 import type { MeshLod } from '../../src/types.js';
 import { facetedSphere, materialBox, MeshoptSimplifier, openEdges, uvSphere } from './lod-fixtures.js';
@@ -43,7 +51,8 @@ describe('prepareLodSource', () => {
     moved.faces[1].positions[0] += 1e-8;
     const s = prepareLodSource(moved);
     const points = new Set<string>();
-    for (let i = 0; i < s.positions.length; i += 3) points.add(`${s.positions[i]},${s.positions[i + 1]},${s.positions[i + 2]}`);
+    for (let i = 0; i < s.positions.length; i += 3)
+      points.add(`${s.positions[i]},${s.positions[i + 1]},${s.positions[i + 2]}`);
     expect(points.size).toBe(8);
   });
 
@@ -57,7 +66,10 @@ describe('prepareLodSource', () => {
     const f = uvSphere(8);
     const bad = f.positions.slice();
     bad[4] = NaN;
-    for (const lod of [{ faces: [{ ...f, positions: bad }] }, { faces: [{ ...f, indices: Uint32Array.from([0, 1, 99999]) }] }]) {
+    for (const lod of [
+      { faces: [{ ...f, positions: bad }] },
+      { faces: [{ ...f, indices: Uint32Array.from([0, 1, 99999]) }] },
+    ]) {
       try {
         prepareLodSource(lod);
         expect.unreachable();
@@ -72,13 +84,18 @@ describe('simplifyLodSource', () => {
   it('keeps the face count, the materials and valid indices in every mode, and never adds triangles', () => {
     const s = prepareLodSource(box);
     fc.assert(
-      fc.property(fc.constantFrom(...SIMPLIFY_MODES), fc.double({ min: 0, max: 0.5, noNaN: true }), fc.boolean(), (mode, t, update) => {
-        const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
-        checkLod(r.lod, box);
-        expect(r.triangles).toBe(lodTriangleCount(r.lod));
-        expect(r.vertices).toBe(lodVertexCount(r.lod));
-        expect(r.triangles).toBeLessThanOrEqual(s.triangles);
-      }),
+      fc.property(
+        fc.constantFrom(...SIMPLIFY_MODES),
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.boolean(),
+        (mode, t, update) => {
+          const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
+          checkLod(r.lod, box);
+          expect(r.triangles).toBe(lodTriangleCount(r.lod));
+          expect(r.vertices).toBe(lodVertexCount(r.lod));
+          expect(r.triangles).toBeLessThanOrEqual(s.triangles);
+        },
+      ),
       { numRuns: 40 },
     );
   });
@@ -87,11 +104,16 @@ describe('simplifyLodSource', () => {
     const s = prepareLodSource(box);
     expect(openEdges(box)).toBe(0); // each side has its own vertices, but by position the box is closed
     fc.assert(
-      fc.property(fc.constantFrom<'attributes' | 'no-normals' | 'no-uvs'>('attributes', 'no-normals', 'no-uvs'), fc.double({ min: 0.001, max: 0.2, noNaN: true }), fc.boolean(), (mode, t, update) => {
-        const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
-        if (r.triangles === 0) return;
-        expect(openEdges(r.lod)).toBe(0);
-      }),
+      fc.property(
+        fc.constantFrom<'attributes' | 'no-normals' | 'no-uvs'>('attributes', 'no-normals', 'no-uvs'),
+        fc.double({ min: 0.001, max: 0.2, noNaN: true }),
+        fc.boolean(),
+        (mode, t, update) => {
+          const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
+          if (r.triangles === 0) return;
+          expect(openEdges(r.lod)).toBe(0);
+        },
+      ),
       { numRuns: 30 },
     );
   });
@@ -132,10 +154,12 @@ describe('fallback cascade', () => {
     let sum = 0;
     for (let t = 0; t < f.indices.length; t += 3) {
       const p = [0, 1, 2].map((k) => [0, 1, 2].map((d) => f.positions[f.indices[t + k] * 3 + d]));
-      const u = p[1].map((x, d) => x - p[0][d]), v = p[2].map((x, d) => x - p[0][d]);
+      const u = p[1].map((x, d) => x - p[0][d]),
+        v = p[2].map((x, d) => x - p[0][d]);
       const n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
       const l = Math.hypot(n[0], n[1], n[2]);
-      for (let k = 0; k < 3; k++) sum += [0, 1, 2].reduce((a, d) => a + (n[d] / l) * f.normals![f.indices[t + k] * 3 + d], 0);
+      for (let k = 0; k < 3; k++)
+        sum += [0, 1, 2].reduce((a, d) => a + (n[d] / l) * f.normals![f.indices[t + k] * 3 + d], 0);
     }
     expect(sum / f.indices.length).toBeGreaterThan(0.95);
   });
@@ -152,7 +176,7 @@ describe('fallback cascade', () => {
     expect(r.triangles).toBeLessThan(sphere.faces[0].indices.length / 3);
   });
 
-  it('count mode reaches the target within the viewer\'s 1.8 drift when some mode can', () => {
+  it("count mode reaches the target within the viewer's 1.8 drift when some mode can", () => {
     const s = prepareLodSource(box);
     const faceted = prepareLodSource({ faces: [facetedSphere(24)] });
     const r = simplifyToTriangles(faceted, 100, 1, { simplifier, maxRatioDrift: 1.8 });
@@ -172,9 +196,11 @@ describe('weldByPosition', () => {
     checkLod(lean, box);
     for (const f of lean.faces) {
       const pts = new Set<string>();
-      for (let i = 0; i < f.positions.length; i += 3) pts.add(`${f.positions[i]},${f.positions[i + 1]},${f.positions[i + 2]}`);
+      for (let i = 0; i < f.positions.length; i += 3)
+        pts.add(`${f.positions[i]},${f.positions[i + 1]},${f.positions[i + 2]}`);
       expect(pts.size).toBe(f.positions.length / 3);
-      for (let i = 0; i < f.normals!.length; i += 3) expect(Math.hypot(f.normals![i], f.normals![i + 1], f.normals![i + 2])).toBeCloseTo(1, 5);
+      for (let i = 0; i < f.normals!.length; i += 3)
+        expect(Math.hypot(f.normals![i], f.normals![i + 1], f.normals![i + 2])).toBeCloseTo(1, 5);
     }
   });
 });

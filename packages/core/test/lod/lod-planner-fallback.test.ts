@@ -24,8 +24,11 @@ beforeAll(async () => {
 /** `n` disconnected quads (two triangles each, own vertices) scattered in a unit ball, as foliage leaf cards are. */
 function leafCards(n: number, size = 0.12): Face {
   let seed = 12345;
-  const rnd = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32);
-  const positions = new Float32Array(n * 12), normals = new Float32Array(n * 12), uvs = new Float32Array(n * 8), indices = new Uint32Array(n * 6);
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const positions = new Float32Array(n * 12),
+    normals = new Float32Array(n * 12),
+    uvs = new Float32Array(n * 8),
+    indices = new Uint32Array(n * 6);
   for (let q = 0; q < n; q++) {
     // A random centre in the ball and two random orthogonal in-plane axes.
     let c: number[];
@@ -40,7 +43,12 @@ function leafCards(n: number, size = 0.12): Face {
     const lw = Math.hypot(w0[0], w0[1], w0[2]);
     const w = w0.map((x) => x / lw);
     const nrm = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
-    const corners = [[-1, -1], [1, -1], [1, 1], [-1, 1]];
+    const corners = [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ];
     corners.forEach(([s, r], k) => {
       for (let i = 0; i < 3; i++) {
         positions[q * 12 + k * 3 + i] = c[i] + (s * u[i] + r * w[i]) * size * 0.5;
@@ -65,8 +73,11 @@ describe('LODs off the tuning set', () => {
     // Each LOD made by a fallback has its diagnostic, at least one of them made by a relaxed bound.
     expect(plan.levels.some((l) => l.fallback === 'relaxed-bound')).toBe(true);
     const fallbacks = plan.levels.filter((l) => l.fallback);
-    expect(plan.diagnostics.filter((d) => d.code === 'lod-fallback' && d.object === 'Foliage')).toHaveLength(fallbacks.length);
-    for (const l of fallbacks) expect(plan.diagnostics.some((d) => d.message.startsWith(`Foliage: ${l.name}:`))).toBe(true);
+    expect(plan.diagnostics.filter((d) => d.code === 'lod-fallback' && d.object === 'Foliage')).toHaveLength(
+      fallbacks.length,
+    );
+    for (const l of fallbacks)
+      expect(plan.diagnostics.some((d) => d.message.startsWith(`Foliage: ${l.name}:`))).toBe(true);
     // Each fallback still keeps the silhouette floor.
     for (const l of plan.levels) expect(l.coverage).toBeGreaterThanOrEqual(0.9);
     // Without the fallback, the planner cannot shrink it within the bound (this is why it exists).
@@ -124,6 +135,9 @@ describe('LODs off the tuning set', () => {
     const b: SlObject = { ...a, name: 'B' };
     const seen: [number, number][] = [];
     planModelLods({ objects: [a, b] }, { simplifier, onObjectPlanned: (done, total) => seen.push([done, total]) });
-    expect(seen).toEqual([[1, 2], [2, 2]]);
+    expect(seen).toEqual([
+      [1, 2],
+      [2, 2],
+    ]);
   });
 });

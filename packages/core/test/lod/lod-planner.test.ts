@@ -4,14 +4,37 @@ import { costReport } from '../../src/cost/cost-report.js';
 import { isSlmeshError } from '../../src/errors.js';
 import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
 import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
-import { lodBlockBytes, ObjectLodPlanner, planModelForBudget, planModelLods, planObjectLods, type LodPlanOptions, type ObjectLodPlan } from '../../src/lod/lod-planner.js';
+import {
+  lodBlockBytes,
+  ObjectLodPlanner,
+  planModelForBudget,
+  planModelLods,
+  planObjectLods,
+  type LodPlanOptions,
+  type ObjectLodPlan,
+} from '../../src/lod/lod-planner.js';
 import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
-import { boxSize, lodTriangleCount, lodTriangles, lodVertexCount, objectBox, radiusOfScale } from '../../src/geometry/object-geometry.js';
+import {
+  boxSize,
+  lodTriangleCount,
+  lodTriangles,
+  lodVertexCount,
+  objectBox,
+  radiusOfScale,
+} from '../../src/geometry/object-geometry.js';
 import { lodErrorBounds } from '../../src/lod/screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
 import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, SlObject } from '../../src/types.js';
-import { facetedSphere, materialBox, MeshoptSimplifier, object, openEdges, uvSphere, vhacdMesh } from './lod-fixtures.js';
+import {
+  facetedSphere,
+  materialBox,
+  MeshoptSimplifier,
+  object,
+  openEdges,
+  uvSphere,
+  vhacdMesh,
+} from './lod-fixtures.js';
 
 const deflate: DeflateFn = zlibNgDeflate;
 let simplifier: MeshSimplifier;
@@ -23,7 +46,12 @@ beforeAll(async () => {
 const LOWER = ['medium', 'low', 'lowest'] as const;
 
 /** Checks a planned object the way a reviewer would, independently of the planner's own numbers. */
-function checkChain(high: SlObject, planned: SlObject, opts: { maxErrorPx: number; lodFactor: number; sizeFactor: number; minCoverage: number }, plan?: ObjectLodPlan) {
+function checkChain(
+  high: SlObject,
+  planned: SlObject,
+  opts: { maxErrorPx: number; lodFactor: number; sizeFactor: number; minCoverage: number },
+  plan?: ObjectLodPlan,
+) {
   const faces = high.lods.high.faces.length;
   const sil = silhouetteReference(lodTriangles(high.lods.high));
   const radius = radiusOfScale(boxSize(objectBox(high))) * opts.sizeFactor;
@@ -42,7 +70,8 @@ function checkChain(high: SlObject, planned: SlObject, opts: { maxErrorPx: numbe
     // unless the plan says the LOD is a fallback (and carries a diagnostic saying so).
     const err = lodHausdorffDistance(high.lods.high, lod).distance * opts.sizeFactor;
     const level = plan?.levels.find((l) => l.name === n);
-    if (level?.fallback) expect(plan!.diagnostics.some((d) => d.code === 'lod-fallback' && d.message.includes(n))).toBe(true);
+    if (level?.fallback)
+      expect(plan!.diagnostics.some((d) => d.code === 'lod-fallback' && d.message.includes(n))).toBe(true);
     else expect(err).toBeLessThanOrEqual(Math.min(bounds.maxError[n], 2 * radius) * (1 + 1e-9));
     // Keeps the silhouette.
     expect(silhouetteCoverage(sil, lodTriangles(lod)).coverage).toBeGreaterThanOrEqual(opts.minCoverage);
@@ -71,12 +100,18 @@ describe('planObjectLods', () => {
   it('holds for any pixel bound, LOD factor and size (property)', () => {
     const shapes = [object('S', [uvSphere(24)]), box3, object('F', [facetedSphere(16)])];
     fc.assert(
-      fc.property(fc.constantFrom(0, 1, 2), fc.double({ min: 0.25, max: 16, noNaN: true }), fc.constantFrom(1, 2, 4), fc.double({ min: 0.05, max: 20, noNaN: true }), (which, px, F, k) => {
-        const high = shapes[which];
-        const opts: LodPlanOptions = { simplifier, maxErrorPx: px, lodFactor: F, sizeFactor: k, maxProbes: 4 };
-        const { object: planned, plan } = planObjectLods(high, opts);
-        checkChain(high, planned, { maxErrorPx: px, lodFactor: F, sizeFactor: k, minCoverage: 0.9 }, plan);
-      }),
+      fc.property(
+        fc.constantFrom(0, 1, 2),
+        fc.double({ min: 0.25, max: 16, noNaN: true }),
+        fc.constantFrom(1, 2, 4),
+        fc.double({ min: 0.05, max: 20, noNaN: true }),
+        (which, px, F, k) => {
+          const high = shapes[which];
+          const opts: LodPlanOptions = { simplifier, maxErrorPx: px, lodFactor: F, sizeFactor: k, maxProbes: 4 };
+          const { object: planned, plan } = planObjectLods(high, opts);
+          checkChain(high, planned, { maxErrorPx: px, lodFactor: F, sizeFactor: k, minCoverage: 0.9 }, plan);
+        },
+      ),
       { numRuns: 12 },
     );
   });
@@ -116,7 +151,11 @@ describe('planObjectLods', () => {
   });
 
   it('needs a simplifier and sane settings', () => {
-    for (const bad of [{}, { simplifier: MeshoptSimplifier, sizeFactor: 0 }, { simplifier: MeshoptSimplifier, minCoverage: 2 }]) {
+    for (const bad of [
+      {},
+      { simplifier: MeshoptSimplifier, sizeFactor: 0 },
+      { simplifier: MeshoptSimplifier, minCoverage: 2 },
+    ]) {
       try {
         planObjectLods(sphere, bad as LodPlanOptions);
         expect.unreachable();
@@ -140,7 +179,13 @@ describe('planModelForBudget', () => {
   const model = { objects: [object('Bunny', [vhacdMesh('bunny.obj')])] };
 
   it('finds a chain within a reachable land impact, priced with the real encoder', () => {
-    const floor = planModelForBudget(model, { simplifier, deflate, targetLandImpact: 1e6, iterations: 3, maxProbes: 4 });
+    const floor = planModelForBudget(model, {
+      simplifier,
+      deflate,
+      targetLandImpact: 1e6,
+      iterations: 3,
+      maxProbes: 4,
+    });
     expect(floor.fits).toBe(true);
     const target = 2 * floor.floorLandImpact + 0.5;
     const r = planModelForBudget(model, { simplifier, deflate, targetLandImpact: target, iterations: 3, maxProbes: 4 });

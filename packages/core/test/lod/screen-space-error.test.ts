@@ -3,7 +3,14 @@ import { PerspectiveCamera, Vector3 } from 'three';
 import { describe, expect, it } from 'vitest';
 import { isSlmeshError } from '../../src/errors.js';
 import { lodSwitchDistances } from '../../src/cost/lod-distances.js';
-import { errorForPixels, lodErrorBounds, lodScreenErrors, metresPerPixel, screenSpaceError, SCREEN_SPACE_DEFAULTS } from '../../src/lod/screen-space-error.js';
+import {
+  errorForPixels,
+  lodErrorBounds,
+  lodScreenErrors,
+  metresPerPixel,
+  screenSpaceError,
+  SCREEN_SPACE_DEFAULTS,
+} from '../../src/lod/screen-space-error.js';
 
 describe('screen-space error', () => {
   it('gives the pixels a perspective camera (1080 px tall, 60 degrees) really draws an error across', () => {
@@ -16,9 +23,13 @@ describe('screen-space error', () => {
       return ((b.y - a.y) / 2) * SCREEN_SPACE_DEFAULTS.viewportHeightPx;
     };
     fc.assert(
-      fc.property(fc.double({ min: 1e-3, max: 1, noNaN: true }), fc.double({ min: 1, max: 500, noNaN: true }), (e, d) => {
-        expect(screenSpaceError(e, d)).toBeCloseTo(pixelsOf(e, d), 4);
-      }),
+      fc.property(
+        fc.double({ min: 1e-3, max: 1, noNaN: true }),
+        fc.double({ min: 1, max: 500, noNaN: true }),
+        (e, d) => {
+          expect(screenSpaceError(e, d)).toBeCloseTo(pixelsOf(e, d), 4);
+        },
+      ),
       { numRuns: 100 },
     );
   });
@@ -31,15 +42,20 @@ describe('screen-space error', () => {
 
   it('errorForPixels inverts screenSpaceError', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.01, max: 100, noNaN: true }), fc.double({ min: 0.1, max: 1000, noNaN: true }), (px, d) => {
-        expect(screenSpaceError(errorForPixels(px, d), d)).toBeCloseTo(px, 9);
-      }),
+      fc.property(
+        fc.double({ min: 0.01, max: 100, noNaN: true }),
+        fc.double({ min: 0.1, max: 1000, noNaN: true }),
+        (px, d) => {
+          expect(screenSpaceError(errorForPixels(px, d), d)).toBeCloseTo(px, 9);
+        },
+      ),
       { numRuns: 200 },
     );
   });
 
   it('gives each lower LOD the error that is maxErrorPx pixels at its switch distance', () => {
-    const r = 1.5, F = 2;
+    const r = 1.5,
+      F = 2;
     const b = lodErrorBounds(r, F, 1);
     const d = lodSwitchDistances(r, F);
     expect(b.distances).toEqual(d);
@@ -55,7 +71,10 @@ describe('screen-space error', () => {
     // D = F r / (t pi/3 (1 - 0.1 F)), so error / r = px * 2 tan30 F / (1080 t pi/3 (1 - 0.1F)).
     for (const r of [5, 10, 20]) {
       const b = lodErrorBounds(r, 2, 1);
-      expect(b.maxError.lowest / r).toBeCloseTo((2 * Math.tan(Math.PI / 6) * 2) / (1080 * 0.03 * (Math.PI / 3) * 0.8), 9);
+      expect(b.maxError.lowest / r).toBeCloseTo(
+        (2 * Math.tan(Math.PI / 6) * 2) / (1080 * 0.03 * (Math.PI / 3) * 0.8),
+        9,
+      );
     }
   });
 
@@ -67,7 +86,11 @@ describe('screen-space error', () => {
 
   it('lodScreenErrors reports the worst LOD', () => {
     const d = lodSwitchDistances(2, 2);
-    const e = { medium: metresPerPixel(d.medium) * 0.5, low: metresPerPixel(d.low) * 3, lowest: metresPerPixel(d.lowest) * 1 };
+    const e = {
+      medium: metresPerPixel(d.medium) * 0.5,
+      low: metresPerPixel(d.low) * 3,
+      lowest: metresPerPixel(d.lowest) * 1,
+    };
     const s = lodScreenErrors(2, 2, e);
     expect(s.px.medium).toBeCloseTo(0.5, 9);
     expect(s.px.low).toBeCloseTo(3, 9);
@@ -76,7 +99,12 @@ describe('screen-space error', () => {
   });
 
   it('rejects meaningless settings with a usage error', () => {
-    for (const bad of [() => metresPerPixel(1, { viewportHeightPx: 0 }), () => metresPerPixel(1, { verticalFovDegrees: 180 }), () => lodErrorBounds(1, 2, -1), () => lodErrorBounds(1, 2, NaN)]) {
+    for (const bad of [
+      () => metresPerPixel(1, { viewportHeightPx: 0 }),
+      () => metresPerPixel(1, { verticalFovDegrees: 180 }),
+      () => lodErrorBounds(1, 2, -1),
+      () => lodErrorBounds(1, 2, NaN),
+    ]) {
       try {
         bad();
         expect.unreachable();

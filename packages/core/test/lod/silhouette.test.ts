@@ -1,10 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rasterizeSilhouette, silhouetteCoverage, silhouetteReference, silhouetteViews, SILHOUETTE_DIRECTIONS } from '../../src/lod/silhouette.js';
+import {
+  rasterizeSilhouette,
+  silhouetteCoverage,
+  silhouetteReference,
+  silhouetteViews,
+  SILHOUETTE_DIRECTIONS,
+} from '../../src/lod/silhouette.js';
 import { materialBox, uvSphere } from './lod-fixtures.js';
 import type { IndexedMesh } from '../../src/geometry/indexed-mesh.js';
 
-const mesh = (f: { positions: Float32Array; indices: Uint32Array }): IndexedMesh<Float32Array> => ({ positions: f.positions, indices: f.indices });
+const mesh = (f: { positions: Float32Array; indices: Uint32Array }): IndexedMesh<Float32Array> => ({
+  positions: f.positions,
+  indices: f.indices,
+});
 const sphere = mesh(uvSphere(32));
 
 function scaled(m: IndexedMesh<Float32Array>, s: number): IndexedMesh<Float32Array> {
@@ -53,7 +62,8 @@ describe('silhouette coverage', () => {
     const box = materialBox(1, 1, 1, 1);
     const all = box.faces.flatMap((f) => [f]);
     const joined = (faces: typeof all) => {
-      const p: number[] = [], idx: number[] = [];
+      const p: number[] = [],
+        idx: number[] = [];
       for (const f of faces) {
         const base = p.length / 3;
         p.push(...f.positions);
@@ -75,7 +85,10 @@ describe('silhouette coverage', () => {
         const ref = silhouetteReference({ positions: sphere.positions, indices: idx });
         const c = silhouetteCoverage(ref, sphere).coverage;
         expect(c).toBe(1);
-        const c2 = silhouetteCoverage(silhouetteReference(sphere), { positions: sphere.positions, indices: idx }).coverage;
+        const c2 = silhouetteCoverage(silhouetteReference(sphere), {
+          positions: sphere.positions,
+          indices: idx,
+        }).coverage;
         expect(c2).toBeGreaterThanOrEqual(0);
         expect(c2).toBeLessThanOrEqual(1);
       }),
@@ -84,7 +97,10 @@ describe('silhouette coverage', () => {
   });
 
   it('skips views where the reference has no area (a flat quad seen edge on)', () => {
-    const quad: IndexedMesh<Float32Array> = { positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]), indices: new Uint32Array([0, 1, 2, 0, 2, 3]) };
+    const quad: IndexedMesh<Float32Array> = {
+      positions: new Float32Array([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]),
+      indices: new Uint32Array([0, 1, 2, 0, 2, 3]),
+    };
     const ref = silhouetteReference(quad);
     expect(ref.areas[0]).toBe(0); // along X
     expect(rasterizeSilhouette(quad, ref.views[2]).reduce((a, b) => a + b, 0)).toBe(64 * 64); // along Z it fills the grid

@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 
 describe('viewerAutoLods (genMeshOptimizerLODs, MESH_OPTIMIZER_AUTO)', () => {
-  it('simplifies to 1/3, 1/9 and 1/27 of high\'s triangles', () => {
+  it("simplifies to 1/3, 1/9 and 1/27 of high's triangles", () => {
     expect(VIEWER_LOD_DECIMATION).toBe(3);
     const high = object('Ball', [uvSphere(64)]);
     const n = lodTriangleCount(high.lods.high);

@@ -20,11 +20,33 @@ describe('avatarOpenings', () => {
   });
 
   it('a wall with a 1 m doorway: a passage; the wall without it: none', () => {
-    const wall = boxes([[[-2, 0, 0], [-0.5, 0.2, 2.5]], [[0.5, 0, 0], [2, 0.2, 2.5]], [[-0.5, 0, 2.1], [0.5, 0.2, 2.5]]]);
+    const wall = boxes([
+      [
+        [-2, 0, 0],
+        [-0.5, 0.2, 2.5],
+      ],
+      [
+        [0.5, 0, 0],
+        [2, 0.2, 2.5],
+      ],
+      [
+        [-0.5, 0, 2.1],
+        [0.5, 0.2, 2.5],
+      ],
+    ]);
     const r = check(wall);
     expect(r.closes).toBe(true);
     expect(r.kind).toBe('passage');
-    expect(check(boxes([[[-2, 0, 0], [2, 0.2, 2.5]]])).closes).toBe(false);
+    expect(
+      check(
+        boxes([
+          [
+            [-2, 0, 0],
+            [2, 0.2, 2.5],
+          ],
+        ]),
+      ).closes,
+    ).toBe(false);
   });
 
   it('a ring with a 1.5 m hole is a passage; with a 0.3 m hole it is not', () => {
@@ -44,7 +66,20 @@ describe('avatarOpenings', () => {
   it('property: two blocks with a gap close an opening exactly when the gap is well over avatar size', () => {
     fc.assert(
       fc.property(fc.double({ min: 0.05, max: 2, noNaN: true }), (gap) => {
-        const m = boxes([[[0, 0, 0], [1, 1, 2]], [[1 + gap, 0, 0], [2 + gap, 1, 2]], [[0, 0, 2], [2 + gap, 1, 2.3]]]);
+        const m = boxes([
+          [
+            [0, 0, 0],
+            [1, 1, 2],
+          ],
+          [
+            [1 + gap, 0, 0],
+            [2 + gap, 1, 2],
+          ],
+          [
+            [0, 0, 2],
+            [2 + gap, 1, 2.3],
+          ],
+        ]);
         const r = check(m);
         if (gap >= 0.6) expect(r.closes).toBe(true);
         if (gap <= 0.35) expect(r.closes).toBe(false);

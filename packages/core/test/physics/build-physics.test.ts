@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildPhysics } from '../../src/physics/build-physics.js';
 import { decompose, DECOMPOSE_DEFAULTS } from '../../src/physics/decompose.js';
-import { convexHullPhysicsCost, decompositionPhysicsCost, triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
+import {
+  convexHullPhysicsCost,
+  decompositionPhysicsCost,
+  triangleMeshPhysicsCost,
+} from '../../src/cost/physics-cost.js';
 import { computeUploadNormalization, denormalizePoints, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { SlObject } from '../../src/types.js';
@@ -24,7 +28,10 @@ function blob(seg: number, amp: number, k: number): TestMesh {
 }
 
 function objectOf(m: TestMesh, name = 'Thing'): SlObject {
-  return { name, lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] } } };
+  return {
+    name,
+    lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] } },
+  };
 }
 const FAST = { decompose: { maxCells: 100_000 } };
 
@@ -56,8 +63,11 @@ describe('buildPhysics', () => {
     const m = room();
     const r = buildPhysics(objectOf(m), { mode: 'decompose', scale: [0.1, 0.1, 0.1], ...FAST });
     // At a tenth of the size the doorway is 10 cm wide: a 5 cm tolerance may close it; at 1x it stays open.
-    expect(r.decomposition!.hulls).toBeLessThanOrEqual(buildPhysics(objectOf(m), { mode: 'decompose', ...FAST }).decomposition!.hulls);
-    for (const h of r.object.decomposition!) for (let i = 0; i < h.length; i += 3) expect(Math.abs(h[i])).toBeLessThanOrEqual(2.0001);
+    expect(r.decomposition!.hulls).toBeLessThanOrEqual(
+      buildPhysics(objectOf(m), { mode: 'decompose', ...FAST }).decomposition!.hulls,
+    );
+    for (const h of r.object.decomposition!)
+      for (let i = 0; i < h.length; i += 3) expect(Math.abs(h[i])).toBeLessThanOrEqual(2.0001);
   });
 
   it('mesh: a physics mesh priced at the size asked; none: the object as it is', () => {
@@ -91,14 +101,25 @@ describe('buildPhysics', () => {
 
   it('property: auto never gives a closed blob more land impact than its hull unless the hull closes an opening', () => {
     fc.assert(
-      fc.property(fc.double({ min: 0.2, max: 3, noNaN: true }), fc.double({ min: 0, max: 0.3, noNaN: true }), fc.integer({ min: 2, max: 4 }), fc.double({ min: 0, max: 12, noNaN: true }), (size, amp, k, download) => {
-        const r = buildPhysics(objectOf(blob(16, amp, k)), { mode: 'auto', scale: [size, size, size], downloadWeight: download, ...FAST });
-        const hull = r.choice!.candidates.find((c) => c.shape === 'hull')!;
-        const chosen = r.choice!.candidates.find((c) => c.shape === r.choice!.shape)!;
-        if (hull.keepsOpenings) expect(chosen.landImpact).toBeLessThanOrEqual(hull.landImpact + 1e-12);
-        expect(chosen.landImpact).toBeCloseTo(Math.max(download, r.weight, 0.5), 9);
-        expect(r.choice!.reason.length).toBeGreaterThan(0);
-      }),
+      fc.property(
+        fc.double({ min: 0.2, max: 3, noNaN: true }),
+        fc.double({ min: 0, max: 0.3, noNaN: true }),
+        fc.integer({ min: 2, max: 4 }),
+        fc.double({ min: 0, max: 12, noNaN: true }),
+        (size, amp, k, download) => {
+          const r = buildPhysics(objectOf(blob(16, amp, k)), {
+            mode: 'auto',
+            scale: [size, size, size],
+            downloadWeight: download,
+            ...FAST,
+          });
+          const hull = r.choice!.candidates.find((c) => c.shape === 'hull')!;
+          const chosen = r.choice!.candidates.find((c) => c.shape === r.choice!.shape)!;
+          if (hull.keepsOpenings) expect(chosen.landImpact).toBeLessThanOrEqual(hull.landImpact + 1e-12);
+          expect(chosen.landImpact).toBeCloseTo(Math.max(download, r.weight, 0.5), 9);
+          expect(r.choice!.reason.length).toBeGreaterThan(0);
+        },
+      ),
       { numRuns: 3 },
     );
   });
@@ -109,7 +130,9 @@ describe('buildPhysics', () => {
     expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
     expect(['decomposition', 'mesh']).toContain(r.choice!.shape);
     expect(r.choice!.reason).toMatch(/single hull would close/);
-    if (r.object.decomposition) for (const p of m.doorway) expect(r.object.decomposition.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+    if (r.object.decomposition)
+      for (const p of m.doorway)
+        expect(r.object.decomposition.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
     else expect(r.object.physicsMesh).toBeDefined();
     // Download weight far above every shape: the closest fit that keeps the doorway, never the hull.
     const heavy = buildPhysics(objectOf(m), { mode: 'auto', downloadWeight: 500, ...FAST });
@@ -117,13 +140,18 @@ describe('buildPhysics', () => {
   });
 
   it('a thin open sheet stays thin', () => {
-    const sheet = { positions: Float64Array.from([0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0]), indices: Uint32Array.from([0, 1, 2, 0, 2, 3]) };
+    const sheet = {
+      positions: Float64Array.from([0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0]),
+      indices: Uint32Array.from([0, 1, 2, 0, 2, 3]),
+    };
     const r = buildPhysics(objectOf(sheet), { mode: 'decompose', ...FAST });
-    for (const h of r.object.decomposition!) for (let i = 2; i < h.length; i += 3) expect(Math.abs(h[i])).toBeLessThanOrEqual(0.01);
+    for (const h of r.object.decomposition!)
+      for (let i = 2; i < h.length; i += 3) expect(Math.abs(h[i])).toBeLessThanOrEqual(0.01);
   });
 
   it('a room of single-sided walls stays walls: not filled, a few thin hulls', () => {
-    const pos: number[] = [], idx: number[] = [];
+    const pos: number[] = [],
+      idx: number[] = [];
     const quad = (...q: number[][]) => {
       const o = pos.length / 3;
       pos.push(...q.flat());
@@ -137,24 +165,35 @@ describe('buildPhysics', () => {
     quad([0.5, -1.5, 0], [2, -1.5, 0], [2, -1.5, 2.5], [0.5, -1.5, 2.5]);
     quad([-0.5, -1.5, 2.1], [0.5, -1.5, 2.1], [0.5, -1.5, 2.5], [-0.5, -1.5, 2.5]);
     // At the default voxel budget (the sheets are judged at 1.25 cm cells).
-    const r = buildPhysics(objectOf({ positions: Float64Array.from(pos), indices: Uint32Array.from(idx) }), { mode: 'decompose' });
+    const r = buildPhysics(objectOf({ positions: Float64Array.from(pos), indices: Uint32Array.from(idx) }), {
+      mode: 'decompose',
+    });
     const d = r.object.decomposition!;
     expect(d.length).toBeLessThan(64);
-    for (const p of [[0, 0, 1.2], [0, -1.4, 1], [1, 1, 0.5]]) expect(d.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+    for (const p of [
+      [0, 0, 1.2],
+      [0, -1.4, 1],
+      [1, 1, 0.5],
+    ])
+      expect(d.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
   });
 
   it('the price is the price of re-reading the written asset (decomposition and mesh)', () => {
     for (const mode of ['decompose', 'mesh'] as const) {
       const r = buildPhysics(objectOf(torus(1, 0.25, 32, 12)), { mode, ...FAST });
       const o = r.object;
-      const bytes = encodeMeshAsset({ lods: o.lods, hull: o.hull, decomposition: o.decomposition, physicsMesh: o.physicsMesh }, { deflate: (d, level) => new Uint8Array(deflateSync(d, { level })) }).bytes;
+      const bytes = encodeMeshAsset(
+        { lods: o.lods, hull: o.hull, decomposition: o.decomposition, physicsMesh: o.physicsMesh },
+        { deflate: (d, level) => new Uint8Array(deflateSync(d, { level })) },
+      ).bytes;
       const back = decodeMeshAsset(bytes, { inflate: (d) => new Uint8Array(inflateSync(d)) });
       if (mode === 'decompose') {
         const hulls = back.physicsConvex!.hulls!;
         expect(decompositionPhysicsCost(hulls.map((h) => h.length / 3)).cost).toBeCloseTo(r.weight, 12);
       } else {
         const n = computeUploadNormalization(o.lods.high);
-        const pos: number[] = [], idx: number[] = [];
+        const pos: number[] = [],
+          idx: number[] = [];
         for (const face of back.physicsMesh!) {
           if (!face.positions || !face.indices) continue;
           const base = pos.length / 3;
@@ -179,7 +218,21 @@ describe('buildPhysics', () => {
 
   it('reports progress and honours an abort signal', () => {
     const seen: number[] = [];
-    buildPhysics(objectOf(boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 2, 1]]])), { mode: 'decompose', ...FAST, onProgress: (f) => seen.push(f) });
+    buildPhysics(
+      objectOf(
+        boxes([
+          [
+            [0, 0, 0],
+            [2, 1, 1],
+          ],
+          [
+            [0, 0, 0],
+            [1, 2, 1],
+          ],
+        ]),
+      ),
+      { mode: 'decompose', ...FAST, onProgress: (f) => seen.push(f) },
+    );
     expect(seen[seen.length - 1]).toBe(1);
     const ac = new AbortController();
     ac.abort();

@@ -30,7 +30,10 @@ describe('closeHoles', () => {
   it('leaves a closed mesh alone; a lone sheet becomes a two-sided sheet of no volume', () => {
     const b = box();
     expect(closeHoles(b).capped).toBe(0);
-    const sheet = closeHoles({ positions: Float64Array.of(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0), indices: Uint32Array.of(0, 1, 2, 0, 2, 3) });
+    const sheet = closeHoles({
+      positions: Float64Array.of(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0),
+      indices: Uint32Array.of(0, 1, 2, 0, 2, 3),
+    });
     expect(openEdges(sheet)).toBe(0);
     expect(meshVolume(sheet)).toBeCloseTo(0, 12);
   });

@@ -25,7 +25,8 @@ describe('hullProbes', () => {
     const fine = hullProbes(h, 0.1, 1e6);
     // About 6 faces x 11 x 11 points (shared edges counted per triangle).
     expect(fine.length / 3).toBeGreaterThan(6 * 100);
-    for (let i = 0; i < fine.length; i += 3) for (let k = 0; k < 3; k++) expect(fine[i + k]).toBeGreaterThanOrEqual(-1e-12);
+    for (let i = 0; i < fine.length; i += 3)
+      for (let k = 0; k < 3; k++) expect(fine[i + k]).toBeGreaterThanOrEqual(-1e-12);
     const coarse = hullProbes(h, 0.01, 500);
     expect(coarse.length / 3).toBeLessThan(2000);
     let n = 0;
@@ -35,7 +36,20 @@ describe('hullProbes', () => {
 });
 
 describe('hullConcavity and hullAir', () => {
-  const u = boxes([[[0, 0, 0], [0.2, 1, 1]], [[0.8, 0, 0], [1, 1, 1]], [[0, 0, 0], [1, 0.2, 1]]]);
+  const u = boxes([
+    [
+      [0, 0, 0],
+      [0.2, 1, 1],
+    ],
+    [
+      [0.8, 0, 0],
+      [1, 1, 1],
+    ],
+    [
+      [0, 0, 0],
+      [1, 0.2, 1],
+    ],
+  ]);
   const field = buildSolidField(u.positions, u.indices, { cell: 0.02 });
 
   it('a U-shaped solid: the hull over the gap reaches far (0.3 m at the middle of the 0.6 m gap)', () => {

@@ -11,7 +11,8 @@ function containsAll(hull: Float32Array, points: number[][], eps: number): boole
   const faces = quickhull(hp);
   for (const f of faces) {
     const [a, b, c] = f.map((i) => hp[i]);
-    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]], v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+    const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]],
+      v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
     const n = [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]];
     const len = Math.hypot(n[0], n[1], n[2]);
     if (len === 0) continue;
@@ -23,7 +24,14 @@ function containsAll(hull: Float32Array, points: number[][], eps: number): boole
   return true;
 }
 
-const pointsArb = fc.array(fc.tuple(fc.float({ min: -10, max: 10, noNaN: true }), fc.float({ min: -10, max: 10, noNaN: true }), fc.float({ min: -10, max: 10, noNaN: true })), { minLength: 0, maxLength: 200 });
+const pointsArb = fc.array(
+  fc.tuple(
+    fc.float({ min: -10, max: 10, noNaN: true }),
+    fc.float({ min: -10, max: 10, noNaN: true }),
+    fc.float({ min: -10, max: 10, noNaN: true }),
+  ),
+  { minLength: 0, maxLength: 200 },
+);
 
 describe('convexHull', () => {
   it('a box gives its 8 corners', () => {
@@ -58,7 +66,9 @@ describe('convexHull', () => {
   it('caps a sphere of 2000 points at 256 vertices that contain every point, within 5 % of the exact volume', () => {
     const pts: number[] = [];
     for (let i = 0; i < 2000; i++) {
-      const z = 1 - (2 * (i + 0.5)) / 2000, r = Math.sqrt(1 - z * z), a = i * 2.399963;
+      const z = 1 - (2 * (i + 0.5)) / 2000,
+        r = Math.sqrt(1 - z * z),
+        a = i * 2.399963;
       pts.push(r * Math.cos(a), r * Math.sin(a), z);
     }
     const input = Float32Array.from(pts);
@@ -81,7 +91,9 @@ describe('convexHull', () => {
   it('a smaller budget still contains every point (fewer vertices, more volume)', () => {
     const pts: number[] = [];
     for (let i = 0; i < 500; i++) {
-      const z = 1 - (2 * (i + 0.5)) / 500, r = Math.sqrt(1 - z * z), a = i * 2.399963;
+      const z = 1 - (2 * (i + 0.5)) / 500,
+        r = Math.sqrt(1 - z * z),
+        a = i * 2.399963;
       pts.push(2 * r * Math.cos(a), r * Math.sin(a), 0.5 * z);
     }
     const input = Float32Array.from(pts);
@@ -97,10 +109,16 @@ describe('convexHull', () => {
   });
 
   it('handles huge coordinates, tiny objects and duplicates without a point outside', () => {
-    for (const [scale, offset] of [[1e-4, 0], [1, 1e5], [50, -2000]]) {
+    for (const [scale, offset] of [
+      [1e-4, 0],
+      [1, 1e5],
+      [50, -2000],
+    ]) {
       const pts: number[] = [];
       for (let i = 0; i < 400; i++) {
-        const z = 1 - (2 * (i + 0.5)) / 400, r = Math.sqrt(1 - z * z), a = i * 2.399963;
+        const z = 1 - (2 * (i + 0.5)) / 400,
+          r = Math.sqrt(1 - z * z),
+          a = i * 2.399963;
         pts.push(offset + scale * r * Math.cos(a), offset + scale * r * Math.sin(a), offset + scale * z);
         pts.push(offset + scale * r * Math.cos(a), offset + scale * r * Math.sin(a), offset + scale * z); // duplicate
       }
@@ -123,8 +141,12 @@ describe('convexHullMesh', () => {
     expect(m.indices.length / 3).toBe(12);
     let vol = 0;
     for (let t = 0; t < m.indices.length; t += 3) {
-      const [a, b, c] = [0, 1, 2].map((k) => Array.from(m.positions.subarray(m.indices[t + k] * 3, m.indices[t + k] * 3 + 3)));
-      vol += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+      const [a, b, c] = [0, 1, 2].map((k) =>
+        Array.from(m.positions.subarray(m.indices[t + k] * 3, m.indices[t + k] * 3 + 3)),
+      );
+      vol +=
+        (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) + a[2] * (b[0] * c[1] - b[1] * c[0])) /
+        6;
     }
     expect(vol).toBeCloseTo(8, 5);
   });
@@ -134,19 +156,23 @@ describe('convexHull reduction (property)', () => {
   it('any budget: every point inside, every returned point a vertex of its hull', () => {
     const coord = fc.double({ min: -50, max: 50, noNaN: true });
     fc.assert(
-      fc.property(fc.array(fc.tuple(coord, coord, coord), { minLength: 4, maxLength: 150 }), fc.integer({ min: 4, max: 40 }), (pts, max) => {
-        const input = Float32Array.from(pts.flat());
-        const h = convexHull(input, max);
-        expect(h.points.length / 3).toBeLessThanOrEqual(max);
-        if (h.boxFallback) return;
-        const own = exactConvexHull(Float64Array.from(h.points));
-        expect(own).toBeDefined();
-        expect(own!.points.length).toBe(h.points.length);
-        // Inside, up to rounding in the planes the test computes (1e-9 of the extent).
-        let extent = 0;
-        for (let i = 0; i < input.length; i++) extent = Math.max(extent, Math.abs(input[i]));
-        expect(worstOutside(own!.planes, input)).toBeLessThanOrEqual(1e-9 * extent);
-      }),
+      fc.property(
+        fc.array(fc.tuple(coord, coord, coord), { minLength: 4, maxLength: 150 }),
+        fc.integer({ min: 4, max: 40 }),
+        (pts, max) => {
+          const input = Float32Array.from(pts.flat());
+          const h = convexHull(input, max);
+          expect(h.points.length / 3).toBeLessThanOrEqual(max);
+          if (h.boxFallback) return;
+          const own = exactConvexHull(Float64Array.from(h.points));
+          expect(own).toBeDefined();
+          expect(own!.points.length).toBe(h.points.length);
+          // Inside, up to rounding in the planes the test computes (1e-9 of the extent).
+          let extent = 0;
+          for (let i = 0; i < input.length; i++) extent = Math.max(extent, Math.abs(input[i]));
+          expect(worstOutside(own!.planes, input)).toBeLessThanOrEqual(1e-9 * extent);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -160,7 +186,8 @@ describe('exactConvexHull', () => {
     expect(h.volume).toBeCloseTo(24, 9);
     // Every hull vertex is on or behind every face plane.
     expect(worstOutside(h.planes, h.points)).toBeLessThanOrEqual(1e-9);
-    for (let f = 0; f < h.planes.length; f += 4) expect(Math.hypot(h.planes[f], h.planes[f + 1], h.planes[f + 2])).toBeCloseTo(1, 9);
+    for (let f = 0; f < h.planes.length; f += 4)
+      expect(Math.hypot(h.planes[f], h.planes[f + 1], h.planes[f + 2])).toBeCloseTo(1, 9);
   });
 });
 

@@ -16,7 +16,9 @@ describe('ConvexPolytope', () => {
     expect(p.vertexCount()).toBe(10);
     // Faces stay outward: every vertex is behind every face plane.
     const v = p.vertices();
-    for (const f of p.faces) for (let i = 0; i < v.length; i += 3) expect(f.n[0] * v[i] + f.n[1] * v[i + 1] + f.n[2] * v[i + 2] - f.d).toBeLessThanOrEqual(1e-9);
+    for (const f of p.faces)
+      for (let i = 0; i < v.length; i += 3)
+        expect(f.n[0] * v[i] + f.n[1] * v[i + 1] + f.n[2] * v[i + 2] - f.d).toBeLessThanOrEqual(1e-9);
   });
 
   it('leaves the polytope unchanged when the plane misses it or would remove everything', () => {
@@ -32,7 +34,9 @@ describe('ConvexPolytope', () => {
     let s = 7;
     const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
     for (let k = 0; k < 60; k++) {
-      const z = 2 * rnd() - 1, a = 2 * Math.PI * rnd(), r = Math.sqrt(1 - z * z);
+      const z = 2 * rnd() - 1,
+        a = 2 * Math.PI * rnd(),
+        r = Math.sqrt(1 - z * z);
       p.clip(r * Math.cos(a), r * Math.sin(a), z, 0.8 + 0.3 * rnd(), 1e-12);
       const vol = p.volume();
       expect(vol).toBeLessThanOrEqual(previous + 1e-12);
@@ -40,7 +44,8 @@ describe('ConvexPolytope', () => {
     }
     // Closed: every directed edge has its reverse.
     const edges = new Set<string>();
-    for (const f of p.faces) for (let i = 0; i < f.verts.length; i++) edges.add(`${f.verts[i]},${f.verts[(i + 1) % f.verts.length]}`);
+    for (const f of p.faces)
+      for (let i = 0; i < f.verts.length; i++) edges.add(`${f.verts[i]},${f.verts[(i + 1) % f.verts.length]}`);
     for (const e of edges) {
       const [a, b] = e.split(',');
       expect(edges.has(`${b},${a}`)).toBe(true);

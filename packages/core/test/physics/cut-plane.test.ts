@@ -5,7 +5,29 @@ import { boxes, torus } from './physics-fixtures.js';
 
 describe('chooseCut', () => {
   it('cuts an L exactly at its inner corner (snapped to the model coordinates)', () => {
-    const l = weldMesh(boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]).positions, boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]).indices, 1e-9);
+    const l = weldMesh(
+      boxes([
+        [
+          [0, 0, 0],
+          [2, 1, 1],
+        ],
+        [
+          [0, 0, 0],
+          [1, 3, 1],
+        ],
+      ]).positions,
+      boxes([
+        [
+          [0, 0, 0],
+          [2, 1, 1],
+        ],
+        [
+          [0, 0, 0],
+          [1, 3, 1],
+        ],
+      ]).indices,
+      1e-9,
+    );
     const cut = chooseCut(l, { area: 20, worst: [1.5, 1.5, 0.5], eps: 1e-9, minGain: 0.05, minSide: 0.05 })!;
     // Either x = 1 or y = 1 leaves two boxes.
     const onX = cut.n[0] === 1 && Math.abs(cut.d - 1) < 1e-9;

@@ -20,9 +20,14 @@ function insideAny(hulls: Float32Array[], p: number[]): boolean {
 function coverage(m: TestMesh, hulls: Float32Array[], n = 2000): number {
   const t = new MeshInsideTest(m.positions, m.indices);
   const planes = hulls.map((h) => hullPlanes(h));
-  const lo = [Infinity, Infinity, Infinity], hi = [-Infinity, -Infinity, -Infinity];
-  for (let i = 0; i < m.positions.length; i += 3) for (let k = 0; k < 3; k++) (lo[k] = Math.min(lo[k], m.positions[i + k])), (hi[k] = Math.max(hi[k], m.positions[i + k]));
-  let s = 3, solid = 0, covered = 0;
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < m.positions.length; i += 3)
+    for (let k = 0; k < 3; k++)
+      (lo[k] = Math.min(lo[k], m.positions[i + k])), (hi[k] = Math.max(hi[k], m.positions[i + k]));
+  let s = 3,
+    solid = 0,
+    covered = 0;
   const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
   for (let i = 0; i < n; i++) {
     const p = [0, 1, 2].map((k) => lo[k] + rnd() * (hi[k] - lo[k]));
@@ -54,7 +59,13 @@ describe('decompose', () => {
   it('keeps the hole of a torus open', () => {
     const m = torus(1, 0.25, 32, 12);
     const r = decompose(m.positions, m.indices, FAST);
-    for (const p of [[0, 0, 0], [0.5, 0, 0], [0, -0.5, 0.1], [-0.35, 0.35, -0.1]]) expect(insideAny(r.hulls, p)).toBe(false);
+    for (const p of [
+      [0, 0, 0],
+      [0.5, 0, 0],
+      [0, -0.5, 0.1],
+      [-0.35, 0.35, -0.1],
+    ])
+      expect(insideAny(r.hulls, p)).toBe(false);
     expect(r.hulls.length).toBeGreaterThan(3);
     expect(coverage(m, r.hulls)).toBeGreaterThan(0.97);
   });
@@ -68,7 +79,10 @@ describe('decompose', () => {
     // Encode as the uploader would, decode independently, count again.
     const full = decompose(m.positions, m.indices, FAST);
     const lod = { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] };
-    const asset = encodeMeshAsset({ lods: { high: lod }, hull: full.hulls[0], decomposition: full.hulls }, { deflate: zlibNgDeflate });
+    const asset = encodeMeshAsset(
+      { lods: { high: lod }, hull: full.hulls[0], decomposition: full.hulls },
+      { deflate: zlibNgDeflate },
+    );
     const decoded = decodeMeshAsset(asset.bytes, { inflate: (d) => inflateSync(d) });
     const hulls = decoded.physicsConvex!.hulls!;
     expect(hulls.length).toBe(full.hulls.length);
@@ -80,7 +94,16 @@ describe('decompose', () => {
   });
 
   it('is deterministic, reports progress up to 1, and can be aborted', () => {
-    const m = boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]);
+    const m = boxes([
+      [
+        [0, 0, 0],
+        [2, 1, 1],
+      ],
+      [
+        [0, 0, 0],
+        [1, 3, 1],
+      ],
+    ]);
     const seen: number[] = [];
     const a = decompose(m.positions, m.indices, { ...FAST, onProgress: (f) => seen.push(f) });
     const b = decompose(m.positions, m.indices, FAST);
@@ -93,11 +116,26 @@ describe('decompose', () => {
     expect(() => decompose(m.positions, m.indices, { ...FAST, signal: ac.signal })).toThrow();
     let calls = 0;
     const late = new AbortController();
-    expect(() => decompose(m.positions, m.indices, { ...FAST, signal: late.signal, onProgress: () => ++calls === 2 && late.abort() })).toThrow();
+    expect(() =>
+      decompose(m.positions, m.indices, {
+        ...FAST,
+        signal: late.signal,
+        onProgress: () => ++calls === 2 && late.abort(),
+      }),
+    ).toThrow();
   });
 
   it('an L of two overlapping boxes (self-intersecting) and a box missing a face (not watertight) still fit', () => {
-    const l = boxes([[[0, 0, 0], [2, 1, 1]], [[0, 0, 0], [1, 3, 1]]]);
+    const l = boxes([
+      [
+        [0, 0, 0],
+        [2, 1, 1],
+      ],
+      [
+        [0, 0, 0],
+        [1, 3, 1],
+      ],
+    ]);
     const r = decompose(l.positions, l.indices, FAST);
     expect(r.hulls.length).toBe(2);
     expect(insideAny(r.hulls, [1.6, 2, 0.5])).toBe(false); // the corner the L leaves empty
@@ -119,7 +157,12 @@ describe('decompose', () => {
     });
     fc.assert(
       fc.property(fc.array(blob, { minLength: 1, maxLength: 3 }), (list) => {
-        const m = boxes(list.map((b, i) => [[b.cx, i * 0.5, 0], [b.cx + b.w, i * 0.5 + b.h, b.d]]));
+        const m = boxes(
+          list.map((b, i) => [
+            [b.cx, i * 0.5, 0],
+            [b.cx + b.w, i * 0.5 + b.h, b.d],
+          ]),
+        );
         const r = decompose(m.positions, m.indices, FAST);
         expect(r.hulls.length).toBeGreaterThan(0);
         for (const h of r.hulls) {

@@ -8,7 +8,13 @@ const hullOf = (min: number[], max: number[]) => partHull(box(min, max).position
 describe('Heap', () => {
   it('pops smallest first, ties in insertion order', () => {
     const h = new Heap<string>();
-    for (const [k, v] of [[3, 'c'], [1, 'a1'], [2, 'b'], [1, 'a2']] as [number, string][]) h.push(k, v);
+    for (const [k, v] of [
+      [3, 'c'],
+      [1, 'a1'],
+      [2, 'b'],
+      [1, 'a2'],
+    ] as [number, string][])
+      h.push(k, v);
     expect([h.pop()!.value, h.pop()!.value, h.pop()!.value, h.pop()!.value]).toEqual(['a1', 'a2', 'b', 'c']);
     expect(h.pop()).toBeUndefined();
   });

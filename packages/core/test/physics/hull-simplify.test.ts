@@ -7,7 +7,9 @@ import { worstOutside } from './physics-fixtures.js';
 function spherePoints(n: number, r = 1): Float64Array {
   const p = new Float64Array(3 * n);
   for (let i = 0; i < n; i++) {
-    const z = 1 - (2 * (i + 0.5)) / n, s = Math.sqrt(1 - z * z), a = i * 2.399963;
+    const z = 1 - (2 * (i + 0.5)) / n,
+      s = Math.sqrt(1 - z * z),
+      a = i * 2.399963;
     p.set([r * s * Math.cos(a), r * s * Math.sin(a), r * z], 3 * i);
   }
   return p;
@@ -34,16 +36,21 @@ describe('simplifyHull', () => {
 
   it('returns points of the input, all in convex position (property)', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 5, max: 300 }), fc.double({ min: 0.001, max: 0.3, noNaN: true }), fc.integer({ min: 4, max: 64 }), (n, err, cap) => {
-        const p = spherePoints(n, 2);
-        const out = simplifyHull(p, cap, err);
-        expect(out.length / 3).toBeLessThanOrEqual(Math.max(cap, 4));
-        const keys = new Set<string>();
-        for (let i = 0; i < p.length; i += 3) keys.add(`${p[i]},${p[i + 1]},${p[i + 2]}`);
-        for (let i = 0; i < out.length; i += 3) expect(keys.has(`${out[i]},${out[i + 1]},${out[i + 2]}`)).toBe(true);
-        const h = exactConvexHull(out);
-        if (h) expect(h.points.length).toBe(out.length);
-      }),
+      fc.property(
+        fc.integer({ min: 5, max: 300 }),
+        fc.double({ min: 0.001, max: 0.3, noNaN: true }),
+        fc.integer({ min: 4, max: 64 }),
+        (n, err, cap) => {
+          const p = spherePoints(n, 2);
+          const out = simplifyHull(p, cap, err);
+          expect(out.length / 3).toBeLessThanOrEqual(Math.max(cap, 4));
+          const keys = new Set<string>();
+          for (let i = 0; i < p.length; i += 3) keys.add(`${p[i]},${p[i + 1]},${p[i + 2]}`);
+          for (let i = 0; i < out.length; i += 3) expect(keys.has(`${out[i]},${out[i + 1]},${out[i + 2]}`)).toBe(true);
+          const h = exactConvexHull(out);
+          if (h) expect(h.points.length).toBe(out.length);
+        },
+      ),
       { numRuns: 40 },
     );
   });

@@ -46,7 +46,11 @@ export function sphere(radius = 1, seg = 24, rings = 12, center = [0, 0, 0]): Te
     const phi = -Math.PI / 2 + (Math.PI * r) / rings;
     for (let s = 0; s < seg; s++) {
       const th = (2 * Math.PI * s) / seg;
-      pos.push(center[0] + radius * Math.cos(phi) * Math.cos(th), center[1] + radius * Math.cos(phi) * Math.sin(th), center[2] + radius * Math.sin(phi));
+      pos.push(
+        center[0] + radius * Math.cos(phi) * Math.cos(th),
+        center[1] + radius * Math.cos(phi) * Math.sin(th),
+        center[2] + radius * Math.sin(phi),
+      );
     }
   }
   pos.push(center[0], center[1], center[2] + radius);
@@ -54,7 +58,9 @@ export function sphere(radius = 1, seg = 24, rings = 12, center = [0, 0, 0]): Te
   const idx: number[] = [];
   const at = (r: number, s: number) => 1 + (r - 1) * seg + (s % seg);
   for (let s = 0; s < seg; s++) idx.push(0, at(1, s + 1), at(1, s));
-  for (let r = 1; r < rings - 1; r++) for (let s = 0; s < seg; s++) idx.push(at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r + 1, s));
+  for (let r = 1; r < rings - 1; r++)
+    for (let s = 0; s < seg; s++)
+      idx.push(at(r, s), at(r, s + 1), at(r + 1, s + 1), at(r, s), at(r + 1, s + 1), at(r + 1, s));
   for (let s = 0; s < seg; s++) idx.push(top, at(rings - 1, s), at(rings - 1, s + 1));
   return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
 }
@@ -72,7 +78,10 @@ export function torus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
   }
   for (let i = 0; i < seg; i++) {
     for (let j = 0; j < side; j++) {
-      const a = i * side + j, b = ((i + 1) % seg) * side + j, c = ((i + 1) % seg) * side + ((j + 1) % side), d = i * side + ((j + 1) % side);
+      const a = i * side + j,
+        b = ((i + 1) % seg) * side + j,
+        c = ((i + 1) % seg) * side + ((j + 1) % side),
+        d = i * side + ((j + 1) % side);
       idx.push(a, b, c, a, c, d);
     }
   }
@@ -82,15 +91,44 @@ export function torus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
 /** A 4 x 3 m room: floor, 0.2 m walls 2.5 m high, a 1 x 2.1 m doorway centred in the front (-y) wall. */
 export function room(): TestMesh & { doorway: number[][] } {
   const m = boxes([
-    [[-2, -1.5, -0.1], [2, 1.5, 0]],
-    [[-2, 1.3, 0], [2, 1.5, 2.5]],
-    [[-2, -1.3, 0], [-1.8, 1.3, 2.5]],
-    [[1.8, -1.3, 0], [2, 1.3, 2.5]],
-    [[-2, -1.5, 0], [-0.5, -1.3, 2.5]],
-    [[0.5, -1.5, 0], [2, -1.3, 2.5]],
-    [[-0.5, -1.5, 2.1], [0.5, -1.3, 2.5]],
+    [
+      [-2, -1.5, -0.1],
+      [2, 1.5, 0],
+    ],
+    [
+      [-2, 1.3, 0],
+      [2, 1.5, 2.5],
+    ],
+    [
+      [-2, -1.3, 0],
+      [-1.8, 1.3, 2.5],
+    ],
+    [
+      [1.8, -1.3, 0],
+      [2, 1.3, 2.5],
+    ],
+    [
+      [-2, -1.5, 0],
+      [-0.5, -1.3, 2.5],
+    ],
+    [
+      [0.5, -1.5, 0],
+      [2, -1.3, 2.5],
+    ],
+    [
+      [-0.5, -1.5, 2.1],
+      [0.5, -1.3, 2.5],
+    ],
   ]);
-  return { ...m, doorway: [[0, -1.4, 1.0], [0, -1.4, 0.3], [-0.35, -1.4, 1.8], [0.35, -1.4, 1.0]] };
+  return {
+    ...m,
+    doorway: [
+      [0, -1.4, 1.0],
+      [0, -1.4, 0.3],
+      [-0.35, -1.4, 1.8],
+      [0.35, -1.4, 1.0],
+    ],
+  };
 }
 
 /** Planes (n, d per face, n.x <= d inside) of the hull of a flat xyz point set. */
@@ -105,24 +143,35 @@ export function worstOutside(planes: Float64Array, points: ArrayLike<number>): n
   let worst = -Infinity;
   for (let i = 0; i + 2 < points.length; i += 3) {
     let d = -Infinity;
-    for (let k = 0; k < planes.length; k += 4) d = Math.max(d, planes[k] * points[i] + planes[k + 1] * points[i + 1] + planes[k + 2] * points[i + 2] - planes[k + 3]);
+    for (let k = 0; k < planes.length; k += 4)
+      d = Math.max(
+        d,
+        planes[k] * points[i] + planes[k + 1] * points[i + 1] + planes[k + 2] * points[i + 2] - planes[k + 3],
+      );
     worst = Math.max(worst, d);
   }
   return worst;
 }
 
 export function insideHull(planes: Float64Array, x: number, y: number, z: number, margin = 0): boolean {
-  for (let k = 0; k < planes.length; k += 4) if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z > planes[k + 3] + margin) return false;
+  for (let k = 0; k < planes.length; k += 4)
+    if (planes[k] * x + planes[k + 1] * y + planes[k + 2] * z > planes[k + 3] + margin) return false;
   return true;
 }
 
 /** Signed volume of a closed mesh. */
 export function meshVolume(m: { positions: ArrayLike<number>; indices: ArrayLike<number> }): number {
-  const p = m.positions, ix = m.indices;
+  const p = m.positions,
+    ix = m.indices;
   let v = 0;
   for (let t = 0; t < ix.length; t += 3) {
-    const a = 3 * ix[t], b = 3 * ix[t + 1], c = 3 * ix[t + 2];
-    v += p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) - p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) + p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
+    const a = 3 * ix[t],
+      b = 3 * ix[t + 1],
+      c = 3 * ix[t + 2];
+    v +=
+      p[a] * (p[b + 1] * p[c + 2] - p[b + 2] * p[c + 1]) -
+      p[a + 1] * (p[b] * p[c + 2] - p[b + 2] * p[c]) +
+      p[a + 2] * (p[b] * p[c + 1] - p[b + 1] * p[c]);
   }
   return v / 6;
 }
@@ -133,7 +182,8 @@ export function openEdges(m: { positions: ArrayLike<number>; indices: ArrayLike<
   const uses = new Map<number, number>();
   for (let t = 0; t < m.indices.length; t += 3) {
     for (let k = 0; k < 3; k++) {
-      const a = m.indices[t + k], b = m.indices[t + ((k + 1) % 3)];
+      const a = m.indices[t + k],
+        b = m.indices[t + ((k + 1) % 3)];
       const key = a < b ? a * nv + b : b * nv + a;
       uses.set(key, (uses.get(key) ?? 0) + 1);
     }

@@ -10,18 +10,22 @@ function object(faces: Face[], lods: Partial<SlObject['lods']> = {}): SlObject {
 
 /** A 2 x 2 m floor as a grid of n x n quads, with optional jitter of its vertices (near-coplanar needles). */
 function floor(n: number, jitter = 0): Face {
-  const pos: number[] = [], idx: number[] = [];
-  for (let j = 0; j <= n; j++) for (let i = 0; i <= n; i++) pos.push((2 * i) / n, (2 * j) / n, jitter * Math.sin(i * 12.9898 + j * 78.233));
-  for (let j = 0; j < n; j++) for (let i = 0; i < n; i++) {
-    const a = j * (n + 1) + i;
-    idx.push(a, a + 1, a + n + 2, a, a + n + 2, a + n + 1);
-  }
+  const pos: number[] = [],
+    idx: number[] = [];
+  for (let j = 0; j <= n; j++)
+    for (let i = 0; i <= n; i++) pos.push((2 * i) / n, (2 * j) / n, jitter * Math.sin(i * 12.9898 + j * 78.233));
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i < n; i++) {
+      const a = j * (n + 1) + i;
+      idx.push(a, a + 1, a + n + 2, a, a + n + 2, a + n + 1);
+    }
   return { material: 'floor', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) };
 }
 
 describe('buildPhysicsMesh', () => {
   it('takes the LOD asked for (or the next higher) and prices it with the seed formula at the size asked', () => {
-    const hi = floor(8), lo = floor(2);
+    const hi = floor(8),
+      lo = floor(2);
     const o = object([hi], { low: { faces: [lo] } });
     const r = buildPhysicsMesh(o, { lod: 'low' });
     expect(r.source).toBe('low');
@@ -38,9 +42,11 @@ describe('buildPhysicsMesh', () => {
   it('warns when slivers make the weight explode, and snapping brings it down', () => {
     // Good quads plus a fan of needles: a few near-zero-width triangles rule the harmonic mean.
     const f = floor(4);
-    const pos = Array.from(f.positions), idx = Array.from(f.indices);
+    const pos = Array.from(f.positions),
+      idx = Array.from(f.indices);
     const base = pos.length / 3;
-    for (let k = 0; k < 6; k++) pos.push(0.3 + 0.2 * k, 0.5, 0, 0.3 + 0.2 * k + 0.4, 0.5 + 1e-5, 0, 0.3 + 0.2 * k + 0.2, 0.5 + 2e-5, 0);
+    for (let k = 0; k < 6; k++)
+      pos.push(0.3 + 0.2 * k, 0.5, 0, 0.3 + 0.2 * k + 0.4, 0.5 + 1e-5, 0, 0.3 + 0.2 * k + 0.2, 0.5 + 2e-5, 0);
     for (let k = 0; k < 6; k++) idx.push(base + 3 * k, base + 3 * k + 1, base + 3 * k + 2);
     const o = object([{ material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) }]);
     const r = buildPhysicsMesh(o, {});
@@ -67,7 +73,11 @@ describe('buildPhysicsMesh', () => {
   it('uses an injected simplifier, and the authored physics mesh first', () => {
     const o = object([floor(8)]);
     let asked = 0;
-    const r = buildPhysicsMesh(o, { lod: 'high', simplify: (_p, indices, target) => ((asked = target), indices.slice(0, target)), simplifyRatio: 0.25 });
+    const r = buildPhysicsMesh(o, {
+      lod: 'high',
+      simplify: (_p, indices, target) => ((asked = target), indices.slice(0, target)),
+      simplifyRatio: 0.25,
+    });
     expect(asked).toBe(32 * 3);
     expect(r.mesh.faces[0].indices.length).toBe(96);
     const withPhys: SlObject = { ...o, physicsMesh: { faces: [floor(1)] } };

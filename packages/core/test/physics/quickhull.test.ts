@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { exactConvexHull } from '../../src/physics/convex-hull.js';
 import { quickHull } from '../../src/physics/quickhull.js';
 
-const point = fc.tuple(fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }), fc.double({ min: -5, max: 5, noNaN: true }));
+const point = fc.tuple(
+  fc.double({ min: -5, max: 5, noNaN: true }),
+  fc.double({ min: -5, max: 5, noNaN: true }),
+  fc.double({ min: -5, max: 5, noNaN: true }),
+);
 
 describe('quickHull', () => {
   it('gives the same volume as quickhull3d and contains every point (property)', () => {
@@ -15,7 +19,10 @@ describe('quickHull', () => {
         if (!a || !b) return; // degenerate sets: both may refuse
         expect(a.volume).toBeCloseTo(b.volume, 6);
         for (let i = 0; i < p.length; i += 3) {
-          for (let f = 0; f < a.planes.length; f += 4) expect(a.planes[f] * p[i] + a.planes[f + 1] * p[i + 1] + a.planes[f + 2] * p[i + 2] - a.planes[f + 3]).toBeLessThanOrEqual(1e-8);
+          for (let f = 0; f < a.planes.length; f += 4)
+            expect(
+              a.planes[f] * p[i] + a.planes[f + 1] * p[i + 1] + a.planes[f + 2] * p[i + 2] - a.planes[f + 3],
+            ).toBeLessThanOrEqual(1e-8);
         }
       }),
       { numRuns: 150 },

@@ -20,11 +20,24 @@ describe('buildSolidField', () => {
     const f = buildSolidField(m.positions, m.indices, { cell });
     const exact = (x: number, y: number, z: number) => {
       let best = Infinity;
-      for (let t = 0; t < m.indices.length; t += 3) best = Math.min(best, distanceToTriangleSquared(x, y, z, m.positions, 3 * m.indices[t], 3 * m.indices[t + 1], 3 * m.indices[t + 2]));
+      for (let t = 0; t < m.indices.length; t += 3)
+        best = Math.min(
+          best,
+          distanceToTriangleSquared(x, y, z, m.positions, 3 * m.indices[t], 3 * m.indices[t + 1], 3 * m.indices[t + 2]),
+        );
       return Math.sqrt(best);
     };
-    for (const [r, within] of [[1.02, 0.5 * cell], [1.1, 0.5 * cell], [1.2, 0.5 * cell]]) {
-      for (const [x, y, z] of [[1, 0, 0], [0, -1, 0], [0.6, 0.48, 0.64], [0.36, 0.48, -0.8]]) {
+    for (const [r, within] of [
+      [1.02, 0.5 * cell],
+      [1.1, 0.5 * cell],
+      [1.2, 0.5 * cell],
+    ]) {
+      for (const [x, y, z] of [
+        [1, 0, 0],
+        [0, -1, 0],
+        [0.6, 0.48, 0.64],
+        [0.36, 0.48, -0.8],
+      ]) {
         expect(Math.abs(outsideDistance(f, r * x, r * y, r * z) - exact(r * x, r * y, r * z))).toBeLessThan(within);
       }
     }
@@ -32,7 +45,9 @@ describe('buildSolidField', () => {
   });
 
   it('keeps a lone sheet solid (its surface cells) and reports distances off it', () => {
-    const f = buildSolidField(Float64Array.of(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0), Uint32Array.of(0, 1, 2, 0, 2, 3), { cell: 0.05 });
+    const f = buildSolidField(Float64Array.of(0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0), Uint32Array.of(0, 1, 2, 0, 2, 3), {
+      cell: 0.05,
+    });
     expect(outsideDistance(f, 0.5, 0.5, 0)).toBeLessThan(0.03);
     expect(outsideDistance(f, 0.5, 0.5, 0.2)).toBeCloseTo(0.2, 1);
   });
