@@ -26,7 +26,6 @@ function table(rows: string[][]): string {
 
 /** Strips control characters so a hostile node name cannot drive the terminal. */
 export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
 }
 

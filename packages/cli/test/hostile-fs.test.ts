@@ -78,7 +78,6 @@ function clean(r: Run, dir?: string): void {
   expect(r.stdout + r.stderr).not.toContain(CANARY);
   expect(r.stdout + r.stderr).not.toContain('root:x:0:0');
   expect(r.stderr).not.toMatch(/internal error|\n\s+at /);
-  // eslint-disable-next-line no-control-regex
   expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
   if (dir) expect(allOutput(dir)).not.toContain(CANARY);
 }

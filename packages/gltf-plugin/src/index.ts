@@ -1,9 +1,10 @@
 /**
  * @slmesh/gltf-plugin: glTF-Transform integration for slmesh. This entry is browser-safe: no
- * Node module is reachable from it. Platform pieces are injected, glTF-Transform style: the
- * simplifier (meshoptimizer's MeshoptSimplifier) and the zlib `deflate` (RFC 1950) the uploader's
- * encoding needs. `@slmesh/gltf-plugin/node` re-exports all of this with node:zlib as the default
- * deflate, plus file reading (`readModelFile`, `reportFile`), `createNodeIO` and `optimizeFile`.
+ * Node module is reachable from it. The simplifier (meshoptimizer's MeshoptSimplifier) is
+ * injected, glTF-Transform style; the zlib `deflate` the uploader's encoding needs defaults to
+ * core's zlibNgDeflate (pure TypeScript, byte-identical to the viewer's zlib-ng level 9).
+ * `@slmesh/gltf-plugin/node` re-exports all of this plus file reading (`readModelFile`,
+ * `reportFile`), `createNodeIO` and `optimizeFile`.
  */
 export * from './lod-naming.js';
 export * from './to-model.js';

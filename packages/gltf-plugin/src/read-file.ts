@@ -336,7 +336,6 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
 }
 
 function printableUri(uri: string): string {
-  // eslint-disable-next-line no-control-regex
   const p = uri.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
   return p.length > 80 ? `${p.slice(0, 80)}...` : p;
 }

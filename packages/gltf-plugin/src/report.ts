@@ -11,6 +11,7 @@ import {
   emptyBox,
   unionBox,
   worldBox,
+  zlibNgDeflate,
   type CostReportOptions,
   type DeflateFn,
   type Diagnostic,
@@ -50,17 +51,13 @@ export type SizeRequest = { scale: Vec3 } | { longestSide: number } | undefined;
 export interface ReportFileOptions extends Omit<CostReportOptions, 'deflate' | 'scaleFactors'>, ReadModelFileOptions {
   /** Price at another size: the linkset's box size [x, y, z] or its longest side, metres. */
   size?: SizeRequest;
-  /** zlib deflate (RFC 1950), level 9 as the uploader: required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
+  /** zlib deflate (RFC 1950), level 9 as the uploader. Default: core's zlibNgDeflate (the viewer's zlib-ng, byte for byte; pure TypeScript). */
   deflate?: CostReportOptions['deflate'];
 }
 
 /** The injected deflate, or a clear error naming who needed it (the browser-safe entry has no default). */
-export function requireDeflate(deflate: DeflateFn | undefined, who: string): DeflateFn {
-  if (!deflate)
-    throw new TypeError(
-      `${who}: a deflate function is required (pass \`deflate\`, or import from @slmesh/gltf-plugin/node, which uses node:zlib)`,
-    );
-  return deflate;
+export function requireDeflate(deflate: DeflateFn | undefined, _who?: string): DeflateFn {
+  return deflate ?? zlibNgDeflate;
 }
 
 /** Scale factors that take a linkset of `current` size to the size asked for. */

@@ -49,7 +49,7 @@ export interface SlLodsOptions {
   screen?: Partial<ScreenSpaceSettings>;
   /** Keep the LODs of objects that already have some (authored `_LOD` nodes); generate the others'. Default: false. */
   keepAuthoredLods?: boolean;
-  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
+  /** zlib deflate: candidates are compared by the compressed bytes download weight charges (and budget mode prices chains). Default: core's zlibNgDeflate (the viewer's zlib-ng level 9, byte for byte; pure TypeScript, browser-safe). */
   deflate?: DeflateFn;
   /** Leave every object's high LOD as it is. Default: false (high is simplified as far as stays within `maxErrorPx` at the fill distance, where the object fills the view). */
   keepHigh?: boolean;

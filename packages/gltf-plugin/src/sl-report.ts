@@ -14,7 +14,7 @@ import { VERSION } from './version.js';
 
 /** Options for {@link slReport}. */
 export interface SlReportOptions {
-  /** zlib deflate (RFC 1950). Required in a browser; `@slmesh/gltf-plugin/node` defaults it to node:zlib. */
+  /** zlib deflate (RFC 1950). Default: core's zlibNgDeflate (the viewer's zlib-ng level 9, byte for byte; pure TypeScript, browser-safe). */
   deflate?: DeflateFn;
   /** RenderVolumeLODFactor for the LOD switch distances. Default: 2 (Firestorm's default). */
   lodFactor?: number;

@@ -32,8 +32,19 @@ beforeAll(async () => {
 });
 
 describe('slLods', () => {
-  it('has the documented defaults', () => {
-    expect(SL_LODS_DEFAULTS).toEqual({ lodFactor: 2, maxErrorPx: 1, minCoverage: 0.9, keepAuthoredLods: false });
+  it('plans with the defaults (LOD factor 2, 1 px, 0.9 coverage) when options are given as undefined', async () => {
+    const { model } = documentToModel(await readDocument(asset('vase.glb')));
+    const plan = (o: object) => generateModelLods(model, { simplifier: MeshoptSimplifier, ...o }).plans[0];
+    const given = plan({
+      lodFactor: undefined,
+      maxErrorPx: undefined,
+      minCoverage: undefined,
+      keepAuthoredLods: undefined,
+    });
+    expect(given).toEqual(plan({}));
+    expect(given).toEqual(plan({ lodFactor: SL_LODS_DEFAULTS.lodFactor, maxErrorPx: 1, minCoverage: 0.9 }));
+    expect(given.lodFactor).toBe(2);
+    expect(given.maxErrorPx).toBe(1);
   });
 
   it('turns a document into uploader-ready nodes with generated LODs, logging through the document logger', async () => {

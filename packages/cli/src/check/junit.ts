@@ -13,7 +13,6 @@ import { failureLines, type CheckRun } from './check-report.js';
 
 // XML 1.0 allows tab, newline, carriage return and everything from space up, minus surrogates
 // halves on their own and U+FFFE/U+FFFF.
-// eslint-disable-next-line no-control-regex
 const INVALID_XML =
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 

@@ -15,7 +15,6 @@ const MAX_ASSET_ROWS = 300;
 
 /** Text safe inside a table cell. */
 export function cell(s: string): string {
-  // eslint-disable-next-line no-control-regex
   return s
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .replace(/\\/g, '\\\\')
@@ -23,7 +22,6 @@ export function cell(s: string): string {
     .replace(/[<*_`[\]]/g, (c) => `\\${c}`);
 }
 
-// eslint-disable-next-line no-control-regex
 const code = (s: string) =>
   `\`${s
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
