@@ -314,57 +314,63 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? object.physicsMesh : object.lods.high;
   const tri = lodTriangles(geometry);
   const worldPositions = scaledCopy(tri.positions, f);
-  const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
-    ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
-    ...options.decompose,
-    tolerance: options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
-    maxHulls: options.maxHulls,
-    maxHullVertices: options.maxHullVertices,
-    onProgress: (x) => progress(0.05 + 0.8 * x),
-    signal: options.signal,
-  });
-  const hulls = writtenHulls(decomposition.hulls.map((h) => scaledCopy(h, f, true)));
-  const counts = hulls.map((h) => h.length / 3);
-  const dCost = decompositionPhysicsCost(counts, settings);
-  const dInfo = {
-    hulls: hulls.length,
-    vertices: counts.reduce((a, b) => a + b, 0),
-    weight: dCost.cost,
-    estimate: true as const,
-    concavity: decomposition.concavity,
-    tolerance: decomposition.tolerance,
-    airFraction: decomposition.airFraction,
-    limited: decomposition.limited,
+  let hulls: Float32Array[] = [];
+  let dCost = { cost: 0 };
+  let dInfo: PhysicsBuildResult['decomposition'];
+  /** Builds the decomposition (the slow step: voxels and cuts over the world-size solid). */
+  const runDecomposition = (): void => {
+    const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
+      ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
+      ...options.decompose,
+      tolerance: options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
+      maxHulls: options.maxHulls,
+      maxHullVertices: options.maxHullVertices,
+      onProgress: (x) => progress(0.05 + 0.8 * x),
+      signal: options.signal,
+    });
+    hulls = writtenHulls(decomposition.hulls.map((h) => scaledCopy(h, f, true)));
+    const counts = hulls.map((h) => h.length / 3);
+    dCost = decompositionPhysicsCost(counts, settings);
+    dInfo = {
+      hulls: hulls.length,
+      vertices: counts.reduce((a, b) => a + b, 0),
+      weight: dCost.cost,
+      estimate: true as const,
+      concavity: decomposition.concavity,
+      tolerance: decomposition.tolerance,
+      airFraction: decomposition.airFraction,
+      limited: decomposition.limited,
+    };
+    const asked = options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance;
+    if (decomposition.tolerance > asked * 1.0001) {
+      add(
+        'info',
+        'physics-tolerance-raised',
+        `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`,
+      );
+    }
+    if (decomposition.proxyTriangles !== undefined) {
+      add(
+        'info',
+        'physics-proxy',
+        `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`,
+      );
+    }
+    if (decomposition.limited) {
+      add(
+        'warning',
+        'physics-decomposition-limited',
+        `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`,
+      );
+    }
+    if (decomposition.holesClosed > 0 || decomposition.open) {
+      add(
+        'info',
+        'physics-open-mesh',
+        `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`,
+      );
+    }
   };
-  const asked = options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance;
-  if (decomposition.tolerance > asked * 1.0001) {
-    add(
-      'info',
-      'physics-tolerance-raised',
-      `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`,
-    );
-  }
-  if (decomposition.proxyTriangles !== undefined) {
-    add(
-      'info',
-      'physics-proxy',
-      `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`,
-    );
-  }
-  if (decomposition.limited) {
-    add(
-      'warning',
-      'physics-decomposition-limited',
-      `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`,
-    );
-  }
-  if (decomposition.holesClosed > 0 || decomposition.open) {
-    add(
-      'info',
-      'physics-open-mesh',
-      `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`,
-    );
-  }
   const useDecomposition = (): PhysicsBuildResult => {
     out.decomposition = hulls;
     out.hull = convexHull(concat(hulls)).points;
@@ -372,6 +378,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     return result('decompose', dCost.cost, true, { decomposition: dInfo, ...(meshResult ? { mesh: meshInfo() } : {}) });
   };
   if (options.mode === 'decompose') {
+    runDecomposition();
     if (hulls.length === 0) {
       add('warning', 'physics-decomposition-empty', 'the decomposition found no solid; the single hull is used');
       delete out.decomposition;
@@ -405,6 +412,22 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       options.openings || {},
     );
   }
+  // The decomposition is the slow candidate. It can only win when the cheap shapes leave land
+  // impact above the object's floor (its download or server weight) or the hull closes an
+  // opening; otherwise it could at best tie, and is not built.
+  const floor = Math.max(download, server);
+  const cheapBest = Math.min(
+    hullOpening.closes ? Infinity : li(hullInfo.weight),
+    !hullOpening.closes && !boxOpening.closes && boxFits ? li(boxWeight) : Infinity,
+    meshResult &&
+      meshResult.cost.triangles > 0 &&
+      meshResult.cost.degenerate === 0 &&
+      !(convexified && hullOpening.closes)
+      ? li(meshWeight)
+      : Infinity,
+  );
+  const decompositionSkipped = cheapBest <= floor * (1 + 1e-9);
+  if (!decompositionSkipped) runDecomposition();
   progress(0.95);
   const candidates: PhysicsCandidate[] = [
     {
@@ -465,6 +488,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   else
     reason = `lowest land impact (${fmt(chosen.landImpact)}${chosen.estimate ? ' estimate' : ''}); closes no opening an avatar uses`;
   if (chosen.shape === 'decomposition' && !hullOpening.closes) reason += '; assumes Analyze in the uploader';
+  if (decompositionSkipped) reason += '; no decomposition tried (it could not lower the land impact)';
   const choice: PhysicsChoice = { shape: chosen.shape, reason, candidates };
   out.physicsChoice = choice;
   if (hullOpening.closes)
