@@ -31,6 +31,7 @@
 
 import { AVATAR_PASSAGE_WIDTH } from '../constants.js';
 import { partHull } from './concavity.js';
+import { forEachTriangleCell } from './solid-field.js';
 
 export interface AvatarOpeningOptions {
   /** Diameter of the ball standing for an avatar, metres. Default AVATAR_PASSAGE_WIDTH (0.5). */
@@ -132,7 +133,6 @@ function avatarGrid(
   const [nx, ny, nz] = dims;
   const origin = [lo[0] - pad * cell, lo[1] - pad * cell, lo[2] - pad * cell];
   const n = nx * ny * nz;
-  const inv = 1 / cell;
   const p = positions;
   const d2 = new Float32Array(n).fill(1e20);
   for (let t = 0; t + 2 < indices.length; t += 3) {
@@ -141,34 +141,9 @@ function avatarGrid(
       c = 3 * indices[t + 2];
     if (!Number.isFinite(p[a] + p[a + 1] + p[a + 2] + p[b] + p[b + 1] + p[b + 2] + p[c] + p[c + 1] + p[c + 2]))
       continue;
-    const longest = Math.sqrt(
-      Math.max(
-        (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
-        (p[c] - p[b]) ** 2 + (p[c + 1] - p[b + 1]) ** 2 + (p[c + 2] - p[b + 2]) ** 2,
-        (p[a] - p[c]) ** 2 + (p[a + 1] - p[c + 1]) ** 2 + (p[a + 2] - p[c + 2]) ** 2,
-      ),
-    );
-    const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
-    const ax = (p[a] - origin[0]) * inv,
-      ay = (p[a + 1] - origin[1]) * inv,
-      az = (p[a + 2] - origin[2]) * inv;
-    const ux = (p[b] - p[a]) * inv,
-      uy = (p[b + 1] - p[a + 1]) * inv,
-      uz = (p[b + 2] - p[a + 2]) * inv;
-    const vx = (p[c] - p[a]) * inv,
-      vy = (p[c + 1] - p[a + 1]) * inv,
-      vz = (p[c + 2] - p[a + 2]) * inv;
-    for (let i = 0; i <= steps; i++) {
-      const u = i / steps;
-      for (let j = 0; i + j <= steps; j++) {
-        const w = j / steps;
-        const gi = Math.floor(ax + u * ux + w * vx),
-          gj = Math.floor(ay + u * uy + w * vy),
-          gk = Math.floor(az + u * uz + w * vz);
-        if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
-        d2[gi + nx * (gj + ny * gk)] = 0;
-      }
-    }
+    forEachTriangleCell(p, a, b, c, origin, cell, dims, (g) => {
+      d2[g] = 0;
+    });
   }
   // 2. Squared distance (cell units) to the nearest surface cell.
   edt3d(d2, dims);

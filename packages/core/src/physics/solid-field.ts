@@ -66,7 +66,6 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
   const solid = new Uint8Array(nx * ny * nz);
   for (let i = 0; i < solid.length; i++) solid[i] = votes[i] >= 4 ? 1 : 0;
   const p = positions;
-  const inv = 1 / cell;
   // Triangles per surface cell (CSR), each (cell, triangle) pair once.
   const cellTris: number[] = [];
   const lastTri = new Int32Array(solid.length).fill(-1);
@@ -75,41 +74,14 @@ export function buildSolidField(positions: Float64Array, indices: Uint32Array, o
     const a = 3 * indices[t],
       b = 3 * indices[t + 1],
       c = 3 * indices[t + 2];
-    const longest = Math.sqrt(
-      Math.max(
-        (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
-        (p[c] - p[b]) ** 2 + (p[c + 1] - p[b + 1]) ** 2 + (p[c + 2] - p[b + 2]) ** 2,
-        (p[a] - p[c]) ** 2 + (p[a + 1] - p[c + 1]) ** 2 + (p[a + 2] - p[c + 2]) ** 2,
-      ),
-    );
-    const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
-    // Corners relative to the grid, in cell units.
-    const ax = (p[a] - origin[0]) * inv,
-      ay = (p[a + 1] - origin[1]) * inv,
-      az = (p[a + 2] - origin[2]) * inv;
-    const ux = (p[b] - p[a]) * inv,
-      uy = (p[b + 1] - p[a + 1]) * inv,
-      uz = (p[b + 2] - p[a + 2]) * inv;
-    const vx = (p[c] - p[a]) * inv,
-      vy = (p[c + 1] - p[a + 1]) * inv,
-      vz = (p[c + 2] - p[a + 2]) * inv;
-    for (let i = 0; i <= steps; i++) {
-      const u = i / steps;
-      for (let j = 0; i + j <= steps; j++) {
-        const w = j / steps;
-        const gi = Math.floor(ax + u * ux + w * vx),
-          gj = Math.floor(ay + u * uy + w * vy),
-          gk = Math.floor(az + u * uz + w * vz);
-        if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
-        const g = gi + nx * (gj + ny * gk);
-        solid[g] = 1;
-        surface[g] = 1;
-        if (lastTri[g] !== t) {
-          lastTri[g] = t;
-          cellTris.push(g, t / 3);
-        }
+    forEachTriangleCell(p, a, b, c, origin, cell, dims, (g) => {
+      solid[g] = 1;
+      surface[g] = 1;
+      if (lastTri[g] !== t) {
+        lastTri[g] = t;
+        cellTris.push(g, t / 3);
       }
-    }
+    });
   }
   let solidCells = 0;
   for (let i = 0; i < solid.length; i++) solidCells += solid[i];
@@ -371,4 +343,52 @@ export function distanceToTriangleSquared(
     }
   }
   return (qx - x) ** 2 + (qy - y) ** 2 + (qz - z) ** 2;
+}
+
+/**
+ * Calls `visit` with the index of every grid cell that triangle (a, b, c) of `p` (offsets into the
+ * flat xyz array) touches, sampling the triangle at half-cell steps; a cell may be visited more
+ * than once. The grid: `dims` cells of side `cell` from `origin`, x fastest.
+ */
+export function forEachTriangleCell(
+  p: ArrayLike<number>,
+  a: number,
+  b: number,
+  c: number,
+  origin: readonly number[],
+  cell: number,
+  dims: readonly number[],
+  visit: (g: number) => void,
+): void {
+  const [nx, ny, nz] = dims;
+  const inv = 1 / cell;
+  const longest = Math.sqrt(
+    Math.max(
+      (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
+      (p[c] - p[b]) ** 2 + (p[c + 1] - p[b + 1]) ** 2 + (p[c + 2] - p[b + 2]) ** 2,
+      (p[a] - p[c]) ** 2 + (p[a + 1] - p[c + 1]) ** 2 + (p[a + 2] - p[c + 2]) ** 2,
+    ),
+  );
+  const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
+  // Corners relative to the grid, in cell units.
+  const ax = (p[a] - origin[0]) * inv,
+    ay = (p[a + 1] - origin[1]) * inv,
+    az = (p[a + 2] - origin[2]) * inv;
+  const ux = (p[b] - p[a]) * inv,
+    uy = (p[b + 1] - p[a + 1]) * inv,
+    uz = (p[b + 2] - p[a + 2]) * inv;
+  const vx = (p[c] - p[a]) * inv,
+    vy = (p[c + 1] - p[a + 1]) * inv,
+    vz = (p[c + 2] - p[a + 2]) * inv;
+  for (let i = 0; i <= steps; i++) {
+    const u = i / steps;
+    for (let j = 0; i + j <= steps; j++) {
+      const w = j / steps;
+      const gi = Math.floor(ax + u * ux + w * vx),
+        gj = Math.floor(ay + u * uy + w * vy),
+        gk = Math.floor(az + u * uz + w * vz);
+      if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
+      visit(gi + nx * (gj + ny * gk));
+    }
+  }
 }
