@@ -55,7 +55,7 @@ const BUDGET = {
 const random = mulberry32;
 
 async function generate(root, dir, log) {
-  const { createNodeIO } = await import(pathToFileURL(join(root, 'packages/gltf-plugin/dist/index.js')).href);
+  const { createNodeIO } = await import(pathToFileURL(join(root, 'packages/gltf-plugin/dist/node.js')).href);
   const io = await createNodeIO({ draco: false });
   const bases = MIX.map((m) => ({ ...m, bytes: new Uint8Array(readFileSync(join(root, 'test-assets', m.file))) }));
   const total = MIX.reduce((n, m) => n + m.weight, 0);
