@@ -7,7 +7,7 @@
  *   2. the viewer's own auto-LODs (core viewerAutoLods: 1/3, 1/9, 1/27 of high with the viewer's
  *      fallbacks) and the single hull: the baseline to beat;
  *   3. `slmesh optimize` with its defaults (LODs planned at 1 px, the high LOD planned) and
- *      `--physics hull` (see the note in run()), priced from what it writes.
+ *      default physics (`auto`), priced from what it writes.
  *
  * Each at two sizes (as authored, and 4x; 1/4 when 4x would pass 60 m), RenderVolumeLODFactor 2.
  * The worst screen-space error of each chain is measured here, independently of the planner:
@@ -156,9 +156,9 @@ export async function run({ root, log }) {
 
   // 2. Three uploads per model and size.
   const rows = [];
-  // Physics: the single hull. `--physics auto` (the default) is being rewritten on another branch;
-  // on this branch its decomposition takes minutes on some models at 4x (a 40 m column).
-  const physics = physicsHookFor('hull', undefined, () => {});
+  // Physics: optimize's default, `auto` (the shape with the lowest land impact that keeps avatar
+  // openings open), as a creator gets it.
+  const physics = physicsHookFor('auto', undefined, () => {});
   for (const c of corpus) {
     const { model: read } = await readModelFile(c.path, { siblings: false });
     const model = { ...read, objects: read.objects.map((o) => ({ name: o.name, lods: { high: o.lods.high } })) };
@@ -226,7 +226,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    '**as is** = the input uploaded with "use LOD above" (every LOD = high) and the single hull; **viewer + hull** = the viewer\'s auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize --physics hull` on this branch (LOD defaults: 1 px, the high LOD planned at the fill distance; physics the single hull, not the default `auto`: the default physics choice is being rewritten on another branch, and on this one its decomposition takes minutes on some models at 4x), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input\'s high LOD (lower LODs at their switch distances, a planned high at the fill distance).',
+    '**as is** = the input uploaded with "use LOD above" (every LOD = high) and the single hull; **viewer + hull** = the viewer\'s auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize` with its defaults (LODs within 1 px, the high LOD planned at the fill distance; physics `auto`, chosen by land impact), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input\'s high LOD (lower LODs at their switch distances, a planned high at the fill distance).',
   );
   md.push('');
   md.push(
