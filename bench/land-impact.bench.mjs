@@ -160,7 +160,7 @@ export async function run({ root, log }) {
   // openings open), as a creator gets it.
   const physics = physicsHookFor('auto', undefined, () => {});
   for (const c of corpus) {
-    const { model: read } = await readModelFile(c.path, { siblings: false });
+    const { model: read } = await readModelFile(c.path, { siblings: false, lodNodes: 'lods' });
     const model = { ...read, objects: read.objects.map((o) => ({ name: o.name, lods: { high: o.lods.high } })) };
     const longest = Math.max(...linksetSize(model));
     for (const factor of [1, longest * 4 <= 60 ? 4 : 0.25]) {

@@ -145,11 +145,13 @@ export {
   type LodFallback,
   planObjectLods,
   planModelLods,
+} from './lod/lod-planner.js';
+export {
   type LodBudgetOptions,
   LOD_BUDGET_DEFAULTS,
   type LodBudgetResult,
   planModelForBudget,
-} from './lod/lod-planner.js';
+} from './lod/lod-budget.js';
 export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
 export {
   LOD_BOX_TOLERANCE,

@@ -7,12 +7,12 @@ import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
 import {
   lodBlockBytes,
   ObjectLodPlanner,
-  planModelForBudget,
   planModelLods,
   planObjectLods,
   type LodPlanOptions,
   type ObjectLodPlan,
 } from '../../src/lod/lod-planner.js';
+import { planModelForBudget } from '../../src/lod/lod-budget.js';
 import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import {
   boxSize,
