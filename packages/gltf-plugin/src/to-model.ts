@@ -30,6 +30,8 @@ import type { Accessor, Document, Mesh, Node, Primitive } from '@gltf-transform/
 import {
   convexPieces,
   emptyFace,
+  isEmptyBox,
+  lodBox,
   placePoint,
   type Placement,
   SlmeshError,
@@ -148,17 +150,9 @@ function assertFinite(a: Float32Array, source: string, label: string, pi: number
  * viewer (F32 matrices and vertices) can place. The baked importer's vertices are checked as read.
  */
 function placedInFloat32(faces: Face[], placement: Placement): boolean {
-  const min = [Infinity, Infinity, Infinity],
-    max = [-Infinity, -Infinity, -Infinity];
-  for (const f of faces) {
-    for (let i = 0; i < f.positions.length; i += 3) {
-      for (let k = 0; k < 3; k++) {
-        min[k] = Math.min(min[k], f.positions[i + k]);
-        max[k] = Math.max(max[k], f.positions[i + k]);
-      }
-    }
-  }
-  if (!(min[0] <= max[0])) return true;
+  const box = lodBox({ faces });
+  if (isEmptyBox(box)) return true;
+  const { min, max } = box;
   for (let c = 0; c < 8; c++) {
     const p = placePoint(placement, [c & 1 ? max[0] : min[0], c & 2 ? max[1] : min[1], c & 4 ? max[2] : min[2]]);
     if (!p.every((x) => Number.isFinite(Math.fround(x)))) return false;
