@@ -55,8 +55,8 @@ export interface ReportFileOptions extends Omit<CostReportOptions, 'deflate' | '
   deflate?: CostReportOptions['deflate'];
 }
 
-/** The injected deflate, or a clear error naming who needed it (the browser-safe entry has no default). */
-export function requireDeflate(deflate: DeflateFn | undefined, _who?: string): DeflateFn {
+/** The given deflate, else core's zlibNgDeflate (the viewer's zlib-ng level 9, browser-safe). */
+export function deflateOrDefault(deflate: DeflateFn | undefined): DeflateFn {
   return deflate ?? zlibNgDeflate;
 }
 
@@ -77,7 +77,7 @@ export function reportModel(
   path: string,
   options: Omit<ReportFileOptions, keyof ReadModelFileOptions> = {},
 ): { report: FileReport; assets?: Map<string, Uint8Array> } {
-  const deflate = requireDeflate(options.deflate, 'reportModel');
+  const deflate = deflateOrDefault(options.deflate);
   const box = read.model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
   const scaleFactors = scaleFactorsFor(boxSize(box), options.size);
   const cost = costReport(read.model, { ...options, deflate, scaleFactors });

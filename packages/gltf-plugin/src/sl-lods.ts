@@ -23,7 +23,7 @@ import {
   type SlObject,
   type Vec3,
 } from '@slmesh/core';
-import { requireDeflate, scaleFactorsFor, type SizeRequest } from './report.js';
+import { deflateOrDefault, scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
 import { uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
 import type { ImporterMode } from './importer-frame.js';
@@ -143,7 +143,7 @@ export function generateModelLods(
     maxErrorPx: o.maxErrorPx,
     minCoverage: o.minCoverage,
     sizeFactor: Math.max(...scale),
-    deflate: requireDeflate(o.deflate, NAME),
+    deflate: deflateOrDefault(o.deflate),
     ...(o.screen ? { screen: o.screen } : {}),
     ...(o.keepHigh !== undefined ? { keepHigh: o.keepHigh } : {}),
     ...(o.highDistance !== undefined ? { highDistance: o.highDistance } : {}),
@@ -156,7 +156,7 @@ export function generateModelLods(
     const r = planModelForBudget(model, {
       ...planOptions,
       targetLandImpact: o.targetLandImpact,
-      deflate: requireDeflate(o.deflate, NAME),
+      deflate: deflateOrDefault(o.deflate),
       scaleFactors: scale,
     });
     const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
