@@ -196,6 +196,16 @@ export const USER_MESH_CONVEXIFICATION_SIZE = 0.5;
  */
 export const AVATAR_PASSAGE_WIDTH = 0.5;
 
+/**
+ * Height of the lowest gap an avatar is taken to pass through upright, metres: the physics chooser
+ * judges openings by a capsule this tall and AVATAR_PASSAGE_WIDTH wide, standing along the prim's
+ * up axis, so the space under a table or between a figure's legs at life size does not count.
+ * [estimate] The viewer's avatar body size is 0.60 m by 0.45 m and as tall as the shape (wiki
+ * Avatar_body_size); most adult shapes stand near 1.9-2.1 m. 1.8 m keeps any doorway an adult
+ * avatar walks through.
+ */
+export const AVATAR_PASSAGE_HEIGHT = 1.8;
+
 // ---------------------------------------------------------------------------------------------
 // 7. Server weight and land impact [wiki] Mesh/Mesh_Server_Weight
 // ---------------------------------------------------------------------------------------------

@@ -1,41 +1,52 @@
 /**
  * Would a convex shape close an opening an avatar uses? For each given convex hull (the single
- * hull, the bounding box), finds the empty space it fills that an avatar-sized ball can reach
- * from outside the object, and calls it an opening when that ball could
+ * hull, the bounding box), finds the empty space it fills that an upright avatar (a capsule
+ * AVATAR_PASSAGE_WIDTH wide and AVATAR_PASSAGE_HEIGHT tall along the prim's up axis) can reach
+ * from outside the object, and calls it an opening when that avatar could
  * - pass through the hull from one side to the opposite one (a doorway, an arch, the hole of a
- *   ring, the space under a table), or
- * - be wholly enclosed by the hull (a room entered by its door, a deep hollow).
- * Smaller concavities (the ball does not fit, or only grazes the hull's surface: a seat between
- * armrests, the gap under an ear) are not openings and may be closed.
+ *   big ring, between the legs of a statue several times life size), or
+ * - be wholly enclosed by the hull (a room entered by its door, a pen, a deep hollow).
+ * Smaller concavities (the avatar does not fit, or only grazes the hull's surface: a seat between
+ * armrests, the space under a table or between a life-size figure's legs, a hole too low to walk
+ * through) are not openings and may be closed.
  *
- * Method, on a voxel grid at the object's size (cell about a sixth of the ball's diameter):
+ * Method, on a voxel grid at the object's size (cell about a sixth of the capsule's width):
  * 1. Rasterise the surface (triangles sampled at half-cell spacing). Only the surface is solid:
  *    a closed shell's inside is never reached from outside, so it needs no inside test, and
  *    single-sided walls stay thin walls.
  * 2. Squared distance transform from the surface cells (Felzenszwalb and Huttenlocher 2012,
  *    "Distance Transforms of Sampled Functions"); cells at least `clearance` * radius from the
- *    surface can hold the ball's centre.
- * 3. Flood those cells from the grid's border (the ball comes from outside; the padding is wider
- *    than the ball, so it can go round the object).
- * 4. Per hull: reached cells whose centre is inside the hull (thickened to two cells when flat)
- *    are space it would fill; group them (6-connected); a group is a passage when the ball
+ *    surface can hold a point of the capsule's axis as far as width goes.
+ * 3. The capsule's axis fits at a cell on an upright run of such cells as long as the axis
+ *    (height less width), or one running out of the top of the grid (the space above is empty).
+ *    The avatar stands on the ground the object stands on: no run starts below the object.
+ * 4. Flood those cells from the grid's border (the avatar comes from outside; the padding is
+ *    wider than the capsule, so it can go round the object).
+ * 5. Per hull: reached cells whose centre is inside the hull (thickened to two cells when flat)
+ *    are space it would fill; group them (6-connected); a group is a passage when the avatar
  *    leaves it through two hull faces facing apart (normals' dot product below -0.5), enclosed
  *    when one of its cells lies at least a radius inside every face.
  *
- * An object with no side as long as the ball is wide has no opening (nothing is computed).
+ * An object with no side as long as the capsule is wide has no opening (nothing is computed).
  * Limits: the grid is capped at `maxCells` voxels; on very big objects the cell grows beyond a
- * sixth of the ball and gaps near the threshold are judged to about a cell. The ball is a proxy
- * for an avatar (a capsule about 0.5 m wide and 2 m tall): a gap 0.5 m wide but 0.5 m high counts.
- * Deterministic; pure (no Node APIs).
+ * sixth of the width and gaps near the threshold are judged to about a cell. Moving the capsule
+ * sideways is judged cell by cell, not over its whole height, so a passage that narrows at
+ * different heights in turn may count. An object hung above the ground is judged as if it stood
+ * on it. Deterministic; pure
+ * (no Node APIs).
  */
 
-import { AVATAR_PASSAGE_WIDTH } from '../constants.js';
+import { AVATAR_PASSAGE_HEIGHT, AVATAR_PASSAGE_WIDTH } from '../constants.js';
 import { partHull } from './concavity.js';
 import { forEachTriangleCell } from './solid-field.js';
 
 export interface AvatarOpeningOptions {
-  /** Diameter of the ball standing for an avatar, metres. Default AVATAR_PASSAGE_WIDTH (0.5). */
+  /** Width of the avatar (its capsule's diameter), metres. Default AVATAR_PASSAGE_WIDTH (0.5). */
   width?: number;
+  /** Height of the avatar (its capsule's length, end to end), metres. Default AVATAR_PASSAGE_HEIGHT (1.8). */
+  height?: number;
+  /** The axis that is up in the frame of the positions (0 x, 1 y, 2 z). Default 2 (Second Life is Z-up). */
+  up?: 0 | 1 | 2;
   /** Share of the radius a gap must clear to count (rounding of the voxel grid). Default 0.85. */
   clearance?: number;
   /** Most voxels. Default 1,000,000. */
@@ -94,20 +105,21 @@ interface AvatarGrid {
   dims: number[];
   /** Squared distance to the nearest surface cell, in cells squared. */
   d2: Float32Array;
-  /** 1 where the ball's centre can be, coming from outside. */
+  /** 1 where a point of the capsule's axis can be, coming from outside. */
   reached: Uint8Array;
   r: number;
   lo: number[];
   hi: number[];
 }
 
-/** Steps 1-3 of the file comment: the grid, the distance to the surface, the flooded ball centres. */
+/** Steps 1-4 of the file comment: the grid, the distance to the surface, the flooded capsule axis. */
 function avatarGrid(
   positions: ArrayLike<number>,
   indices: ArrayLike<number>,
   options: AvatarOpeningOptions,
 ): AvatarGrid | undefined {
   const width = options.width ?? AVATAR_PASSAGE_WIDTH;
+  const height = Math.max(width, options.height ?? AVATAR_PASSAGE_HEIGHT);
   const r = width / 2;
   const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
   const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
@@ -151,14 +163,20 @@ function avatarGrid(
   // surface, so a gap is judged to about a cell (the clearance share absorbs it).
   const need = (clearance * r) / cell;
   const need2 = need * need;
+  // 3. The capsule: its axis stands upright, so a cell can hold a point of that axis when it and
+  //    the cells above and below it, over the axis' length (height less the two end caps), all
+  //    hold the ball's centre.
+  const up = options.up ?? 2;
+  const floor = Math.ceil((lo[up] + clearance * r - origin[up]) / cell - 0.5);
+  const fits = capsuleCells(d2, need2, dims, up, Math.max(0, height - width) / cell, floor);
 
-  // 3. Flood the ball's centre from the border through cells with enough clearance.
+  // 4. Flood the capsule's axis from the border through cells where it fits.
   const reached = new Uint8Array(n);
   const queue = new Int32Array(n);
   let qh = 0,
     qt = 0;
   const push = (g: number) => {
-    if (reached[g] || d2[g] < need2) return;
+    if (reached[g] || !fits[g]) return;
     reached[g] = 1;
     queue[qt++] = g;
   };
@@ -182,6 +200,43 @@ function avatarGrid(
     if (k < nz - 1) push(g + nx * ny);
   }
   return { origin, cell, dims, d2, reached, r: clearance * r, lo, hi };
+}
+
+/**
+ * Cells on an upright run of ball-centre cells (d2 >= need2) at least `length` cells long (the
+ * run's first and last centres that far apart, give or take a cell), or running out of the top of
+ * the grid (the space above is empty): where the capsule's axis fits. Cells below `floor` (an
+ * index along `up`) are never in a run: the avatar stands on the ground the object stands on.
+ */
+function capsuleCells(
+  d2: Float32Array,
+  need2: number,
+  dims: number[],
+  up: number,
+  length: number,
+  floor: number,
+): Uint8Array {
+  const [nx, ny, nz] = dims;
+  const n = nx * ny * nz;
+  const out = new Uint8Array(n);
+  const stride = [1, nx, nx * ny][up];
+  const len = dims[up];
+  const m = Math.max(1, Math.floor(length));
+  const t0 = Math.max(0, floor);
+  // Every column along `up`: its start cells are those whose `up` index is 0.
+  for (let g0 = 0; g0 < n; g0++) {
+    if (Math.floor(g0 / stride) % len !== 0) continue;
+    let run = 0;
+    for (let t = t0; t <= len; t++) {
+      if (t < len && d2[g0 + t * stride] >= need2) {
+        run++;
+        continue;
+      }
+      if (run >= m || (run > 0 && t === len)) for (let u = t - run; u < t; u++) out[g0 + u * stride] = 1;
+      run = 0;
+    }
+  }
+  return out;
 }
 
 /** Squared Euclidean distance transform in place (cells), one axis at a time. */
@@ -219,7 +274,7 @@ export function avatarOpenings(
   const r = (options.width ?? AVATAR_PASSAGE_WIDTH) / 2;
   const inv = 1 / cell;
 
-  // 4. Per hull: the reached cells inside it, grouped; passage or enclosure.
+  // 5. Per hull: the reached cells inside it, grouped; passage or enclosure.
   const centre = (g: number): [number, number, number] => {
     const i = g % nx,
       j = Math.floor(g / nx) % ny,

@@ -17,8 +17,8 @@
  * - `auto`: every candidate is priced at the object's size (the single hull, the decomposition,
  *   the triangle mesh, the bounding box as a 12-triangle mesh) and judged by the object's land
  *   impact, max(download, physics, server), with `downloadWeight` given by the caller. Shapes
- *   that would close an opening an avatar uses (avatar-openings.ts: passages and hollows at least
- *   0.5 m wide at the object's size) are left out, and so is a box much bigger than the hull.
+ *   that would close an opening an avatar uses (avatar-openings.ts: passages and hollows an upright
+ *   avatar 0.5 m wide and 1.8 m tall fits, at the object's size, up being the world's Z) are left out, and so is a box much bigger than the hull.
  *   Of the rest, the lowest land impact wins; shapes tied on it (download weight dominates) are
  *   ranked by fit: mesh, decomposition, hull, box. So auto never costs more land impact than the
  *   hull unless the hull closes an opening. `result.choice` says what and why.
@@ -409,7 +409,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       worldPositions,
       tri.indices,
       [scaledCopy(single.points, f), scaledCopy(boxTri.positions, f)],
-      options.openings || {},
+      { up: primUpAxis(object), ...(options.openings || {}) },
     );
   }
   // The decomposition is the slow candidate. It can only win when the cheap shapes leave land
@@ -513,6 +513,19 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   }
   delete out.physicsMesh;
   return result('hull', hullInfo.weight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
+}
+
+/**
+ * The prim-frame axis closest to world up (Z): the object's placement rotates its prim frame into
+ * the world (rows of a row-major rotation are the world axes in prim coordinates); without one
+ * the prim frame is the world. A glTF node without rotation comes out Y-up (the importer's
+ * Y-up to Z-up turn).
+ */
+export function primUpAxis(object: SlObject): 0 | 1 | 2 {
+  const r = object.placement?.rotation;
+  if (!r) return 2;
+  const row = [Math.abs(r[6]), Math.abs(r[7]), Math.abs(r[8])];
+  return row[0] >= row[1] && row[0] >= row[2] ? 0 : row[1] >= row[2] ? 1 : 2;
 }
 
 function concat(arrays: Float32Array[]): Float32Array {

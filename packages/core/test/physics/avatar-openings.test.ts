@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { avatarOpenings } from '../../src/physics/avatar-openings.js';
 import { convexHull } from '../../src/physics/convex-hull.js';
-import { boxes, room, sphere, torus, type TestMesh } from './physics-fixtures.js';
+import { boxes, room, sphere, standingTorus, torus, type TestMesh } from './physics-fixtures.js';
 
 const hullOf = (m: TestMesh) => convexHull(Float32Array.from(m.positions)).points;
 const scaled = (m: TestMesh, s: number): TestMesh => ({ positions: m.positions.map((v) => v * s), indices: m.indices });
@@ -49,9 +49,94 @@ describe('avatarOpenings', () => {
     ).toBe(false);
   });
 
-  it('a ring with a 1.5 m hole is a passage; with a 0.3 m hole it is not', () => {
-    expect(check(torus(1, 0.25, 32, 12)).kind).toBe('passage');
-    expect(check(torus(0.4, 0.25, 32, 12)).closes).toBe(false);
+  it('a table 0.75 m high: a ball passes under it, an upright avatar does not; at 3x it walks under', () => {
+    const leg = (x: number, y: number): [number[], number[]] => [
+      [x, y, 0],
+      [x + 0.06, y + 0.06, 0.7],
+    ];
+    const table = boxes([
+      [
+        [0, 0, 0.7],
+        [1.4, 0.9, 0.76],
+      ],
+      leg(0, 0),
+      leg(1.34, 0),
+      leg(0, 0.84),
+      leg(1.34, 0.84),
+    ]);
+    const hull = [hullOf(table)];
+    // The ball alone (an avatar no taller than it is wide) still finds the gap.
+    expect(avatarOpenings(table.positions, table.indices, hull, { height: 0.5 })[0].closes).toBe(true);
+    expect(check(table).closes).toBe(false);
+    const big = scaled(table, 3);
+    const r = check(big);
+    expect(r.closes).toBe(true);
+    expect(r.kind).toBe('passage');
+  });
+
+  it('a 1 m by 2.1 m doorway is a passage standing up, not lying on its side (up is x)', () => {
+    const wall = boxes([
+      [
+        [-2, 0, 0],
+        [-0.5, 0.2, 2.5],
+      ],
+      [
+        [0.5, 0, 0],
+        [2, 0.2, 2.5],
+      ],
+      [
+        [-0.5, 0, 2.1],
+        [0.5, 0.2, 2.5],
+      ],
+    ]);
+    const hull = [hullOf(wall)];
+    expect(avatarOpenings(wall.positions, wall.indices, hull, { up: 2 })[0].kind).toBe('passage');
+    expect(avatarOpenings(wall.positions, wall.indices, hull, { up: 0 })[0].closes).toBe(false);
+    // The same wall turned so that y is up: the doorway stands along y.
+    const turned = {
+      positions: wall.positions.map((_, i, p) => p[i - (i % 3) + [0, 2, 1][i % 3]]),
+      indices: wall.indices,
+    };
+    expect(avatarOpenings(turned.positions, turned.indices, [hullOf(turned)], { up: 1 })[0].kind).toBe('passage');
+  });
+
+  it('property: a gap lower than an avatar is never an opening, however wide', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0.3, max: 1.5, noNaN: true }),
+        fc.double({ min: 0.6, max: 3, noNaN: true }),
+        (h, gap) => {
+          // Two blocks bridged at height h: the gap under the bridge is `gap` wide and h high.
+          const m = boxes([
+            [
+              [0, 0, 0],
+              [1, 1, h],
+            ],
+            [
+              [1 + gap, 0, 0],
+              [2 + gap, 1, h],
+            ],
+            [
+              [0, 0, h],
+              [2 + gap, 1, h + 0.3],
+            ],
+          ]);
+          expect(check(m).closes).toBe(false);
+        },
+      ),
+      { numRuns: 12 },
+    );
+  });
+
+  it('a standing ring with a 2.2 m hole is a passage; with a 1.5 m hole (too low to walk through) or lying flat it is not', () => {
+    expect(check(standingTorus(1.35, 0.25, 32, 12)).kind).toBe('passage');
+    expect(check(standingTorus(1, 0.25, 32, 12)).closes).toBe(false);
+    expect(check(torus(1.35, 0.25, 32, 12)).closes).toBe(false);
+    // Without the height (a ball alone), the 1.5 m ring is a passage, a 0.3 m one is not.
+    const ring = standingTorus(1, 0.25, 32, 12);
+    expect(avatarOpenings(ring.positions, ring.indices, [hullOf(ring)], { height: 0.5 })[0].kind).toBe('passage');
+    const small = standingTorus(0.4, 0.25, 32, 12);
+    expect(avatarOpenings(small.positions, small.indices, [hullOf(small)], { height: 0.5 })[0].closes).toBe(false);
   });
 
   it('property: a closed convex blob (a sphere, any size) never has an opening', () => {

@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildPhysics } from '../../src/physics/build-physics.js';
+import { buildPhysics, primUpAxis } from '../../src/physics/build-physics.js';
 import { decompose, DECOMPOSE_DEFAULTS } from '../../src/physics/decompose.js';
 import {
   convexHullPhysicsCost,
@@ -11,7 +11,16 @@ import {
 import { computeUploadNormalization, denormalizePoints, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { SlObject } from '../../src/types.js';
-import { boxes, hullPlanes, insideHull, room, sphere, torus, type TestMesh } from './physics-fixtures.js';
+import {
+  boxes,
+  hullPlanes,
+  insideHull,
+  room,
+  sphere,
+  standingTorus,
+  torus,
+  type TestMesh,
+} from './physics-fixtures.js';
 
 /** A closed blob with dents and bumps (Suzanne-like: concave, no hole): a sphere with radial waves. */
 function blob(seg: number, amp: number, k: number): TestMesh {
@@ -88,8 +97,8 @@ describe('buildPhysics', () => {
     expect(none.weight).toBeCloseTo(none.hull.weight, 12);
   });
 
-  it('auto: a torus with an avatar-sized hole keeps it open (decomposition or mesh); a sphere costs no more than its hull', () => {
-    const t = buildPhysics(objectOf(torus(1, 0.25, 48, 16)), { mode: 'auto', ...FAST });
+  it('auto: a standing ring with an avatar-sized hole keeps it open (decomposition or mesh); a sphere costs no more than its hull', () => {
+    const t = buildPhysics(objectOf(standingTorus(1.35, 0.25, 48, 16)), { mode: 'auto', ...FAST });
     expect(t.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
     expect(['decomposition', 'mesh']).toContain(t.choice!.shape);
     expect(t.object.physicsChoice).toEqual(t.choice);
@@ -122,6 +131,38 @@ describe('buildPhysics', () => {
       ),
       { numRuns: 3 },
     );
+  });
+
+  it('auto: a life-size table keeps its hull (nobody walks under it); the room works in a Y-up prim frame too', () => {
+    const leg = (x: number, y: number): [number[], number[]] => [
+      [x, y, 0],
+      [x + 0.06, y + 0.06, 0.7],
+    ];
+    const table = boxes([
+      [
+        [0, 0, 0.7],
+        [1.4, 0.9, 0.76],
+      ],
+      leg(0, 0),
+      leg(1.34, 0),
+      leg(0, 0.84),
+      leg(1.34, 0.84),
+    ]);
+    const t = buildPhysics(objectOf(table), { mode: 'auto', ...FAST });
+    expect(t.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(true);
+    expect(t.choice!.reason).not.toMatch(/would close/);
+    // The room's vertices in a glTF node's frame (Y-up): the placement turns y into world up.
+    const m = room();
+    const p = Float32Array.from(m.positions);
+    for (let i = 0; i < p.length; i += 3) [p[i + 1], p[i + 2]] = [p[i + 2], -p[i + 1]];
+    const o: SlObject = {
+      ...objectOf({ positions: p, indices: m.indices }),
+      placement: { rotation: [1, 0, 0, 0, 0, -1, 0, 1, 0], translation: [0, 0, 0] },
+    };
+    expect(primUpAxis(o)).toBe(1);
+    expect(primUpAxis(objectOf(m))).toBe(2);
+    const r = buildPhysics(o, { mode: 'auto', ...FAST });
+    expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
   });
 
   it('auto: a room with a 1 m doorway keeps the doorway open', () => {

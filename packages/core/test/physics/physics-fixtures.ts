@@ -88,6 +88,14 @@ export function torus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
   return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
 }
 
+/** The torus above stood upright (its hole's axis along y, Z up): a ring an avatar may walk through. */
+export function standingTorus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
+  const t = torus(R, r, seg, side);
+  const p = t.positions;
+  for (let i = 0; i < p.length; i += 3) [p[i + 1], p[i + 2]] = [p[i + 2], -p[i + 1]];
+  return t;
+}
+
 /** A 4 x 3 m room: floor, 0.2 m walls 2.5 m high, a 1 x 2.1 m doorway centred in the front (-y) wall. */
 export function room(): TestMesh & { doorway: number[][] } {
   const m = boxes([
