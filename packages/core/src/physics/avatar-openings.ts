@@ -23,9 +23,16 @@
  * 4. Flood those cells from the grid's border (the avatar comes from outside; the padding is
  *    wider than the capsule, so it can go round the object).
  * 5. Per hull: reached cells whose centre is inside the hull (thickened to two cells when flat)
- *    are space it would fill; group them (6-connected); a group is a passage when the avatar
- *    leaves it through two hull faces facing apart (normals' dot product below -0.5), enclosed
- *    when one of its cells lies at least a radius inside every face.
+ *    are space it would fill; group them (6-connected). A group is
+ *    - a passage when the avatar leaves it through two hull faces facing apart (normals' dot
+ *      product below -0.5) and the space is walled: at least half of its lower half meets the
+ *      surface on both sides across the passage before leaving the hull (jambs, legs, a ring),
+ *      or it is roofed (half its cells have surface straight above) and deep enough to stand in
+ *      wholly (a cell its width inside every face: a pavilion, under a big table). A shaft
+ *      passed upright needs walls on both level axes;
+ *    - enclosed when one of its cells lies at least a radius inside every face and its lower
+ *      half is walled on both level axes (a room, a pen, a deep bowl).
+ *    A nook under an overhang (the space under a life-size figure's outstretched arm) is neither.
  *
  * An object with no side as long as the capsule is wide has no opening (nothing is computed).
  * Limits: the grid is capped at `maxCells` voxels; on very big objects the cell grows beyond a
@@ -63,6 +70,11 @@ export interface AvatarOpening {
   /** A point in it, metres, in the frame of the input. */
   at?: [number, number, number];
 }
+
+/** Cells of a space sampled for its walls. */
+const SAMPLE_CELLS = 96;
+/** Share of a space's cells that must meet a wall (or a roof) for it to count. */
+const WALLED_SHARE = 0.5;
 
 export const AVATAR_OPENING_DEFAULTS = { clearance: 0.85, maxCells: 1_000_000 } as const;
 
@@ -271,6 +283,8 @@ export function avatarOpenings(
   if (!g) return hulls.map(() => ({ closes: false }));
   const { origin, cell, d2, reached, lo, hi } = g;
   const [nx, ny, nz] = g.dims;
+  const gridDims = g.dims;
+  const up = options.up ?? 2;
   const r = (options.width ?? AVATAR_PASSAGE_WIDTH) / 2;
   const inv = 1 / cell;
 
@@ -298,6 +312,22 @@ export function avatarOpenings(
         }
       }
       return { d, face };
+    };
+    const inHull = (g: number): boolean => {
+      const [x, y, zz] = centre(g);
+      for (let q = 0; q < planes; q++)
+        if (pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz > pl[4 * q + 3]) return false;
+      return true;
+    };
+    const steps = [1, nx, nx * ny];
+    /** From cell g along an axis (sign s): does a surface cell come before the hull's outside? */
+    const wallFrom = (g: number, axis: number, s: number): boolean => {
+      const idx = [g % nx, Math.floor(g / nx) % ny, Math.floor(g / (nx * ny))];
+      for (let t = idx[axis] + s, h = g + s * steps[axis]; t >= 0 && t < gridDims[axis]; t += s, h += s * steps[axis]) {
+        if (d2[h] === 0) return true;
+        if (!inHull(h)) return false;
+      }
+      return false;
     };
     const i0 = Math.max(0, Math.floor((hull.min[0] - origin[0]) * inv)),
       i1 = Math.min(nx - 1, Math.floor((hull.max[0] - origin[0]) * inv));
@@ -329,6 +359,7 @@ export function avatarOpenings(
       if (seen.has(seed)) continue;
       // Group the cells (6-connected) and collect the faces the ball leaves them through.
       const stack = [seed];
+      const cells: number[] = [];
       seen.add(seed);
       const exits = new Set<number>();
       let deepest = 0,
@@ -336,6 +367,7 @@ export function avatarOpenings(
         at = seed;
       while (stack.length > 0) {
         const g = stack.pop()!;
+        cells.push(g);
         const dg = inside.get(g)!;
         if (dg > deepest) {
           deepest = dg;
@@ -366,21 +398,51 @@ export function avatarOpenings(
           }
         }
       }
-      let passage = false;
+      // The most opposed pair of exit faces: the passage's direction.
+      let pairDot = 1,
+        dir: number[] = [];
       const ex = [...exits];
-      for (let a = 0; a < ex.length && !passage; a++) {
+      for (let a = 0; a < ex.length; a++) {
         for (let b = a + 1; b < ex.length; b++) {
-          const dot =
-            pl[4 * ex[a]] * pl[4 * ex[b]] +
-            pl[4 * ex[a] + 1] * pl[4 * ex[b] + 1] +
-            pl[4 * ex[a] + 2] * pl[4 * ex[b] + 2];
-          if (dot < -0.5) {
-            passage = true;
-            break;
+          const na = [pl[4 * ex[a]], pl[4 * ex[a] + 1], pl[4 * ex[a] + 2]];
+          const nb = [pl[4 * ex[b]], pl[4 * ex[b] + 1], pl[4 * ex[b] + 2]];
+          const dot = na[0] * nb[0] + na[1] * nb[1] + na[2] * nb[2];
+          if (dot < pairDot) {
+            pairDot = dot;
+            dir = [na[0] - nb[0], na[1] - nb[1], na[2] - nb[2]];
           }
         }
       }
-      const enclosed = deepest >= r;
+      // What walls the space in: the share of its cells (a sample) that meet the surface before
+      // leaving the hull straight up (a roof), or on both sides along a level axis (jambs, walls).
+      // Walls are looked for in the space's lower half, where an avatar walks: the gap between a
+      // figure's arm and its side is walled by the arm only at shoulder height.
+      const upIndex = (g: number) => Math.floor(g / steps[up]) % gridDims[up];
+      const byHeight = cells.map(upIndex).sort((a, b) => a - b);
+      const mid = byHeight[(byHeight.length - 1) >> 1];
+      const thin = <T>(xs: T[]) =>
+        xs.length <= SAMPLE_CELLS ? xs : xs.filter((_, q) => q % Math.ceil(xs.length / SAMPLE_CELLS) === 0);
+      const all = thin(cells);
+      const low = thin(cells.filter((g) => upIndex(g) <= mid));
+      const share = (axis: number, both: boolean) => {
+        const from = axis === up ? all : low;
+        return from.filter((g) => wallFrom(g, axis, 1) && (!both || wallFrom(g, axis, -1))).length / from.length;
+      };
+      const level = [0, 1, 2].filter((a) => a !== up);
+      const walledAll = () => share(level[0], true) >= WALLED_SHARE && share(level[1], true) >= WALLED_SHARE;
+      let passage = false;
+      if (pairDot < -0.5) {
+        const dn = Math.hypot(dir[0], dir[1], dir[2]) || 1;
+        if (Math.abs(dir[up]) / dn > 0.7) passage = walledAll();
+        else {
+          // The level axis across the passage (least along its direction) must have walls on both sides.
+          const across = Math.abs(dir[level[0]]) <= Math.abs(dir[level[1]]) ? level[0] : level[1];
+          // Or a roof over a space deep enough to stand in wholly (a pavilion, under a big
+          // table); a roof over a shallow nook (under a figure's arm) does not make a passage.
+          passage = share(across, true) >= WALLED_SHARE || (deepest >= 2 * r && share(up, false) >= WALLED_SHARE);
+        }
+      }
+      const enclosed = !passage && deepest >= r && walledAll();
       if ((passage || enclosed) && widest > (best.width ?? 0)) {
         best = {
           closes: true,

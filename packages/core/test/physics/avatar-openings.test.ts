@@ -49,7 +49,7 @@ describe('avatarOpenings', () => {
     ).toBe(false);
   });
 
-  it('a table 0.75 m high: a ball passes under it, an upright avatar does not; at 3x it walks under', () => {
+  it('a table 0.75 m high: no avatar walks under it; at 3x (a pavilion on four posts) one does', () => {
     const leg = (x: number, y: number): [number[], number[]] => [
       [x, y, 0],
       [x + 0.06, y + 0.06, 0.7],
@@ -64,12 +64,28 @@ describe('avatarOpenings', () => {
       leg(0, 0.84),
       leg(1.34, 0.84),
     ]);
-    const hull = [hullOf(table)];
-    // The ball alone (an avatar no taller than it is wide) still finds the gap.
-    expect(avatarOpenings(table.positions, table.indices, hull, { height: 0.5 })[0].closes).toBe(true);
     expect(check(table).closes).toBe(false);
     const big = scaled(table, 3);
     const r = check(big);
+    expect(r.closes).toBe(true);
+    expect(r.kind).toBe('passage');
+  });
+
+  it("the nook under a life-size figure's outstretched arm is no passage; an arm reaching the ground makes one", () => {
+    const torso: [number[], number[]] = [
+      [-0.2, -0.15, 0],
+      [0.2, 0.15, 2.0],
+    ];
+    const arm: [number[], number[]] = [
+      [-1.2, -0.08, 1.85],
+      [-0.2, 0.08, 1.95],
+    ];
+    const hand = (bottom: number): [number[], number[]] => [
+      [-1.25, -0.08, bottom],
+      [-1.15, 0.08, 1.85],
+    ];
+    expect(check(boxes([torso, arm, hand(1.4)])).closes).toBe(false);
+    const r = check(boxes([torso, arm, hand(0)]));
     expect(r.closes).toBe(true);
     expect(r.kind).toBe('passage');
   });
