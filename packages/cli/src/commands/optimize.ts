@@ -359,7 +359,7 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option('--keep-lods', 'keep authored LODs (_LOD nodes or sibling files) where an object has them')
     .option(
       '--physics <mode>',
-      "physics shape: auto (a decomposition when cheaper than a triangle mesh at the object's size, else the single hull), hull, decompose, mesh, none",
+      'physics shape: auto (the lowest land impact of hull, decomposition, triangle mesh and box that keeps open every doorway, arch or room an upright avatar walks through), hull, decompose, mesh, none',
       'auto',
     )
     .option(

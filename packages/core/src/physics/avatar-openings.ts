@@ -67,10 +67,18 @@ export interface AvatarOpening {
   kind?: 'passage' | 'enclosed';
   /** Widest clearance in that space, metres (twice the distance to the nearest surface). */
   width?: number;
+  /**
+   * Where the avatar's axis can be in every opening the hull closes (cell centres, flat xyz, in
+   * the frame of the input; thinned to at most MAX_OPENING_POINTS): a shape keeps the openings
+   * open when it leaves these points a margin clear.
+   */
+  points?: Float64Array;
   /** A point in it, metres, in the frame of the input. */
   at?: [number, number, number];
 }
 
+/** Most points `AvatarOpening.points` holds. */
+export const MAX_OPENING_POINTS = 8192;
 /** Cells of a space sampled for its walls. */
 const SAMPLE_CELLS = 96;
 /** Share of a space's cells that must meet a wall (or a roof) for it to count. */
@@ -355,6 +363,7 @@ export function avatarOpenings(
     if (inside.size === 0) return { closes: false };
     const seen = new Set<number>();
     let best: AvatarOpening = { closes: false };
+    const openingCells: number[] = [];
     for (const seed of inside.keys()) {
       if (seen.has(seed)) continue;
       // Group the cells (6-connected) and collect the faces the ball leaves them through.
@@ -443,6 +452,7 @@ export function avatarOpenings(
         }
       }
       const enclosed = !passage && deepest >= r && walledAll();
+      if (passage || enclosed) for (const c of cells) openingCells.push(c);
       if ((passage || enclosed) && widest > (best.width ?? 0)) {
         best = {
           closes: true,
@@ -451,6 +461,13 @@ export function avatarOpenings(
           at: centre(at),
         };
       }
+    }
+    if (best.closes) {
+      const step = Math.ceil(openingCells.length / MAX_OPENING_POINTS);
+      const kept = openingCells.filter((_, q) => q % step === 0);
+      const points = new Float64Array(3 * kept.length);
+      kept.forEach((g, q) => points.set(centre(g), 3 * q));
+      best.points = points;
     }
     return best;
   });

@@ -28,7 +28,9 @@
  * stores shapes normalised to the object's box.
  */
 
-import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
+import { AVATAR_PASSAGE_WIDTH, PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
+import { checkAbort } from './cut-plane.js';
+import { mergeKeepingOpenings } from './opening-merge.js';
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
@@ -141,6 +143,10 @@ const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.
 
 /** A box may stand in for the hull only when it is at most this much bigger (a nearly boxy object). */
 const BOX_MAX_VOLUME_RATIO = 1.25;
+/** A decomposition merged for openings keeps each opening's axis points this share of the avatar's width clear. */
+const OPENING_MARGIN = 0.25;
+/** ... and each of its hulls may shrink by this share of the object's longest side (fewer vertices). */
+const OPENING_HULL_ERROR = 0.01;
 /** Fit rank for ties on land impact: higher fits the model more closely. */
 const FIT_RANK: Record<PhysicsCandidate['shape'], number> = { mesh: 3, decomposition: 2, hull: 1, box: 0 };
 
@@ -317,6 +323,9 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let hulls: Float32Array[] = [];
   let dCost = { cost: 0 };
   let dInfo: PhysicsBuildResult['decomposition'];
+  // Openings an avatar uses (set by auto before it builds the decomposition).
+  let hullOpening: AvatarOpening = { closes: false },
+    boxOpening: AvatarOpening = { closes: false };
   /** Builds the decomposition (the slow step: voxels and cuts over the world-size solid). */
   const runDecomposition = (): void => {
     const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
@@ -328,7 +337,31 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       onProgress: (x) => progress(0.05 + 0.8 * x),
       signal: options.signal,
     });
-    hulls = writtenHulls(decomposition.hulls.map((h) => scaledCopy(h, f, true)));
+    // Auto needs the decomposition for an opening the hull closes: merge what the opening does
+    // not need (a statue's limbs, a chair's carving) while the land impact can still go down.
+    let fitted = decomposition.hulls;
+    if (options.mode === 'auto' && hullOpening.closes && hullOpening.points) {
+      fitted = mergeKeepingOpenings(fitted, hullOpening.points, {
+        margin:
+          OPENING_MARGIN * (options.openings ? (options.openings.width ?? AVATAR_PASSAGE_WIDTH) : AVATAR_PASSAGE_WIDTH),
+        floorWeight: Math.max(options.downloadWeight ?? 0, serverWeight(1)),
+        maxHullVertices: options.maxHullVertices,
+        hullError: Math.max(
+          decomposition.tolerance,
+          options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
+          OPENING_HULL_ERROR * Math.max(...worldSize),
+        ),
+        physics: settings,
+        check: () => checkAbort(options.signal),
+      });
+      if (fitted.length < decomposition.hulls.length)
+        add(
+          'info',
+          'physics-merged-for-openings',
+          `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} where no opening an avatar uses needs them: away from the openings the fit is looser than ${fmt((options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance) * 100)} cm`,
+        );
+    }
+    hulls = writtenHulls(fitted.map((h) => scaledCopy(h, f, true)));
     const counts = hulls.map((h) => h.length / 3);
     dCost = decompositionPhysicsCost(counts, settings);
     dInfo = {
@@ -402,8 +435,6 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const boxVolume = (hb.max[0] - hb.min[0]) * (hb.max[1] - hb.min[1]) * (hb.max[2] - hb.min[2]);
   const boxFits = single.volume > 0 && boxVolume <= BOX_MAX_VOLUME_RATIO * single.volume;
   // Openings an avatar uses, judged on the world-size surface (the high LOD, or the authored physics mesh).
-  let hullOpening: AvatarOpening = { closes: false },
-    boxOpening: AvatarOpening = { closes: false };
   if (options.openings !== false) {
     [hullOpening, boxOpening] = avatarOpenings(
       worldPositions,

@@ -281,3 +281,23 @@ describe('buildPhysics', () => {
     expect(() => buildPhysics(objectOf(torus()), { mode: 'hull', scale: [0, 1, 1] })).toThrow(RangeError);
   });
 });
+
+describe('buildPhysics auto: a decomposition merged back where no opening needs it', () => {
+  it('a big standing ring keeps its hole open with fewer, lighter hulls than the plain decomposition', () => {
+    const ring = objectOf(standingTorus(2.5, 0.4, 48, 16));
+    const plain = buildPhysics(ring, { mode: 'decompose', ...FAST });
+    const auto = buildPhysics(ring, { mode: 'auto', ...FAST });
+    expect(auto.choice!.shape).toBe('decomposition');
+    expect(auto.weight).toBeLessThan(plain.weight);
+    expect(auto.object.decomposition!.length).toBeLessThanOrEqual(plain.object.decomposition!.length);
+    expect(auto.diagnostics.some((d) => d.code === 'physics-merged-for-openings')).toBe(true);
+    // The hole (radius 2.1 m around the ring's axis, y) stays clear of every hull near its middle.
+    for (const p of [
+      [0, 0, 0],
+      [1, 0, 0],
+      [0, 0, -1],
+      [-0.9, 0, 0.9],
+    ])
+      expect(auto.object.decomposition!.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+  });
+});
