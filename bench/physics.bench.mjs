@@ -463,7 +463,7 @@ export async function run({ root, log }) {
   if (heldOut.length) lines.push(...target(['held-out']));
   lines.push('');
   lines.push(
-    "`optimize --physics auto` on each mesh as one object (download weight of its high LOD alone, no generated LODs): the shape chosen and the object's land impact, against the land impact with the single hull. Auto may exceed the hull only when the hull closes an opening an avatar uses (0.5 m at the object's size).",
+    "`optimize --physics auto` on each mesh as one object (download weight of its high LOD alone, no generated LODs): the shape chosen and the object's land impact, against the land impact with the single hull. Auto may exceed the hull only when the hull closes an opening an avatar uses (an upright avatar, 0.5 m wide and 1.8 m tall, at the object's size, through walls or under a roof).",
   );
   lines.push('');
   lines.push(
