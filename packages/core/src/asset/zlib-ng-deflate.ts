@@ -138,9 +138,9 @@ const BASE_LENGTH = new Uint16Array(LENGTH_CODES);
 const DIST_CODE = new Uint8Array(512);
 const BASE_DIST = new Uint16Array(D_CODES);
 /** The fixed Huffman codes (RFC 1951 3.2.6), bit-reversed for LSB-first output. */
-const STATIC_LTREE_LEN = new Uint8Array(L_CODES + 2);
+const STATIC_LTREE_LEN = new Uint16Array(L_CODES + 2);
 const STATIC_LTREE_CODE = new Uint16Array(L_CODES + 2);
-const STATIC_DTREE_LEN = new Uint8Array(D_CODES);
+const STATIC_DTREE_LEN = new Uint16Array(D_CODES);
 const STATIC_DTREE_CODE = new Uint16Array(D_CODES);
 
 function reverseBits(code: number, len: number): number {
@@ -222,7 +222,7 @@ interface Tree {
   maxLength: number;
   extra: Uint8Array;
   extraBase: number;
-  staticLen: Uint8Array | null;
+  staticLen: Uint16Array | null;
 }
 
 function newTree(
@@ -230,7 +230,7 @@ function newTree(
   maxLength: number,
   extra: Uint8Array,
   extraBase: number,
-  staticLen: Uint8Array | null,
+  staticLen: Uint16Array | null,
 ): Tree {
   const size = 2 * elems + 1;
   return {
@@ -800,10 +800,10 @@ function sendAllTrees(s: State, lcodes: number, dcodes: number, blcodes: number)
 
 function compressBlock(
   s: State,
-  lLen: ArrayLike<number>,
-  lCode: ArrayLike<number>,
-  dLen: ArrayLike<number>,
-  dCode: ArrayLike<number>,
+  lLen: Uint16Array,
+  lCode: Uint16Array,
+  dLen: Uint16Array,
+  dCode: Uint16Array,
 ): void {
   // At most 48 bits per symbol (15 + 5 length, 15 + 13 distance) and 15 for the end code.
   ensureOut(s, s.symNext * 6 + 8);
