@@ -17,6 +17,9 @@
  *
  * Goal: summed rounded land impact of optimize <= 0.6x the baseline's, with a worst error no
  * larger than the baseline's on every model.
+ *
+ * SLMESH_BENCH_ONLY=name,name runs only the models whose file name contains one of them (a quick
+ * check while working; scripts/bench-subset.mjs prints such a run without touching docs/).
  */
 
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -153,6 +156,10 @@ export async function run({ root, log }) {
     await writeGlb(path, model, gltf);
     corpus.push({ name: f, source: 'npm vhacd-js (app/meshes, OBJ)', path });
   }
+
+  // A subset while working on the planner (SLMESH_BENCH_ONLY=blonde,cow): the totals then say so.
+  const only = process.env.SLMESH_BENCH_ONLY?.split(',').filter(Boolean);
+  if (only) corpus.splice(0, corpus.length, ...corpus.filter((c) => only.some((o) => c.name.includes(o))));
 
   // 2. Three uploads per model and size.
   const rows = [];

@@ -455,7 +455,8 @@ export interface SimplifiedLod {
   vertices: number;
   /** meshoptimizer's own error estimate, metres (the planner measures the real one). */
   simplifierError: number;
-  mode: SimplifyMode;
+  /** How it was made; 'viewer': it is the viewer's own auto-LOD (viewer-auto-lod.ts), taken by a fallback. */
+  mode: SimplifyMode | 'viewer';
 }
 
 /**

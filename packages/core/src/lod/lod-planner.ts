@@ -70,6 +70,7 @@ import {
   type SimplifyMode,
 } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
+import { viewerAutoLods } from './viewer-auto-lod.js';
 import {
   computeUploadNormalization,
   encodeLodBlock,
@@ -179,7 +180,7 @@ export interface LodLevelPlan {
   /** Smallest silhouette coverage of high over the views, 0..1. */
   coverage: number;
   /** How it was made: a simplification mode, or a copy of the LOD above. */
-  mode: SimplifyMode | 'copy';
+  mode: SimplifyMode | 'viewer' | 'copy';
   /** meshoptimizer's target error for the accepted candidate, metres at the model's size. */
   simplifierTarget: number;
   /** Set when the LOD could not be made within the bound (see the plan's diagnostics). */
@@ -209,7 +210,7 @@ export interface HighLodPlan {
   /** Smallest silhouette coverage of the input's high over the views, 0..1. */
   coverage: number;
   /** How it was made: a simplification mode, 'proxy' (a big high's position-only proxy, seams kept), or 'kept' (the input's high as it is). */
-  mode: SimplifyMode | 'proxy' | 'kept';
+  mode: SimplifyMode | 'viewer' | 'proxy' | 'kept';
   fallback?: LodFallback;
 }
 
@@ -312,6 +313,8 @@ export class ObjectLodPlanner {
   private readonly modelRadius: number;
   private readonly maxSide: number;
   private readonly normalization: UploadNormalization;
+  /** The viewer's own auto-LODs of this object, measured (made when a fallback first needs them). */
+  private viewerLevels?: Record<LowerLodName, { result: SimplifiedLod; error: number; coverage: number }>;
 
   constructor(object: SlObject, options: LodPlanOptions) {
     if (!options?.simplifier)
@@ -444,7 +447,7 @@ export class ObjectLodPlanner {
       source: this.reference.source ? undefined : this.highSource,
       target: 0,
     };
-    let highMode: SimplifyMode | 'proxy' | 'kept' = 'kept';
+    let highMode: SimplifyMode | 'viewer' | 'proxy' | 'kept' = 'kept';
     let highFallback: LodFallback | undefined;
     if (!o.keepHigh && this.reference.lod && this.reference.error <= highBound) {
       // A big high: its proxy is within the bound already (position-only, seams kept); searching
@@ -521,14 +524,21 @@ export class ObjectLodPlanner {
       // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
       const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
       if (stuck && o.fallback && above.triangles > FALLBACK_MIN_TRIANGLES && Number.isFinite(distance)) {
-        const relaxed = this.relaxedSearch(source, bound, Math.floor(FALLBACK_KEEP_FRACTION * above.triangles), lean);
+        const relaxed = this.relaxedSearch(
+          source,
+          bound,
+          Math.floor(FALLBACK_KEEP_FRACTION * above.triangles),
+          lean,
+          lodName,
+          above,
+        );
         if (relaxed && (!found || relaxed.cost < found.cost)) {
           found = relaxed;
           fallback = 'relaxed-bound';
           note(
             'warning',
             'lod-fallback',
-            `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`,
+            `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : relaxed.result.mode === 'viewer' ? "the viewer's own auto-LOD method (the uploader's Generate)" : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`,
           );
         } else if (!found || found.result.triangles >= above.triangles) {
           note(
@@ -637,46 +647,75 @@ export class ObjectLodPlanner {
     };
   }
 
+  /** The viewer's auto-LOD at this level (viewer-auto-lod.ts: 1/3, 1/9, 1/27 of high), measured as candidates are. */
+  private viewerLevel(lodName: LowerLodName): { result: SimplifiedLod; error: number; coverage: number } {
+    if (!this.viewerLevels) {
+      const { lods } = viewerAutoLods(this.object, this.options.simplifier);
+      const level = (lod: MeshLod) => {
+        let triangles = 0,
+          vertices = 0;
+        for (const f of lod.faces) {
+          triangles += f.indices.length / 3;
+          vertices += f.positions.length / 3;
+        }
+        const result: SimplifiedLod = { lod, triangles, vertices, simplifierError: 0, mode: 'viewer' };
+        return { result, ...this.measure(lod) };
+      };
+      this.viewerLevels = { medium: level(lods.medium), low: level(lods.low), lowest: level(lods.lowest) };
+    }
+    return this.viewerLevels[lodName];
+  }
+
   /**
-   * The fallback for a stuck LOD: sloppy simplification to a third of the LOD above (the viewer's
-   * own ratio; it merges what the cascade cannot collapse: leaf cards, disconnected parts), and
-   * the cascade at error targets from twice the bound upward (doubling) until it gets to at most
-   * `maxTriangles`. The cheapest candidate that keeps the silhouette floor wins; undefined when
-   * none does.
+   * The fallback for a stuck LOD. Candidates: sloppy simplification and the cascade to a third of
+   * the LOD above (the viewer's ratio; sloppy merges what the cascade cannot collapse: leaf cards,
+   * disconnected parts), the cascade to half the LOD above, the cascade at error targets from
+   * twice the bound upward (doubling) until it gets to at most `maxTriangles`, and the viewer's
+   * own auto-LOD at this level (when it is no bigger than the LOD above). Of those that keep the
+   * silhouette floor, the cheapest whose error is within the bound or the viewer's own LOD's error
+   * wins, so a fallback never looks worse than the uploader's "Generate" would at that LOD; when
+   * none is, the one with the least error. Undefined when none keeps the floor.
    */
-  private relaxedSearch(source: LodSource, bound: number, maxTriangles: number, lean: boolean): Candidate | undefined {
+  private relaxedSearch(
+    source: LodSource,
+    bound: number,
+    maxTriangles: number,
+    lean: boolean,
+    lodName: LowerLodName,
+    above: { triangles: number; vertices: number },
+  ): Candidate | undefined {
     const o = this.options;
     const big = source.triangles > BIG_SOURCE_TRIANGLES;
     const opts = big ? { ...o, updatePositions: false } : o;
-    let best: Candidate | undefined;
-    const consider = (result: SimplifiedLod, t: number): boolean => {
-      if (result.triangles === 0 || result.triangles > maxTriangles) return false;
+    const found: Candidate[] = [];
+    const consider = (result: SimplifiedLod, t: number, limit = maxTriangles): boolean => {
+      if (result.triangles === 0 || result.triangles > limit) return false;
       const { error, coverage } = this.measure(result.lod);
-      if (coverage < o.minCoverage) return true;
-      const c = this.priced(result, error, coverage, t, lean);
-      if (!best || c.cost < best.cost) best = c;
+      if (coverage >= o.minCoverage) found.push(this.priced(result, error, coverage, t, lean));
       return true;
     };
     // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
-    consider(
-      simplifyLodSource(
-        source,
-        'sloppy',
-        Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION)),
-        this.maxSide,
-        opts,
-      ),
-      this.maxSide,
-    );
+    const third = Math.max(1, Math.floor((2 * maxTriangles) / FALLBACK_DECIMATION));
+    consider(simplifyLodSource(source, 'sloppy', third, this.maxSide, opts), this.maxSide);
+    consider(simplifyToTriangles(source, third, this.maxSide, opts), this.maxSide);
+    consider(simplifyToTriangles(source, maxTriangles, this.maxSide, opts), this.maxSide);
     for (let step = 1; step <= FALLBACK_STEPS; step++) {
       const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
       if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
     }
+    const viewer = this.viewerLevel(lodName);
+    if (viewer.result.vertices <= above.vertices && viewer.coverage >= o.minCoverage)
+      if (viewer.result.triangles > 0 && viewer.result.triangles <= above.triangles)
+        found.push(this.priced(viewer.result, viewer.error, viewer.coverage, this.maxSide, lean));
+    const allowed = Math.max(bound, viewer.error) * (1 + 1e-9);
+    let best: Candidate | undefined;
+    for (const c of found) if (c.error <= allowed && (!best || c.cost < best.cost)) best = c;
+    if (!best) for (const c of found) if (!best || c.error < best.error) best = c;
     return best;
   }
 
   /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */
-  private forceTriangles(source: LodSource, max: number): ChainLink & { mode: SimplifyMode } {
+  private forceTriangles(source: LodSource, max: number): ChainLink & { mode: SimplifyMode | 'viewer' } {
     const o = this.options;
     let r = simplifyToTriangles(source, max, this.maxSide, { ...o, maxRatioDrift: 1 });
     for (
@@ -707,7 +746,7 @@ export class ObjectLodPlanner {
     vertices: number,
     error: number,
     coverage: number,
-    mode: SimplifyMode | 'copy',
+    mode: SimplifyMode | 'viewer' | 'copy',
     target: number,
   ): LodLevelPlan {
     const k = this.options.sizeFactor;

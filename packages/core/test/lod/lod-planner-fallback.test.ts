@@ -9,10 +9,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
 import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
 import { planModelLods, planObjectLods } from '../../src/lod/lod-planner.js';
+import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
 import { boxSize, lodTriangleCount, objectBox, radiusOfScale } from '../../src/geometry/object-geometry.js';
 import { errorForPixels, fillDistance } from '../../src/lod/screen-space-error.js';
 import type { DeflateFn, Face, SlObject } from '../../src/types.js';
-import { MeshoptSimplifier, object, uvSphere } from './lod-fixtures.js';
+import { MeshoptSimplifier, object, uvSphere, vhacdMesh } from './lod-fixtures.js';
 
 const deflate: DeflateFn = (d, level) => new Uint8Array(deflateSync(d, { level }));
 let simplifier: MeshSimplifier;
@@ -83,6 +84,25 @@ describe('LODs off the tuning set', () => {
     // Without the fallback, the planner cannot shrink it within the bound (this is why it exists).
     const strict = planObjectLods(tree, { simplifier, deflate, sizeFactor: 4, fallback: false }).plan;
     expect(strict.levels[0].triangles).toBeGreaterThan(plan.levels[0].triangles);
+  });
+
+  it("a LOD made by a fallback never looks worse than the viewer's own auto-LOD at that level (the uploader's Generate)", () => {
+    // Leaf cards at 4x; V-HACD's caterpillar (282 m long, many thin legs) as authored.
+    for (const [model, k] of [
+      [object('Foliage', [leafCards(1500)]), 4],
+      [object('Caterpillar', [vhacdMesh('caterpillar.obj')]), 1],
+    ] as const) {
+      const { object: planned, plan } = planObjectLods(model, { simplifier, deflate, sizeFactor: k });
+      const viewer = viewerAutoLods(model, simplifier).lods;
+      const fallbacks = plan.levels.filter((l) => l.fallback === 'relaxed-bound');
+      expect(fallbacks.length).toBeGreaterThan(0);
+      for (const l of fallbacks) {
+        const ours = lodHausdorffDistance(model.lods.high, planned.lods[l.name]).distance * k;
+        const theirs = lodHausdorffDistance(model.lods.high, viewer[l.name]).distance * k;
+        // Both measured here the same way (sampled: 10 % slack); within the bound or the viewer's error.
+        expect(ours).toBeLessThanOrEqual(1.1 * Math.max(l.maxError, theirs));
+      }
+    }
   });
 
   it('a dense sphere gets a reduced high LOD by default, within the pixel bound at the fill distance; keepHigh leaves it untouched', () => {
