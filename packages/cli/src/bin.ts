@@ -8,11 +8,8 @@
 
 import { Command, CommanderError } from 'commander';
 import { isSlmeshError } from '@slmesh/core';
-import { registerCost } from './commands/cost.js';
-import { registerPreview } from './commands/preview.js';
-import { registerCheck } from './commands/check.js';
-import { registerInit } from './commands/init.js';
-import { registerOptimize } from './commands/optimize.js';
+/** Runs a command's action and keeps its exit status. */
+type RunCommand = (fn: () => Promise<number>) => Promise<void>;
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
 import { printable } from './format-table.js';
@@ -44,6 +41,17 @@ function useCallersFolder(env: NodeJS.ProcessEnv): void {
   }
 }
 
+type Register = (program: Command, run: RunCommand) => void;
+
+/** The commands, in the order help lists them, each loaded on demand. */
+const COMMANDS: Record<string, () => Promise<Register>> = {
+  cost: async () => (await import('./commands/cost.js')).registerCost,
+  preview: async () => (await import('./commands/preview.js')).registerPreview,
+  check: async () => (await import('./commands/check.js')).registerCheck,
+  init: async () => (await import('./commands/init.js')).registerInit,
+  optimize: async () => (await import('./commands/optimize.js')).registerOptimize,
+};
+
 async function main(argv: string[]): Promise<number> {
   useCallersFolder(process.env);
   let status = 0;
@@ -56,11 +64,11 @@ async function main(argv: string[]): Promise<number> {
     .version(VERSION)
     .exitOverride()
     .configureOutput({ writeErr: (s) => process.stderr.write(s) });
-  registerCost(program, run);
-  registerPreview(program, run);
-  registerCheck(program, run);
-  registerInit(program, run);
-  registerOptimize(program, run);
+  // Only the command asked for is loaded (each pulls in its own modules: the budget schema's
+  // validator, the preview page, the glTF reader); help, a typo or no command loads them all.
+  const first = argv.slice(2).find((a) => !a.startsWith('-'));
+  const names = first !== undefined && Object.hasOwn(COMMANDS, first) ? [first] : Object.keys(COMMANDS);
+  for (const name of names) (await COMMANDS[name]())(program, run);
   try {
     await program.parseAsync(argv);
   } catch (e) {
