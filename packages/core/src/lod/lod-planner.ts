@@ -538,7 +538,7 @@ export class ObjectLodPlanner {
           note(
             'warning',
             'lod-fallback',
-            `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : relaxed.result.mode === 'viewer' ? "the viewer's own auto-LOD method (the uploader's Generate)" : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m`,
+            `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : relaxed.result.mode === 'viewer' ? "the viewer's own auto-LOD method (the uploader's Generate)" : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
           );
         } else if (!found || found.result.triangles >= above.triangles) {
           note(
@@ -674,7 +674,10 @@ export class ObjectLodPlanner {
    * own auto-LOD at this level (when it is no bigger than the LOD above). Of those that keep the
    * silhouette floor, the cheapest whose error is within the bound or the viewer's own LOD's error
    * wins, so a fallback never looks worse than the uploader's "Generate" would at that LOD; when
-   * none is, the one with the least error. Undefined when none keeps the floor.
+   * none is, the one with the least error. When none keeps the floor, the same choice among those
+   * that cover at least as much as the viewer's own LOD (the viewer's LOD among them): no worse
+   * than Generate in error or silhouette, where the alternative is a copy of the LOD above.
+   * Undefined when none does.
    */
   private relaxedSearch(
     source: LodSource,
@@ -688,10 +691,14 @@ export class ObjectLodPlanner {
     const big = source.triangles > BIG_SOURCE_TRIANGLES;
     const opts = big ? { ...o, updatePositions: false } : o;
     const found: Candidate[] = [];
+    const viewer = this.viewerLevel(lodName);
+    // The silhouette floor, or the viewer's own LOD's coverage when that is lower (used only when
+    // nothing keeps the floor: then a LOD no worse than the viewer's beats a copy of the one above).
+    const floor = Math.min(o.minCoverage, viewer.coverage);
     const consider = (result: SimplifiedLod, t: number, limit = maxTriangles): boolean => {
       if (result.triangles === 0 || result.triangles > limit) return false;
       const { error, coverage } = this.measure(result.lod);
-      if (coverage >= o.minCoverage) found.push(this.priced(result, error, coverage, t, lean));
+      if (coverage >= floor) found.push(this.priced(result, error, coverage, t, lean));
       return true;
     };
     // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
@@ -703,15 +710,17 @@ export class ObjectLodPlanner {
       const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
       if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
     }
-    const viewer = this.viewerLevel(lodName);
-    if (viewer.result.vertices <= above.vertices && viewer.coverage >= o.minCoverage)
-      if (viewer.result.triangles > 0 && viewer.result.triangles <= above.triangles)
+    if (viewer.result.vertices <= above.vertices && viewer.result.triangles > 0)
+      if (viewer.result.triangles <= above.triangles)
         found.push(this.priced(viewer.result, viewer.error, viewer.coverage, this.maxSide, lean));
     const allowed = Math.max(bound, viewer.error) * (1 + 1e-9);
-    let best: Candidate | undefined;
-    for (const c of found) if (c.error <= allowed && (!best || c.cost < best.cost)) best = c;
-    if (!best) for (const c of found) if (!best || c.error < best.error) best = c;
-    return best;
+    const pick = (pool: Candidate[]): Candidate | undefined => {
+      let best: Candidate | undefined;
+      for (const c of pool) if (c.error <= allowed && (!best || c.cost < best.cost)) best = c;
+      if (!best) for (const c of pool) if (!best || c.error < best.error) best = c;
+      return best;
+    };
+    return pick(found.filter((c) => c.coverage >= o.minCoverage)) ?? pick(found);
   }
 
   /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */
