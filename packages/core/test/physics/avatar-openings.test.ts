@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { avatarOpenings } from '../../src/physics/avatar-openings.js';
 import { convexHull } from '../../src/physics/convex-hull.js';
-import { boxes, room, sphere, standingTorus, torus, type TestMesh } from './physics-fixtures.js';
+import {
+  boxes,
+  doorwayWall,
+  room,
+  sphere,
+  standingTorus,
+  table as tableMesh,
+  torus,
+  type TestMesh,
+} from './physics-fixtures.js';
 
 const hullOf = (m: TestMesh) => convexHull(Float32Array.from(m.positions)).points;
 const scaled = (m: TestMesh, s: number): TestMesh => ({ positions: m.positions.map((v) => v * s), indices: m.indices });
@@ -20,20 +29,7 @@ describe('avatarOpenings', () => {
   });
 
   it('a wall with a 1 m doorway: a passage; the wall without it: none', () => {
-    const wall = boxes([
-      [
-        [-2, 0, 0],
-        [-0.5, 0.2, 2.5],
-      ],
-      [
-        [0.5, 0, 0],
-        [2, 0.2, 2.5],
-      ],
-      [
-        [-0.5, 0, 2.1],
-        [0.5, 0.2, 2.5],
-      ],
-    ]);
+    const wall = doorwayWall();
     const r = check(wall);
     expect(r.closes).toBe(true);
     expect(r.kind).toBe('passage');
@@ -50,20 +46,7 @@ describe('avatarOpenings', () => {
   });
 
   it('a table 0.75 m high: no avatar walks under it; at 3x (a pavilion on four posts) one does', () => {
-    const leg = (x: number, y: number): [number[], number[]] => [
-      [x, y, 0],
-      [x + 0.06, y + 0.06, 0.7],
-    ];
-    const table = boxes([
-      [
-        [0, 0, 0.7],
-        [1.4, 0.9, 0.76],
-      ],
-      leg(0, 0),
-      leg(1.34, 0),
-      leg(0, 0.84),
-      leg(1.34, 0.84),
-    ]);
+    const table = tableMesh();
     expect(check(table).closes).toBe(false);
     const big = scaled(table, 3);
     const r = check(big);
@@ -91,20 +74,7 @@ describe('avatarOpenings', () => {
   });
 
   it('a 1 m by 2.1 m doorway is a passage standing up, not lying on its side (up is x)', () => {
-    const wall = boxes([
-      [
-        [-2, 0, 0],
-        [-0.5, 0.2, 2.5],
-      ],
-      [
-        [0.5, 0, 0],
-        [2, 0.2, 2.5],
-      ],
-      [
-        [-0.5, 0, 2.1],
-        [0.5, 0.2, 2.5],
-      ],
-    ]);
+    const wall = doorwayWall();
     const hull = [hullOf(wall)];
     expect(avatarOpenings(wall.positions, wall.indices, hull, { up: 2 })[0].kind).toBe('passage');
     expect(avatarOpenings(wall.positions, wall.indices, hull, { up: 0 })[0].closes).toBe(false);

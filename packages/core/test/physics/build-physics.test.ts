@@ -18,6 +18,7 @@ import {
   room,
   sphere,
   standingTorus,
+  table as tableMesh,
   torus,
   type TestMesh,
 } from './physics-fixtures.js';
@@ -134,20 +135,7 @@ describe('buildPhysics', () => {
   });
 
   it('auto: a life-size table keeps its hull (nobody walks under it); the room works in a Y-up prim frame too', () => {
-    const leg = (x: number, y: number): [number[], number[]] => [
-      [x, y, 0],
-      [x + 0.06, y + 0.06, 0.7],
-    ];
-    const table = boxes([
-      [
-        [0, 0, 0.7],
-        [1.4, 0.9, 0.76],
-      ],
-      leg(0, 0),
-      leg(1.34, 0),
-      leg(0, 0.84),
-      leg(1.34, 0.84),
-    ]);
+    const table = tableMesh();
     const t = buildPhysics(objectOf(table), { mode: 'auto', ...FAST });
     expect(t.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(true);
     expect(t.choice!.reason).not.toMatch(/would close/);

@@ -88,6 +88,42 @@ export function torus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
   return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
 }
 
+/** A 1.4 x 0.9 m table, 0.76 m high, on four thin legs. */
+export function table(): TestMesh {
+  const leg = (x: number, y: number): [number[], number[]] => [
+    [x, y, 0],
+    [x + 0.06, y + 0.06, 0.7],
+  ];
+  return boxes([
+    [
+      [0, 0, 0.7],
+      [1.4, 0.9, 0.76],
+    ],
+    leg(0, 0),
+    leg(1.34, 0),
+    leg(0, 0.84),
+    leg(1.34, 0.84),
+  ]);
+}
+
+/** A 4 m wall, 0.2 m thick and 2.5 m high, with a 1 x 2.1 m doorway in its middle. */
+export function doorwayWall(): TestMesh {
+  return boxes([
+    [
+      [-2, 0, 0],
+      [-0.5, 0.2, 2.5],
+    ],
+    [
+      [0.5, 0, 0],
+      [2, 0.2, 2.5],
+    ],
+    [
+      [-0.5, 0, 2.1],
+      [0.5, 0.2, 2.5],
+    ],
+  ]);
+}
+
 /** The torus above stood upright (its hole's axis along y, Z up): a ring an avatar may walk through. */
 export function standingTorus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
   const t = torus(R, r, seg, side);
