@@ -798,13 +798,7 @@ function sendAllTrees(s: State, lcodes: number, dcodes: number, blcodes: number)
   sendTree(s, s.dtree, dcodes - 1);
 }
 
-function compressBlock(
-  s: State,
-  lLen: Uint16Array,
-  lCode: Uint16Array,
-  dLen: Uint16Array,
-  dCode: Uint16Array,
-): void {
+function compressBlock(s: State, lLen: Uint16Array, lCode: Uint16Array, dLen: Uint16Array, dCode: Uint16Array): void {
   // At most 48 bits per symbol (15 + 5 length, 15 + 13 distance) and 15 for the end code.
   ensureOut(s, s.symNext * 6 + 8);
   const dBuf = s.dBuf,
