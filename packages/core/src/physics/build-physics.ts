@@ -30,7 +30,7 @@
 
 import { AVATAR_PASSAGE_WIDTH, PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
 import { checkAbort } from './cut-plane.js';
-import { mergeKeepingOpenings } from './opening-merge.js';
+import { hullsBlockOpening, mergeKeepingOpenings } from './opening-merge.js';
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
@@ -143,6 +143,14 @@ const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.
 
 /** A box may stand in for the hull only when it is at most this much bigger (a nearly boxy object). */
 const BOX_MAX_VOLUME_RATIO = 1.25;
+/**
+ * Fit tolerance of a decomposition auto makes only to keep an opening, metres, when none is asked:
+ * the opening test leaves the avatar's axis 0.21 m from any surface, so a hull reaching 10 cm
+ * beyond the solid narrows an opening a little and closes none (and the fit costs far fewer cuts).
+ */
+const OPENING_FIT_TOLERANCE = 0.1;
+/** ... and cuts into at most this many parts (no forced merges below 256 hulls; bounded time on shells). */
+const OPENING_MAX_PARTS = 128;
 /** A decomposition merged for openings keeps each opening's axis points this share of the avatar's width clear. */
 const OPENING_MARGIN = 0.25;
 /** ... and each of its hulls may shrink by this share of the object's longest side (fewer vertices). */
@@ -326,12 +334,17 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   // Openings an avatar uses (set by auto before it builds the decomposition).
   let hullOpening: AvatarOpening = { closes: false },
     boxOpening: AvatarOpening = { closes: false };
+  let decompositionCloses = false;
   /** Builds the decomposition (the slow step: voxels and cuts over the world-size solid). */
   const runDecomposition = (): void => {
+    // Auto decomposes to keep an opening: without an asked tolerance it fits more loosely.
+    const openingDriven = options.mode === 'auto' && hullOpening.closes;
+    const asked = options.tolerance ?? (openingDriven ? OPENING_FIT_TOLERANCE : DECOMPOSE_DEFAULTS.tolerance);
     const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
       ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
+      ...(openingDriven ? { maxParts: OPENING_MAX_PARTS } : {}),
       ...options.decompose,
-      tolerance: options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
+      tolerance: asked,
       maxHulls: options.maxHulls,
       maxHullVertices: options.maxHullVertices,
       onProgress: (x) => progress(0.05 + 0.8 * x),
@@ -340,17 +353,13 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     // Auto needs the decomposition for an opening the hull closes: merge what the opening does
     // not need (a statue's limbs, a chair's carving) while the land impact can still go down.
     let fitted = decomposition.hulls;
-    if (options.mode === 'auto' && hullOpening.closes && hullOpening.points) {
+    if (openingDriven && hullOpening.points) {
       fitted = mergeKeepingOpenings(fitted, hullOpening.points, {
         margin:
           OPENING_MARGIN * (options.openings ? (options.openings.width ?? AVATAR_PASSAGE_WIDTH) : AVATAR_PASSAGE_WIDTH),
         floorWeight: Math.max(options.downloadWeight ?? 0, serverWeight(1)),
         maxHullVertices: options.maxHullVertices,
-        hullError: Math.max(
-          decomposition.tolerance,
-          options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
-          OPENING_HULL_ERROR * Math.max(...worldSize),
-        ),
+        hullError: Math.max(decomposition.tolerance, asked, OPENING_HULL_ERROR * Math.max(...worldSize)),
         physics: settings,
         check: () => checkAbort(options.signal),
       });
@@ -358,9 +367,11 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
         add(
           'info',
           'physics-merged-for-openings',
-          `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} where no opening an avatar uses needs them: away from the openings the fit is looser than ${fmt((options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance) * 100)} cm`,
+          `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} where no opening an avatar uses needs them: away from the openings the fit is looser than ${fmt(asked * 100)} cm`,
         );
     }
+    // A decomposition stopped short of its fit (a part or hull limit) may still span an opening.
+    decompositionCloses = openingDriven && !!hullOpening.points && hullsBlockOpening(fitted, hullOpening.points);
     hulls = writtenHulls(fitted.map((h) => scaledCopy(h, f, true)));
     const counts = hulls.map((h) => h.length / 3);
     dCost = decompositionPhysicsCost(counts, settings);
@@ -374,7 +385,6 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       airFraction: decomposition.airFraction,
       limited: decomposition.limited,
     };
-    const asked = options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance;
     if (decomposition.tolerance > asked * 1.0001) {
       add(
         'info',
@@ -492,7 +502,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       weight: dCost.cost,
       estimate: true,
       landImpact: li(dCost.cost),
-      keepsOpenings: true,
+      keepsOpenings: !decompositionCloses,
     });
   const usable = candidates.filter((c) => c.keepsOpenings && (c.shape !== 'box' || boxFits));
   const pool = usable.length > 0 ? usable : candidates.filter((c) => c.shape === 'hull');

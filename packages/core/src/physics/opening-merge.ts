@@ -39,7 +39,7 @@ interface Piece {
 }
 
 /** True when some point lies inside the hull grown by `margin` (box first, then the planes). */
-function blocks(h: PartHull, points: Float64Array, margin: number): boolean {
+export function blocks(h: PartHull, points: Float64Array, margin: number): boolean {
   const pl = h.planes;
   const faces = pl.length / 4;
   for (let i = 0; i < points.length; i += 3) {
@@ -55,6 +55,14 @@ function blocks(h: PartHull, points: Float64Array, margin: number): boolean {
     if (inside) return true;
   }
   return false;
+}
+
+/** True when a hull (flat xyz points each) has one of the opening's `points` inside it. */
+export function hullsBlockOpening(hulls: readonly ArrayLike<number>[], points: Float64Array): boolean {
+  return hulls.some((h) => {
+    const hull = partHull(Float64Array.from(h), 1e-3);
+    return hull !== undefined && blocks(hull, points, 0);
+  });
 }
 
 /** Merges `hulls` (flat xyz each) while the openings' `points` stay clear; returns the new hulls. */

@@ -271,6 +271,14 @@ describe('buildPhysics', () => {
 });
 
 describe('buildPhysics auto: a decomposition merged back where no opening needs it', () => {
+  it('a decomposition stopped short of its fit that still spans the opening is not said to keep it', () => {
+    // One part only: the decomposition is the room's hull, doorway closed.
+    const r = buildPhysics(objectOf(room()), { mode: 'auto', decompose: { maxParts: 1, maxCells: 100_000 } });
+    const d = r.choice!.candidates.find((c) => c.shape === 'decomposition');
+    expect(d?.keepsOpenings).toBe(false);
+    expect(r.choice!.shape).not.toBe('decomposition');
+  });
+
   it('a big standing ring keeps its hole open with fewer, lighter hulls than the plain decomposition', () => {
     const ring = objectOf(standingTorus(2.5, 0.4, 48, 16));
     const plain = buildPhysics(ring, { mode: 'decompose', ...FAST });
