@@ -363,12 +363,11 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
         physics: settings,
         check: () => checkAbort(options.signal),
       });
-      if (fitted.length < decomposition.hulls.length)
-        add(
-          'info',
-          'physics-merged-for-openings',
-          `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} where no opening an avatar uses needs them: away from the openings the fit is looser than ${fmt(asked * 100)} cm`,
-        );
+      add(
+        'info',
+        'physics-merged-for-openings',
+        `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} and simplified where no opening an avatar uses needs the fit: away from the openings it is looser than ${fmt(asked * 100)} cm`,
+      );
     }
     // A decomposition stopped short of its fit (a part or hull limit) may still span an opening.
     decompositionCloses = openingDriven && !!hullOpening.points && hullsBlockOpening(fitted, hullOpening.points);

@@ -87,7 +87,9 @@ export function mergeKeepingOpenings(
     weight += weightOf(hull.points.length / 3);
   }
   const floor = options.floorWeight ?? 0;
-  if (nodes.length < 2 || weight <= floor) return hulls.slice();
+  const live = () => nodes.filter((n) => n.alive).map((n) => Float32Array.from(n.hull.points));
+  // Simplified already light enough (or nothing to pair): the simplified hulls.
+  if (nodes.length < 2 || weight <= floor) return live();
   const evaluate = (a: MergeNode<Piece>, b: MergeNode<Piece>): MergeCandidate<Piece> | undefined => {
     const both = new Float64Array(a.data.points.length + b.data.points.length);
     both.set(a.data.points);
@@ -111,5 +113,5 @@ export function mergeKeepingOpenings(
     stopOnRefusal: true,
     check: options.check,
   });
-  return nodes.filter((n) => n.alive).map((n) => Float32Array.from(n.hull.points));
+  return live();
 }
