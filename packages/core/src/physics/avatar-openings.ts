@@ -24,8 +24,8 @@
  *    wider than the capsule, so it can go round the object).
  * 5. Per hull: reached cells whose centre is inside the hull (thickened to two cells when flat)
  *    are space it would fill; group them (6-connected). A group is
- *    - a passage when the avatar leaves it through two hull faces facing apart (normals' dot
- *      product below -0.5) and the space is walled: at least half of its lower half meets the
+ *    - a passage when it starts within a step (1 m) of the ground, the avatar leaves it through
+ *      two hull faces facing apart (normals' dot product below -0.5) and the space is walled: at least half of its lower half meets the
  *      surface on both sides across the passage before leaving the hull (jambs, legs, a ring),
  *      or it is roofed (half its cells have surface straight above) and deep enough to stand in
  *      wholly (a cell its width inside every face: a pavilion, under a big table). A shaft
@@ -79,6 +79,12 @@ export interface AvatarOpening {
 
 /** Most points `AvatarOpening.points` holds. */
 export const MAX_OPENING_POINTS = 8192;
+/**
+ * How far above the ground a passage may start, metres (a threshold an avatar climbs or jumps; a
+ * ring's hole above its rim): higher gaps (over a figure's back, in a tall chair's carving) are
+ * flown through at most, and may close. Rooms count at any height.
+ */
+const PASSAGE_STEP = 1;
 /** Cells of a space sampled for its walls. */
 const SAMPLE_CELLS = 96;
 /** Share of a space's cells that must meet a wall (or a roof) for it to count. */
@@ -130,6 +136,8 @@ interface AvatarGrid {
   r: number;
   lo: number[];
   hi: number[];
+  /** Index along `up` of the lowest cell the capsule's axis may hold (standing on the ground). */
+  floor: number;
 }
 
 /** Steps 1-4 of the file comment: the grid, the distance to the surface, the flooded capsule axis. */
@@ -219,7 +227,7 @@ function avatarGrid(
     if (k > 0) push(g - nx * ny);
     if (k < nz - 1) push(g + nx * ny);
   }
-  return { origin, cell, dims, d2, reached, r: clearance * r, lo, hi };
+  return { origin, cell, dims, d2, reached, r: clearance * r, lo, hi, floor };
 }
 
 /**
@@ -289,7 +297,7 @@ export function avatarOpenings(
 ): AvatarOpening[] {
   const g = avatarGrid(positions, indices, options);
   if (!g) return hulls.map(() => ({ closes: false }));
-  const { origin, cell, d2, reached, lo, hi } = g;
+  const { origin, cell, d2, reached, lo, hi, floor } = g;
   const [nx, ny, nz] = g.dims;
   const gridDims = g.dims;
   const up = options.up ?? 2;
@@ -440,7 +448,9 @@ export function avatarOpenings(
       const level = [0, 1, 2].filter((a) => a !== up);
       const walledAll = () => share(level[0], true) >= WALLED_SHARE && share(level[1], true) >= WALLED_SHARE;
       let passage = false;
-      if (pairDot < -0.5) {
+      // A passage is walked through from the ground: its lowest point no higher than a step.
+      const grounded = byHeight[0] <= floor + Math.ceil(PASSAGE_STEP / cell);
+      if (pairDot < -0.5 && grounded) {
         const dn = Math.hypot(dir[0], dir[1], dir[2]) || 1;
         if (Math.abs(dir[up]) / dn > 0.7) passage = walledAll();
         else {

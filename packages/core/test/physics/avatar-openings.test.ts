@@ -73,6 +73,28 @@ describe('avatarOpenings', () => {
     expect(r.kind).toBe('passage');
   });
 
+  it("a gap over a figure's back (high above the ground) is no passage; the same gap near the ground is", () => {
+    const saddle = (back: number) =>
+      boxes([
+        [
+          [0, 0, 0],
+          [3, 0.5, back],
+        ],
+        [
+          [0, 0, back],
+          [0.4, 0.5, back + 2.2],
+        ],
+        [
+          [2.4, 0, back],
+          [3, 0.5, back + 2.2],
+        ],
+      ]);
+    expect(check(saddle(1.3)).closes).toBe(false);
+    const low = check(saddle(0.3));
+    expect(low.closes).toBe(true);
+    expect(low.kind).toBe('passage');
+  });
+
   it('a 1 m by 2.1 m doorway is a passage standing up, not lying on its side (up is x)', () => {
     const wall = doorwayWall();
     const hull = [hullOf(wall)];
