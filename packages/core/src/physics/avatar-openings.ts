@@ -39,8 +39,7 @@
  * sixth of the width and gaps near the threshold are judged to about a cell. Moving the capsule
  * sideways is judged cell by cell, not over its whole height, so a passage that narrows at
  * different heights in turn may count. An object hung above the ground is judged as if it stood
- * on it. Deterministic; pure
- * (no Node APIs).
+ * on it. Deterministic; pure (no Node APIs).
  */
 
 import { AVATAR_PASSAGE_HEIGHT, AVATAR_PASSAGE_WIDTH } from '../constants.js';
@@ -267,6 +266,13 @@ function capsuleCells(
   return out;
 }
 
+/** At most `most` of `xs`, evenly spread: every n-th, n = ceil(length / most); `xs` itself when it fits. */
+function everyNth<T>(xs: T[], most: number): T[] {
+  if (xs.length <= most) return xs;
+  const step = Math.ceil(xs.length / most);
+  return xs.filter((_, q) => q % step === 0);
+}
+
 /** Squared Euclidean distance transform in place (cells), one axis at a time. */
 function edt3d(d2: Float32Array, dims: number[]): void {
   const [nx, ny, nz] = dims;
@@ -357,13 +363,9 @@ export function avatarOpenings(
         for (let i = i0; i <= i1; i++) {
           const g = i + nx * (j + ny * k);
           if (!reached[g]) continue;
-          const [x, y, zz] = centre(g);
-          // Most reached cells are outside: stop at the first face they are beyond.
-          let out = false;
-          for (let q = 0; q < planes && !out; q++)
-            out = pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz > pl[4 * q + 3];
-          if (out) continue;
-          const d = depth(x, y, zz).d;
+          // Most reached cells are outside: inHull stops at the first face they are beyond.
+          if (!inHull(g)) continue;
+          const d = depth(...centre(g)).d;
           if (d > 0) inside.set(g, d);
         }
       }
@@ -437,10 +439,11 @@ export function avatarOpenings(
       const upIndex = (g: number) => Math.floor(g / steps[up]) % gridDims[up];
       const byHeight = cells.map(upIndex).sort((a, b) => a - b);
       const mid = byHeight[(byHeight.length - 1) >> 1];
-      const thin = <T>(xs: T[]) =>
-        xs.length <= SAMPLE_CELLS ? xs : xs.filter((_, q) => q % Math.ceil(xs.length / SAMPLE_CELLS) === 0);
-      const all = thin(cells);
-      const low = thin(cells.filter((g) => upIndex(g) <= mid));
+      const all = everyNth(cells, SAMPLE_CELLS);
+      const low = everyNth(
+        cells.filter((g) => upIndex(g) <= mid),
+        SAMPLE_CELLS,
+      );
       const share = (axis: number, both: boolean) => {
         const from = axis === up ? all : low;
         return from.filter((g) => wallFrom(g, axis, 1) && (!both || wallFrom(g, axis, -1))).length / from.length;
@@ -473,8 +476,7 @@ export function avatarOpenings(
       }
     }
     if (best.closes) {
-      const step = Math.ceil(openingCells.length / MAX_OPENING_POINTS);
-      const kept = openingCells.filter((_, q) => q % step === 0);
+      const kept = everyNth(openingCells, MAX_OPENING_POINTS);
       const points = new Float64Array(3 * kept.length);
       kept.forEach((g, q) => points.set(centre(g), 3 * q));
       best.points = points;
