@@ -107,3 +107,16 @@ export function bakePlacement(object: SlObject): SlObject {
     ...(object.decomposition ? { decomposition: object.decomposition.map((h) => placePositions(pl, h)) } : {}),
   };
 }
+
+/**
+ * The prim-frame axis closest to world up (Z): the object's placement rotates its prim frame into
+ * the world (rows of a row-major rotation are the world axes in prim coordinates); without one
+ * the prim frame is the world. A glTF node without rotation comes out Y-up (the importer's
+ * Y-up to Z-up turn).
+ */
+export function primUpAxis(object: SlObject): 0 | 1 | 2 {
+  const r = object.placement?.rotation;
+  if (!r) return 2;
+  const row = [Math.abs(r[6]), Math.abs(r[7]), Math.abs(r[8])];
+  return row[0] >= row[1] && row[0] >= row[2] ? 0 : row[1] >= row[2] ? 1 : 2;
+}

@@ -17,8 +17,9 @@
  * - `auto`: every candidate is priced at the object's size (the single hull, the decomposition,
  *   the triangle mesh, the bounding box as a 12-triangle mesh) and judged by the object's land
  *   impact, max(download, physics, server), with `downloadWeight` given by the caller. Shapes
- *   that would close an opening an avatar uses (avatar-openings.ts: passages and hollows an upright
- *   avatar 0.5 m wide and 1.8 m tall fits, at the object's size, up being the world's Z) are left out, and so is a box much bigger than the hull.
+ *   that would close an opening an avatar uses (avatar-openings.ts: passages and hollows an
+ *   upright avatar 0.5 m wide and 1.8 m tall fits, at the object's size, up being the world's Z)
+ *   are left out, and so is a box much bigger than the hull.
  *   Of the rest, the lowest land impact wins; shapes tied on it (download weight dominates) are
  *   ranked by fit: mesh, decomposition, hull, box. So auto never costs more land impact than the
  *   hull unless the hull closes an opening. `result.choice` says what and why.
@@ -30,7 +31,7 @@
 
 import { AVATAR_PASSAGE_WIDTH, PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
 import { checkAbort } from './cut-plane.js';
-import { hullsBlockOpening, mergeKeepingOpenings } from './opening-merge.js';
+import { mergeKeepingOpenings } from './opening-merge.js';
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
@@ -51,6 +52,7 @@ import {
   triangleMeshPhysicsCost,
 } from '../cost/physics-cost.js';
 import { serverWeight } from '../cost/server-weight.js';
+import { primUpAxis } from '../geometry/placement.js';
 import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 
@@ -335,6 +337,8 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let hullOpening: AvatarOpening = { closes: false },
     boxOpening: AvatarOpening = { closes: false };
   let decompositionCloses = false;
+  // How openings are judged: the avatar's size (options) and the prim's up axis.
+  const openingOptions: AvatarOpeningOptions = { up: primUpAxis(object), ...(options.openings || {}) };
   /** Builds the decomposition (the slow step: voxels and cuts over the world-size solid). */
   const runDecomposition = (): void => {
     // Auto decomposes to keep an opening: without an asked tolerance it fits more loosely.
@@ -354,23 +358,23 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     // not need (a statue's limbs, a chair's carving) while the land impact can still go down.
     let fitted = decomposition.hulls;
     if (openingDriven && hullOpening.points) {
-      fitted = mergeKeepingOpenings(fitted, hullOpening.points, {
-        margin:
-          OPENING_MARGIN * (options.openings ? (options.openings.width ?? AVATAR_PASSAGE_WIDTH) : AVATAR_PASSAGE_WIDTH),
+      const merged = mergeKeepingOpenings(fitted, hullOpening.points, {
+        margin: OPENING_MARGIN * (openingOptions.width ?? AVATAR_PASSAGE_WIDTH),
         floorWeight: Math.max(options.downloadWeight ?? 0, serverWeight(1)),
         maxHullVertices: options.maxHullVertices,
         hullError: Math.max(decomposition.tolerance, asked, OPENING_HULL_ERROR * Math.max(...worldSize)),
         physics: settings,
         check: () => checkAbort(options.signal),
       });
+      fitted = merged.hulls;
+      // A decomposition stopped short of its fit (a part or hull limit) may still span an opening.
+      decompositionCloses = merged.blocksOpening;
       add(
         'info',
         'physics-merged-for-openings',
         `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} and simplified where no opening an avatar uses needs the fit: away from the openings it is looser than ${fmt(asked * 100)} cm`,
       );
     }
-    // A decomposition stopped short of its fit (a part or hull limit) may still span an opening.
-    decompositionCloses = openingDriven && !!hullOpening.points && hullsBlockOpening(fitted, hullOpening.points);
     hulls = writtenHulls(fitted.map((h) => scaledCopy(h, f, true)));
     const counts = hulls.map((h) => h.length / 3);
     dCost = decompositionPhysicsCost(counts, settings);
@@ -449,7 +453,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       worldPositions,
       tri.indices,
       [scaledCopy(single.points, f), scaledCopy(boxTri.positions, f)],
-      { up: primUpAxis(object), ...(options.openings || {}) },
+      openingOptions,
     );
   }
   // The decomposition is the slow candidate. It can only win when the cheap shapes leave land
@@ -553,19 +557,6 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   }
   delete out.physicsMesh;
   return result('hull', hullInfo.weight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
-}
-
-/**
- * The prim-frame axis closest to world up (Z): the object's placement rotates its prim frame into
- * the world (rows of a row-major rotation are the world axes in prim coordinates); without one
- * the prim frame is the world. A glTF node without rotation comes out Y-up (the importer's
- * Y-up to Z-up turn).
- */
-export function primUpAxis(object: SlObject): 0 | 1 | 2 {
-  const r = object.placement?.rotation;
-  if (!r) return 2;
-  const row = [Math.abs(r[6]), Math.abs(r[7]), Math.abs(r[8])];
-  return row[0] >= row[1] && row[0] >= row[2] ? 0 : row[1] >= row[2] ? 1 : 2;
 }
 
 function concat(arrays: Float32Array[]): Float32Array {

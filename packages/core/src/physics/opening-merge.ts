@@ -11,11 +11,14 @@
  * The smaller concavities close; the openings stay. Deterministic; pure (no Node APIs).
  */
 
-import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
-import { assignDefaults } from '../options.js';
+import type { PhysicsCostSettings } from '../constants.js';
+import { decompositionPhysicsCost } from '../cost/physics-cost.js';
 import { partHull, type PartHull } from './concavity.js';
 import { mergeHulls, type MergeCandidate, type MergeNode } from './hull-merge.js';
 import { simplifyHull } from './hull-simplify.js';
+
+/** Thickness given to a flat hull, metres (concavity.ts partHull). */
+const MIN_THICKNESS = 1e-3;
 
 export interface OpeningMergeOptions {
   /** How far a merged hull must stay from every opening point, metres. */
@@ -34,8 +37,14 @@ export interface OpeningMergeOptions {
   check?: () => void;
 }
 
-interface Piece {
-  points: Float64Array;
+export interface OpeningMergeResult {
+  /** The hulls, flat xyz each. */
+  hulls: Float32Array[];
+  /**
+   * True when one of them still holds an opening point (a decomposition stopped short of its fit
+   * by a part or hull limit spans the opening; no merge ever adds such a hull).
+   */
+  blocksOpening: boolean;
 }
 
 /** True when some point lies inside the hull grown by `margin` (box first, then the planes). */
@@ -57,48 +66,46 @@ export function blocks(h: PartHull, points: Float64Array, margin: number): boole
   return false;
 }
 
-/** True when a hull (flat xyz points each) has one of the opening's `points` inside it. */
-export function hullsBlockOpening(hulls: readonly ArrayLike<number>[], points: Float64Array): boolean {
-  return hulls.some((h) => {
-    const hull = partHull(Float64Array.from(h), 1e-3);
-    return hull !== undefined && blocks(hull, points, 0);
-  });
-}
-
-/** Merges `hulls` (flat xyz each) while the openings' `points` stay clear; returns the new hulls. */
+/** Merges `hulls` (flat xyz each) while the openings' `points` stay clear. */
 export function mergeKeepingOpenings(
   hulls: readonly Float32Array[],
   points: Float64Array,
   options: OpeningMergeOptions,
-): Float32Array[] {
-  const settings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
+): OpeningMergeResult {
   const maxVertices = options.maxHullVertices ?? 256;
   const hullError = options.hullError ?? 0.05;
-  const weightOf = (n: number) => settings.decompositionCostPerHull + settings.decompositionCostPerVertex * n;
-  const nodes: MergeNode<Piece>[] = [];
+  const weightOf = (h: PartHull) => decompositionPhysicsCost([h.points.length / 3], options.physics).cost;
+  /** The hull simplified inside itself to `hullError` (fewer vertices weigh less). */
+  const simplified = (exact: PartHull): PartHull => {
+    const simple = simplifyHull(exact.points, maxVertices, hullError);
+    return simple === exact.points ? exact : (partHull(simple, MIN_THICKNESS) ?? exact);
+  };
+  const nodes: MergeNode<undefined>[] = [];
   let weight = 0;
   for (const h of hulls) {
-    const exact = partHull(Float64Array.from(h), 1e-3);
+    const exact = partHull(Float64Array.from(h), MIN_THICKNESS);
     if (!exact) continue;
-    const simple = simplifyHull(exact.points, maxVertices, hullError);
-    const hull = simple === exact.points ? exact : (partHull(simple, 1e-3) ?? exact);
-    if (!hull) continue;
-    nodes.push({ hull, data: { points: hull.points }, alive: true });
-    weight += weightOf(hull.points.length / 3);
+    const hull = simplified(exact);
+    nodes.push({ hull, data: undefined, alive: true });
+    weight += weightOf(hull);
   }
   const floor = options.floorWeight ?? 0;
-  const live = () => nodes.filter((n) => n.alive).map((n) => Float32Array.from(n.hull.points));
+  const result = (): OpeningMergeResult => {
+    const live = nodes.filter((n) => n.alive);
+    return {
+      hulls: live.map((n) => Float32Array.from(n.hull.points)),
+      blocksOpening: live.some((n) => blocks(n.hull, points, 0)),
+    };
+  };
   // Simplified already light enough (or nothing to pair): the simplified hulls.
-  if (nodes.length < 2 || weight <= floor) return live();
-  const evaluate = (a: MergeNode<Piece>, b: MergeNode<Piece>): MergeCandidate<Piece> | undefined => {
-    const both = new Float64Array(a.data.points.length + b.data.points.length);
-    both.set(a.data.points);
-    both.set(b.data.points, a.data.points.length);
-    const exact = partHull(both, 1e-3);
+  if (nodes.length < 2 || weight <= floor) return result();
+  const evaluate = (a: MergeNode<undefined>, b: MergeNode<undefined>): MergeCandidate<undefined> | undefined => {
+    const both = new Float64Array(a.hull.points.length + b.hull.points.length);
+    both.set(a.hull.points);
+    both.set(b.hull.points, a.hull.points.length);
+    const exact = partHull(both, MIN_THICKNESS);
     if (!exact || blocks(exact, points, options.margin)) return undefined;
-    const simple = simplifyHull(exact.points, maxVertices, hullError);
-    const hull = simple === exact.points ? exact : (partHull(simple, 1e-3) ?? exact);
-    return { hull, data: { points: hull.points }, cost: exact.volume - a.hull.volume - b.hull.volume };
+    return { hull: simplified(exact), data: undefined, cost: exact.volume - a.hull.volume - b.hull.volume };
   };
   mergeHulls(nodes, {
     reach: options.reach ?? 0.5,
@@ -106,12 +113,11 @@ export function mergeKeepingOpenings(
     evaluate,
     accept: (c, a, b) => {
       if (weight <= floor) return false;
-      weight +=
-        weightOf(c.hull.points.length / 3) - weightOf(a.hull.points.length / 3) - weightOf(b.hull.points.length / 3);
+      weight += weightOf(c.hull) - weightOf(a.hull) - weightOf(b.hull);
       return true;
     },
     stopOnRefusal: true,
     check: options.check,
   });
-  return live();
+  return result();
 }

@@ -1,7 +1,8 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildPhysics, primUpAxis } from '../../src/physics/build-physics.js';
+import { buildPhysics } from '../../src/physics/build-physics.js';
+import { primUpAxis } from '../../src/geometry/placement.js';
 import { decompose, DECOMPOSE_DEFAULTS } from '../../src/physics/decompose.js';
 import {
   convexHullPhysicsCost,
