@@ -8,11 +8,12 @@
 
 import { Command, CommanderError } from 'commander';
 import { isSlmeshError } from '@slmesh/core';
-/** Runs a command's action and keeps its exit status. */
-type RunCommand = (fn: () => Promise<number>) => Promise<void>;
 import { EXIT_INTERNAL, exitCodeFor } from './exit-codes.js';
 import { VERSION } from './version.js';
 import { printable } from './format-table.js';
+
+/** Runs a command's action and keeps its exit status. */
+type RunCommand = (fn: () => Promise<number>) => Promise<void>;
 
 // A reader that goes away (`| head`) is not an error: stop writing, keep the exit status.
 for (const stream of [process.stdout, process.stderr]) {

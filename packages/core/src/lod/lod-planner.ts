@@ -652,13 +652,13 @@ export class ObjectLodPlanner {
     if (!this.viewerLevels) {
       const { lods } = viewerAutoLods(this.object, this.options.simplifier);
       const level = (lod: MeshLod) => {
-        let triangles = 0,
-          vertices = 0;
-        for (const f of lod.faces) {
-          triangles += f.indices.length / 3;
-          vertices += f.positions.length / 3;
-        }
-        const result: SimplifiedLod = { lod, triangles, vertices, simplifierError: 0, mode: 'viewer' };
+        const result: SimplifiedLod = {
+          lod,
+          triangles: lodTriangleCount(lod),
+          vertices: lodVertexCount(lod),
+          simplifierError: 0,
+          mode: 'viewer',
+        };
         return { result, ...this.measure(lod) };
       };
       this.viewerLevels = { medium: level(lods.medium), low: level(lods.low), lowest: level(lods.lowest) };
@@ -695,8 +695,8 @@ export class ObjectLodPlanner {
     // The silhouette floor, or the viewer's own LOD's coverage when that is lower (used only when
     // nothing keeps the floor: then a LOD no worse than the viewer's beats a copy of the one above).
     const floor = Math.min(o.minCoverage, viewer.coverage);
-    const consider = (result: SimplifiedLod, t: number, limit = maxTriangles): boolean => {
-      if (result.triangles === 0 || result.triangles > limit) return false;
+    const consider = (result: SimplifiedLod, t: number): boolean => {
+      if (result.triangles === 0 || result.triangles > maxTriangles) return false;
       const { error, coverage } = this.measure(result.lod);
       if (coverage >= floor) found.push(this.priced(result, error, coverage, t, lean));
       return true;
@@ -710,9 +710,9 @@ export class ObjectLodPlanner {
       const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
       if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
     }
-    if (viewer.result.vertices <= above.vertices && viewer.result.triangles > 0)
-      if (viewer.result.triangles <= above.triangles)
-        found.push(this.priced(viewer.result, viewer.error, viewer.coverage, this.maxSide, lean));
+    const v = viewer.result;
+    if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
+      found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));
     const allowed = Math.max(bound, viewer.error) * (1 + 1e-9);
     const pick = (pool: Candidate[]): Candidate | undefined => {
       let best: Candidate | undefined;
