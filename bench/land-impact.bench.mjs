@@ -42,30 +42,11 @@ import {
   zlibNgDeflate,
 } from '@slmesh/core';
 import { isSiblingFileName, optimizeFile, readModelFile } from '@slmesh/gltf-plugin/node';
-import { readObj } from './lod.bench.mjs';
+import { GLB_MODELS, OBJ_MODELS, readObj } from './lod.bench.mjs';
 
 const LOD_FACTOR = 2;
 /** The models the LOD planner was tuned on (bench/lod.bench.mjs). */
-const TUNED = new Set([
-  'suzanne.glb',
-  'chair.glb',
-  'beveled-cube-3mat.glb',
-  'column-10m.glb',
-  'bead-5cm.glb',
-  'vase.glb',
-  'lod-authored.glb',
-  'cube.glb',
-  'bunny.obj',
-  'teapot.obj',
-  'ob_chess_table.obj',
-  'ob_chair_gothic.obj',
-  'ob_chair_wood.obj',
-  'torus1.obj',
-  'hose.obj',
-  'deer_bound.obj',
-  'cow-nonormals.obj',
-  'sphere.obj',
-]);
+const TUNED = new Set([...GLB_MODELS, ...OBJ_MODELS]);
 /** V-HACD meshes over this size are left out (the largest are 5 and 20 MB of OBJ; the benchmark must stay minutes). */
 const MAX_OBJ_BYTES = 4_000_000;
 

@@ -43,7 +43,8 @@ import { generateModelLods, readModelFile } from '@slmesh/gltf-plugin/node';
 
 const LOD_FACTOR = 2;
 const SIZES = [0.5, 5];
-const GLB_MODELS = [
+/** The models the LOD planner was tuned on: the Blender exports, then V-HACD's meshes. */
+export const GLB_MODELS = [
   'suzanne.glb',
   'chair.glb',
   'beveled-cube-3mat.glb',
@@ -53,7 +54,7 @@ const GLB_MODELS = [
   'lod-authored.glb',
   'cube.glb',
 ];
-const OBJ_MODELS = [
+export const OBJ_MODELS = [
   'bunny.obj',
   'teapot.obj',
   'ob_chess_table.obj',
