@@ -41,18 +41,13 @@ export function triangleCross(
   out[o + 2] = ux * vy - uy * vx;
 }
 
+/** triangleArea's scratch (single-threaded code: no caller holds it across a call). */
+const CROSS = new Float64Array(3);
+
 /** Area of triangle (a, b, c) of `positions` (vertex indices). */
 export function triangleArea(positions: ArrayLike<number>, a: number, b: number, c: number): number {
-  const ax = positions[3 * a],
-    ay = positions[3 * a + 1],
-    az = positions[3 * a + 2];
-  const ux = positions[3 * b] - ax,
-    uy = positions[3 * b + 1] - ay,
-    uz = positions[3 * b + 2] - az;
-  const vx = positions[3 * c] - ax,
-    vy = positions[3 * c + 1] - ay,
-    vz = positions[3 * c + 2] - az;
-  return 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
+  triangleCross(positions, a, b, c, CROSS);
+  return 0.5 * Math.hypot(CROSS[0], CROSS[1], CROSS[2]);
 }
 
 /**

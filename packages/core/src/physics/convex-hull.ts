@@ -23,6 +23,7 @@ import quickhull from 'quickhull3d/dist/quickhull3d.js';
 import { MAX_HULL_VERTICES } from '../constants.js';
 import { ConvexPolytope } from './convex-polytope.js';
 import { quickHull } from './quickhull.js';
+import { triangleCross } from '../geometry/indexed-mesh.js';
 
 export interface ConvexHullResult {
   /** Hull vertices, flat xyz: at most maxVertices; their hull contains every input point. */
@@ -248,15 +249,10 @@ function hullFromTriangles(p: Float64Array, faces: ArrayLike<number>): HullGeome
     let a = tris[3 * f],
       b = tris[3 * f + 1],
       c = tris[3 * f + 2];
-    const ux = verts[3 * b] - verts[3 * a],
-      uy = verts[3 * b + 1] - verts[3 * a + 1],
-      uz = verts[3 * b + 2] - verts[3 * a + 2];
-    const vx = verts[3 * c] - verts[3 * a],
-      vy = verts[3 * c + 1] - verts[3 * a + 1],
-      vz = verts[3 * c + 2] - verts[3 * a + 2];
-    let nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    triangleCross(verts, a, b, c, planes, 4 * f);
+    let nx = planes[4 * f],
+      ny = planes[4 * f + 1],
+      nz = planes[4 * f + 2];
     const len = Math.hypot(nx, ny, nz);
     if (len === 0) {
       planes.set([0, 0, 0, 0], 4 * f);

@@ -16,6 +16,8 @@
  * convexity checks; convex-hull.ts's exactConvexHull (quickhull3d, validated) is the fallback.
  */
 
+import { triangleCross } from '../geometry/indexed-mesh.js';
+
 export interface QuickHullResult {
   /** Flat xyz of the hull's vertices only. */
   points: Float64Array;
@@ -86,15 +88,10 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     fv[3 * f] = a;
     fv[3 * f + 1] = b;
     fv[3 * f + 2] = c;
-    const ux = p[3 * b] - p[3 * a],
-      uy = p[3 * b + 1] - p[3 * a + 1],
-      uz = p[3 * b + 2] - p[3 * a + 2];
-    const vx = p[3 * c] - p[3 * a],
-      vy = p[3 * c + 1] - p[3 * a + 1],
-      vz = p[3 * c + 2] - p[3 * a + 2];
-    let nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    triangleCross(p, a, b, c, fpl, 4 * f);
+    let nx = fpl[4 * f],
+      ny = fpl[4 * f + 1],
+      nz = fpl[4 * f + 2];
     const l = Math.sqrt(nx * nx + ny * ny + nz * nz) || 1e-300;
     nx /= l;
     ny /= l;
