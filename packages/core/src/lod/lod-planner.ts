@@ -300,6 +300,12 @@ interface ChainLink {
   target: number;
 }
 
+/** A chosen candidate as the link the next LOD is made from (its simplification source made when needed). */
+function linkOf(c: Candidate): ChainLink {
+  const { lod, triangles, vertices } = c.result;
+  return { lod, triangles, vertices, error: c.error, coverage: c.coverage, source: undefined, target: c.target };
+}
+
 /**
  * Everything about one object the planner reuses across plans (the budget search plans the same
  * object many times): its welded high LOD, the reference candidates are measured against (high's
@@ -467,15 +473,7 @@ export class ObjectLodPlanner {
     } else if (!o.keepHigh) {
       const found = this.search(this.highSource, highBound, 0, false, fast);
       if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
-        top = {
-          lod: found.result.lod,
-          triangles: found.result.triangles,
-          vertices: found.result.vertices,
-          error: found.error,
-          coverage: found.coverage,
-          source: undefined,
-          target: found.target,
-        };
+        top = linkOf(found);
         highMode = found.result.mode;
       }
     }
@@ -608,15 +606,7 @@ export class ObjectLodPlanner {
           found.result.mode,
           found.target,
         );
-        above = {
-          lod: found.result.lod,
-          triangles: found.result.triangles,
-          vertices: found.result.vertices,
-          error: found.error,
-          coverage: found.coverage,
-          source: undefined,
-          target: found.target,
-        };
+        above = linkOf(found);
       }
       if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {
         // A copy of a LOD above that was itself made by a fallback: over this bound too.

@@ -510,18 +510,7 @@ function proxyMesh(mesh: WeldedMesh, target: number, simplify: SimplifyFn | unde
   const p = current.positions,
     ix = current.indices;
   let area = 0;
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = 3 * ix[t],
-      b = 3 * ix[t + 1],
-      c = 3 * ix[t + 2];
-    const ux = p[b] - p[a],
-      uy = p[b + 1] - p[a + 1],
-      uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a],
-      vy = p[c + 1] - p[a + 1],
-      vz = p[c + 2] - p[a + 2];
-    area += 0.5 * Math.hypot(uy * vz - uz * vy, uz * vx - ux * vz, ux * vy - uy * vx);
-  }
+  for (let t = 0; t < ix.length; t += 3) area += triangleArea(p, ix[t], ix[t + 1], ix[t + 2]);
   let cell = Math.sqrt((2 * area) / target);
   for (let i = 0; i < 20; i++) {
     const clustered = weldMesh(current.positions, current.indices, cell, { dropDuplicates: true });
