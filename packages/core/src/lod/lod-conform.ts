@@ -22,14 +22,24 @@
  *    one case that adds triangles).
  *
  * Physics: a triangle mesh is clamped and its vertices nearest the sides it misses are moved
- * onto them (triangles that become degenerate are dropped, they would block the upload); hulls
- * (the single hull, every hull of a decomposition) are clamped and the hull nearest a missed side
+ * onto them (triangles that become degenerate are dropped, they would block the upload), and the
+ * single hull becomes the conformed mesh's hull (the uploader takes it from the physics mesh); hulls
+ * (the single hull without a physics mesh, every hull of a decomposition) are clamped and the hull nearest a missed side
  * takes high's extreme vertex. Guarantee: afterwards lodBox(lod) equals high's box exactly on
  * every side that high's triangles touch (always, for a non-empty high LOD).
  */
 
 import type { Box3, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
-import { boxSize, emptyBox, growBox, isEmptyBox, lodBox } from '../geometry/object-geometry.js';
+import {
+  boxSize,
+  emptyBox,
+  growBox,
+  isEmptyBox,
+  lodBox,
+  lodPositions,
+  lodTriangleCount,
+} from '../geometry/object-geometry.js';
+import { convexHull } from '../physics/convex-hull.js';
 
 /** Relative tolerance (of the object's largest side) under which a box side counts as reached. */
 export const LOD_BOX_TOLERANCE = 1e-6;
@@ -339,7 +349,13 @@ export function conformObject(object: SlObject, limitHull: (h: Hull) => Hull = (
   if (object.physicsMesh) out.physicsMesh = conformPhysicsMesh(high, object.physicsMesh);
   if (object.decomposition && object.decomposition.length > 0)
     out.decomposition = conformHulls(high, object.decomposition).map(limitHull);
-  if (object.hull && object.hull.length >= 3) out.hull = limitHull(conformHulls(high, [object.hull])[0]);
+  // The uploader takes the single hull from the physics mesh when there is one (singleHullSource):
+  // after the mesh is conformed, its hull is the conformed mesh's, not the old hull patched.
+  if (object.hull && object.hull.length >= 3)
+    out.hull =
+      out.physicsMesh && lodTriangleCount(out.physicsMesh) > 0
+        ? convexHull(lodPositions(out.physicsMesh)).points
+        : limitHull(conformHulls(high, [object.hull])[0]);
   return out;
 }
 

@@ -32,6 +32,7 @@
 import { AVATAR_PASSAGE_WIDTH, PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';
 import { checkAbort } from './cut-plane.js';
 import { mergeKeepingOpenings } from './opening-merge.js';
+import { reducedHull } from './cheaper-shape.js';
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
@@ -137,6 +138,12 @@ export interface PhysicsBuildResult {
     source: LodName | 'physics';
     convexified: boolean;
     triangleWeight: number;
+    /**
+     * Auto made it lighter (cheaper-shape.ts, convexified objects only): the mesh is its source's
+     * single hull reduced to fewer of its vertices, within `error` world metres; `weightBefore`
+     * is the source mesh's weight.
+     */
+    reduced?: { error: number; weightBefore: number };
   };
   diagnostics: Diagnostic[];
 }
@@ -157,6 +164,8 @@ const OPENING_MAX_PARTS = 128;
 const OPENING_MARGIN = 0.25;
 /** ... and each of its hulls may shrink by this share of the object's longest side (fewer vertices). */
 const OPENING_HULL_ERROR = 0.01;
+/** A convexified object's hull may be reduced within this share of its longest side (and the tolerance). */
+const HULL_REDUCTION_SHARE = 0.1;
 /** Fit rank for ties on land impact: higher fits the model more closely. */
 const FIT_RANK: Record<PhysicsCandidate['shape'], number> = { mesh: 3, decomposition: 2, hull: 1, box: 0 };
 
@@ -296,6 +305,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let meshResult: PhysicsMeshResult | undefined;
   let meshHull: Float32Array | undefined;
   let meshWeight = 0;
+  let meshReduced: NonNullable<PhysicsBuildResult['mesh']>['reduced'];
   const meshInfo = () =>
     meshResult && {
       triangles: meshResult.cost.triangles,
@@ -305,6 +315,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       source: meshResult.source,
       convexified,
       triangleWeight: meshResult.cost.cost,
+      ...(meshReduced ? { reduced: meshReduced } : {}),
     };
   if (options.mode === 'mesh' || options.mode === 'auto') {
     meshResult = buildPhysicsMesh(object, { ...options.mesh, scale: f, physics: settings });
@@ -460,6 +471,35 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   // impact above the object's floor (its download or server weight) or the hull closes an
   // opening; otherwise it could at best tie, and is not built.
   const floor = Math.max(download, server);
+  // A lighter mesh candidate (cheaper-shape.ts), when the one from the LOD would raise land
+  // impact: a convexified object's mesh is charged as its hull, so the `_PHYS` mesh becomes that
+  // hull with fewer of its vertices, within 10 % of the object's longest side (at most the tolerance).
+  if (
+    convexified &&
+    !hullOpening.closes &&
+    meshResult &&
+    meshHull &&
+    meshResult.cost.triangles > 0 &&
+    meshResult.cost.degenerate === 0 &&
+    li(meshWeight) > floor * (1 + 1e-9)
+  ) {
+    const allowed = Math.min(
+      options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
+      HULL_REDUCTION_SHARE * Math.max(...worldSize),
+    );
+    const r = reducedHull(meshHull, f, allowed, floor, settings);
+    if (r && r.weight < meshWeight) {
+      const face = r.mesh.faces[0];
+      meshReduced = { error: r.error, weightBefore: meshWeight };
+      meshResult = {
+        ...meshResult,
+        mesh: r.mesh,
+        cost: triangleMeshPhysicsCost(scaledCopy(face.positions, f), face.indices, settings),
+      };
+      meshHull = r.points;
+      meshWeight = r.weight;
+    }
+  }
   const cheapBest = Math.min(
     hullOpening.closes ? Infinity : li(hullInfo.weight),
     !hullOpening.closes && !boxOpening.closes && boxFits ? li(boxWeight) : Infinity,
@@ -546,6 +586,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   delete out.decomposition;
   if (chosen.shape === 'mesh') {
     diagnostics.push(...meshResult!.diagnostics);
+    if (meshReduced)
+      add(
+        'info',
+        'physics-mesh-reduced',
+        `the physics mesh is the ${meshResult!.source} LOD's hull reduced to ${meshHull!.length / 3} of its vertices (within ${fmt(meshReduced.error * 1000)} mm): the server charges a small object's mesh as its hull, ${fmt(meshReduced.weightBefore)} -> ${fmt(meshWeight)}`,
+      );
     out.physicsMesh = meshResult!.mesh;
     out.hull = meshHull;
     return result('mesh', meshWeight, false, { decomposition: dInfo, mesh: meshInfo(), choice });

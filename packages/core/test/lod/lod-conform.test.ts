@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boxSize, emptyBox, growBox, lodBox } from '../../src/geometry/object-geometry.js';
+import { boxSize, emptyBox, growBox, lodBox, lodPositions } from '../../src/geometry/object-geometry.js';
+import { convexHull } from '../../src/physics/convex-hull.js';
 import {
   conformHulls,
   conformLod,
@@ -107,5 +108,14 @@ describe('conformObject and boxStretch', () => {
     expect(boxStretch(lodBox(high), lodBox(o.lods.medium!)).mismatch).toBe(false);
     expect(boxStretch(lodBox(high), growBox(emptyBox(), o.hull!)).mismatch).toBe(false);
     expect(boxStretch(lodBox(high), lodBox(high))).toEqual({ factors: [1, 1, 1], mismatch: false });
+  });
+
+  it("with a physics mesh, the single hull is the conformed mesh's hull (the uploader takes it from there), not the old hull patched", () => {
+    const high = { faces: [uvSphere(24, 1)] };
+    const physicsMesh = { faces: [uvSphere(6, 0.8)] };
+    const o = conformObject({ name: 'S', lods: { high }, physicsMesh, hull: uvSphere(12, 0.9).positions });
+    const meshHull = convexHull(lodPositions(o.physicsMesh!)).points;
+    expect(Array.from(o.hull!)).toEqual(Array.from(meshHull));
+    expect(boxStretch(lodBox(high), growBox(emptyBox(), o.hull!)).mismatch).toBe(false);
   });
 });

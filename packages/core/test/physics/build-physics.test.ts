@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildPhysics } from '../../src/physics/build-physics.js';
 import { primUpAxis } from '../../src/geometry/placement.js';
+import { convexHull } from '../../src/physics/convex-hull.js';
 import { decompose, DECOMPOSE_DEFAULTS } from '../../src/physics/decompose.js';
 import {
   convexHullPhysicsCost,
@@ -108,6 +109,30 @@ describe('buildPhysics', () => {
     const hull = s.choice!.candidates.find((c) => c.shape === 'hull')!;
     expect(hull.keepsOpenings).toBe(true);
     expect(Math.max(s.weight, 0.5)).toBeLessThanOrEqual(hull.landImpact + 1e-12);
+  });
+
+  it('auto: a small object (convexified) whose hull sets land impact gets that hull with fewer vertices as its physics mesh', () => {
+    // A 5 cm bead: the hull of a 24 x 12 sphere weighs 0.04 * 266 = 10.6 against a download weight of 0.6.
+    const o = objectOf(sphere(0.025, 24, 12));
+    const r = buildPhysics(o, { mode: 'auto', downloadWeight: 0.6, ...FAST });
+    const hull = r.choice!.candidates.find((c) => c.shape === 'hull')!;
+    expect(r.choice!.shape).toBe('mesh');
+    expect(r.mesh!.convexified).toBe(true);
+    expect(r.mesh!.reduced!.error).toBeLessThanOrEqual(0.1 * 0.05 + 1e-9);
+    expect(r.weight).toBeLessThan(hull.weight);
+    // What the server charges: the single hull of the `_PHYS` mesh, which is that mesh itself.
+    const phys = r.object.physicsMesh!.faces[0];
+    expect(convexHull(phys.positions).points.length).toBe(phys.positions.length);
+    expect(r.weight).toBeCloseTo(convexHullPhysicsCost(phys.positions.length / 3), 12);
+    expect(r.object.hull).toBe(phys.positions);
+    expect(r.diagnostics.map((d) => d.code)).toContain('physics-mesh-reduced');
+    // When download weight sets land impact anyway, nothing is reduced: the plain hull, no `_PHYS`.
+    const heavy = buildPhysics(o, { mode: 'auto', downloadWeight: 50, ...FAST });
+    expect(heavy.choice!.shape).toBe('hull');
+    expect(heavy.object.physicsMesh).toBeUndefined();
+    // A life-size object is not convexified: its mesh is never reduced this way.
+    const big = buildPhysics(o, { mode: 'auto', downloadWeight: 0.6, scale: [40, 40, 40], ...FAST });
+    expect(big.mesh?.reduced).toBeUndefined();
   });
 
   it('property: auto never gives a closed blob more land impact than its hull unless the hull closes an opening', () => {
