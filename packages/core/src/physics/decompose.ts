@@ -66,9 +66,9 @@ export interface DecomposeOptions {
   maxHulls?: number;
   /** Most vertices per hull. Default 256 (MAX_HULL_VERTICES). */
   maxHullVertices?: number;
-  /** How far a simplified hull may lie inside its exact hull, metres. Default tolerance / 2. */
+  /** How far a simplified hull may lie inside its exact hull, metres. Default 0.8 * tolerance (HULL_ERROR_SHARE). */
   hullError?: number;
-  /** Share of its volume a simplified hull may lose. Default 0.02. */
+  /** Share of its volume a simplified hull may lose. Default 0.05. */
   hullVolumeLoss?: number;
   /** Thickness given to flat parts (open sheets), metres. Default 0.005. */
   minThickness?: number;
@@ -89,6 +89,14 @@ export interface DecomposeOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * A hull is simplified inside itself within this share of the fit tolerance (and loses at most
+ * hullVolumeLoss of its volume). Chosen on V-HACD's meshes (bench physics, the tuned set):
+ * 0.8 and 5 % weigh 17 to 34 % less than 0.5 and 2 % (bunny 40.8 -> 27.0, torus1 24.8 -> 20.6)
+ * and keep every IoU at or above V-HACD's (torus1 0.962 against 0.955, the closest).
+ */
+const HULL_ERROR_SHARE = 0.8;
+
 export const DECOMPOSE_DEFAULTS = {
   tolerance: 0.05,
   maxAirFraction: 0.045,
@@ -96,7 +104,7 @@ export const DECOMPOSE_DEFAULTS = {
   maxMergeAir: 0.003,
   maxHulls: MAX_HULLS,
   maxHullVertices: MAX_HULL_VERTICES,
-  hullVolumeLoss: 0.02,
+  hullVolumeLoss: 0.05,
   minThickness: 0.005,
   maxCells: 1_000_000,
   maxTriangles: 20_000,
@@ -223,7 +231,7 @@ export function decompose(
     4,
     Math.min(MAX_HULL_VERTICES, Math.floor(options.maxHullVertices ?? DECOMPOSE_DEFAULTS.maxHullVertices)),
   );
-  const hullError = options.hullError ?? tol / 2;
+  const hullError = options.hullError ?? HULL_ERROR_SHARE * tol;
   const hullVolumeLoss = options.hullVolumeLoss ?? DECOMPOSE_DEFAULTS.hullVolumeLoss;
   const minThickness = options.minThickness ?? DECOMPOSE_DEFAULTS.minThickness;
   const maxCells = options.maxCells ?? DECOMPOSE_DEFAULTS.maxCells;

@@ -7,7 +7,7 @@ import { decompose } from '../../src/physics/decompose.js';
 import { encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import { MeshInsideTest } from '../../src/geometry/mesh-inside.js';
-import { box, boxes, hullPlanes, insideHull, room, sphere, torus, type TestMesh } from './physics-fixtures.js';
+import { box, boxes, hullPlanes, insideHull, room, sphere, torus, worstOutside, type TestMesh } from './physics-fixtures.js';
 
 /** Coarse voxels keep the tests fast; the fit logic is the same. */
 const FAST = { maxCells: 150_000 };
@@ -45,6 +45,17 @@ describe('decompose', () => {
     const r = decompose(b.positions, b.indices, FAST);
     expect(r.hulls.length).toBe(1);
     expect(exactConvexHull(Float64Array.from(r.hulls[0]))!.volume).toBeCloseTo(1, 4);
+  });
+
+  it('simplifies each hull inside itself within 0.8 x the tolerance, keeping 95 % of its volume', () => {
+    const m = sphere(1, 48, 24);
+    const r = decompose(m.positions, m.indices, FAST);
+    expect(r.hulls.length).toBe(1);
+    const exact = exactConvexHull(Float64Array.from(m.positions))!;
+    const h = exactConvexHull(Float64Array.from(r.hulls[0]))!;
+    expect(h.points.length).toBeLessThan(exact.points.length);
+    expect(h.volume).toBeGreaterThanOrEqual(0.95 * exact.volume);
+    expect(worstOutside(h.planes, m.positions)).toBeLessThanOrEqual(0.8 * 0.05 + 1e-6);
   });
 
   it('keeps the doorway of a walled room open and covers its walls', () => {
