@@ -24,6 +24,7 @@
  * reciprocal square root, so a normal component can differ by one quantisation step.
  */
 
+import { importerRemap } from './importer-remap.js';
 import {
   F_APPROXIMATELY_ZERO,
   MAX_HULL_VERTICES,
@@ -353,12 +354,14 @@ function checkFace(face: Face, what: string): number {
 }
 
 /**
- * One LOD block: an array with one map per face, from a LOD already in the unit frame.
+ * One LOD block: an array with one map per face, from a LOD already in the unit frame, each face
+ * first remapped as the viewer's importer does (`LLModel::remapVolumeFaces`).
  * `normalizedScale` is written as each face's NormalizedScale.
  */
 export function encodeLodBlock(lod: MeshLod, normalizedScale: Vec3, what = 'LOD'): LlsdValue[] {
-  const faces = lod.faces;
-  faces.forEach((face, i) => checkFace(face, `${what} face ${i}`));
+  lod.faces.forEach((face, i) => checkFace(face, `${what} face ${i}`));
+  // The importer's remap (importer-remap.ts): vertices in first-use order, duplicates merged, unused dropped.
+  const faces = lod.faces.map(importerRemap);
   // One position domain for the whole LOD, over every face's vertices.
   const bounds = boundsOf(
     faces.map((fc) => fc.positions),

@@ -1,3 +1,4 @@
+import { importerRemapOrder } from '../../src/asset/importer-remap.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { inflateSync } from 'node:zlib';
@@ -10,10 +11,11 @@ import {
   computeUploadNormalization,
   encodeMeshAsset,
   normalizeNormals,
+  normalizePoints,
   quantizeNormalU16,
   quantizeU16,
 } from '../../src/asset/mesh-asset.js';
-import type { EncodedMeshAsset, MeshAssetInput } from '../../src/asset/mesh-asset.js';
+import type { EncodedMeshAsset, MeshAssetInput, UploadNormalization } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { DecodedFace } from '../../src/asset/mesh-asset-decode.js';
 import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
@@ -318,14 +320,16 @@ describe('encodeMeshAsset: blocks and header', () => {
 
   it('encodes a face of exactly 65535 vertices', () => {
     const n = 65535;
-    const p = new Float32Array(n * 3).map((_, i) => (i * 7919) % 1000);
-    const idx = Uint32Array.of(0, 1, n - 1);
+    // Every vertex distinct and used (the importer's remap drops unused and repeated ones).
+    const p = new Float32Array(n * 3).map((_, i) => i);
+    const idx = new Uint32Array(n).map((_, i) => i);
     const asset = encodeMeshAsset(
       { lods: { high: { faces: [{ material: 'm', positions: p, indices: idx }] } } },
       { deflate },
     );
     const decoded = decodeMeshAsset(asset.bytes, { inflate });
-    expect(Array.from(decoded.lods.high![0].indices!)).toEqual([0, 1, n - 1]);
+    expect(decoded.lods.high![0].positions!.length).toBe(n * 3);
+    expect(Array.from(decoded.lods.high![0].indices!)).toEqual(Array.from(idx));
   });
 });
 
@@ -425,37 +429,64 @@ function expectPointsClose(
   }
 }
 
-function checkLod(original: MeshLod, decoded: DecodedFace[], asset: EncodedMeshAsset): void {
+/** The face with the vertex order and merging the encoder's remap gives it in the unit frame. */
+function remappedAsWritten(g: Face, n: UploadNormalization): Face {
+  if (g.indices.length === 0 || g.positions.length === 0) return g;
+  const unit: Face = {
+    ...g,
+    positions: normalizePoints(g.positions, n),
+    normals: g.normals ? normalizeNormals(g.normals, n) : undefined,
+  };
+  const { order, remap } = importerRemapOrder(unit);
+  const pick = (a: Float32Array, k: number) => {
+    const out = new Float32Array(order.length * k);
+    order.forEach((v, j) => out.set(a.subarray(k * v, k * v + k), k * j));
+    return out;
+  };
+  return {
+    material: g.material,
+    positions: pick(g.positions, 3),
+    normals: g.normals && pick(g.normals, 3),
+    uvs: g.uvs && pick(g.uvs, 2),
+    indices: g.indices.map((v) => remap[v]),
+  };
+}
+
+function checkLod(original: MeshLod, decoded: DecodedFace[], asset: EncodedMeshAsset, n: UploadNormalization): void {
   expect(decoded.length).toBe(original.faces.length);
-  original.faces.forEach((f, i) => {
-    const d = decoded[i];
-    const count = f.positions.length / 3;
-    expect(d.noGeometry).toBe(count < 3);
-    if (count < 3) return;
-    expect(Array.from(d.indices!)).toEqual(Array.from(f.indices));
-    expectPointsClose(f.positions, d.positions!, d.positionDomain!.min, d.positionDomain!.max, asset);
-    expect(d.normalizedScale).toEqual(asset.normalization.size);
-    expect(d.normals === undefined).toBe(f.normals === undefined);
-    if (f.normals && d.normals) {
-      const size = asset.normalization.size;
-      for (let v = 0; v < count; v++) {
-        const x = f.normals[3 * v] * size[0];
-        const y = f.normals[3 * v + 1] * size[1];
-        const z = f.normals[3 * v + 2] * size[2];
-        const l = Math.hypot(x, y, z);
-        const expected = l === 0 ? [0, 0, 0] : [x / l, y / l, z / l];
-        for (let k = 0; k < 3; k++) expect(Math.abs(d.normals[3 * v + k] - expected[k])).toBeLessThan(1e-4);
+  // What is written is each face as the importer's remap leaves it (importer-remap.test.ts): the
+  // order comes from the face in the unit frame (equal there, merged there), applied to the original.
+  original.faces
+    .map((g) => remappedAsWritten(g, n))
+    .forEach((f, i) => {
+      const d = decoded[i];
+      const count = f.positions.length / 3;
+      expect(d.noGeometry).toBe(count < 3);
+      if (count < 3) return;
+      expect(Array.from(d.indices!)).toEqual(Array.from(f.indices));
+      expectPointsClose(f.positions, d.positions!, d.positionDomain!.min, d.positionDomain!.max, asset);
+      expect(d.normalizedScale).toEqual(asset.normalization.size);
+      expect(d.normals === undefined).toBe(f.normals === undefined);
+      if (f.normals && d.normals) {
+        const size = asset.normalization.size;
+        for (let v = 0; v < count; v++) {
+          const x = f.normals[3 * v] * size[0];
+          const y = f.normals[3 * v + 1] * size[1];
+          const z = f.normals[3 * v + 2] * size[2];
+          const l = Math.hypot(x, y, z);
+          const expected = l === 0 ? [0, 0, 0] : [x / l, y / l, z / l];
+          for (let k = 0; k < 3; k++) expect(Math.abs(d.normals[3 * v + k] - expected[k])).toBeLessThan(1e-4);
+        }
       }
-    }
-    expect(d.uvs === undefined).toBe(f.uvs === undefined);
-    if (f.uvs && d.uvs) {
-      const { min, max } = d.texCoordDomain!;
-      for (let j = 0; j < f.uvs.length; j++) {
-        const k = j & 1;
-        expect(Math.abs(d.uvs[j] - f.uvs[j])).toBeLessThanOrEqual((max[k] - min[k]) / 65535 + 1e-5);
+      expect(d.uvs === undefined).toBe(f.uvs === undefined);
+      if (f.uvs && d.uvs) {
+        const { min, max } = d.texCoordDomain!;
+        for (let j = 0; j < f.uvs.length; j++) {
+          const k = j & 1;
+          expect(Math.abs(d.uvs[j] - f.uvs[j])).toBeLessThanOrEqual((max[k] - min[k]) / 65535 + 1e-5);
+        }
       }
-    }
-  });
+    });
 }
 
 describe('encode -> decode round trip', () => {
@@ -492,7 +523,8 @@ describe('encode -> decode round trip', () => {
         for (const lod of ['high', 'medium', 'low', 'lowest'] as const) {
           const given = input.lods[lod];
           expect(asset.blocks[lodBlock[lod]] !== undefined).toBe(given !== undefined && given.faces.length > 0);
-          if (given && decoded.lods[lod]) checkLod(given, decoded.lods[lod], asset);
+          if (given && decoded.lods[lod])
+            checkLod(given, decoded.lods[lod], asset, computeUploadNormalization(input.lods.high));
         }
 
         // Physics.
@@ -502,7 +534,8 @@ describe('encode -> decode round trip', () => {
         expect(decoded.submodelId).toBe(submodel ? input.submodelId : undefined);
         expect(decoded.physicsConvex !== undefined).toBe(hasHull || hasDecomp || submodel);
         expect(decoded.physicsMesh !== undefined).toBe(input.physicsMesh !== undefined && !hasDecomp && !submodel);
-        if (decoded.physicsMesh && input.physicsMesh) checkLod(input.physicsMesh, decoded.physicsMesh, asset);
+        if (decoded.physicsMesh && input.physicsMesh)
+          checkLod(input.physicsMesh, decoded.physicsMesh, asset, computeUploadNormalization(input.lods.high));
         const pc = decoded.physicsConvex;
         if (pc && (hasHull || hasDecomp)) {
           if (hasDecomp) {
