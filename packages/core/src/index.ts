@@ -138,6 +138,7 @@ export {
 } from './lod/lod-generator.js';
 export {
   type LodPlanOptions,
+  type TriangleOrderFn,
   LOD_PLAN_DEFAULTS,
   type LodLevelPlan,
   type ObjectLodPlan,

@@ -16,4 +16,5 @@ export * from './sl-lods.js';
 export * from './sl-physics.js';
 export * from './sl-report.js';
 export * from './physics-simplify.js';
+export * from './triangle-order.js';
 export { VERSION } from './version.js';

@@ -17,6 +17,7 @@
 
 import { Logger, type Document, type ILogger, type NodeIO } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
+import { meshoptTriangleOrder } from './triangle-order.js';
 import {
   SlmeshError,
   checkModel,
@@ -290,6 +291,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     ...o,
     simplifier,
     deflate,
+    reorderTriangles: o.reorderTriangles ?? (await meshoptTriangleOrder()),
     onObjectPlanned: (done, total) => progress('lods', done, total),
   });
   progress('lods', read.model.objects.length, read.model.objects.length);

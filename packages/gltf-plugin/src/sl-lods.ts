@@ -59,6 +59,8 @@ export interface SlLodsOptions {
   maxTriangles?: LodPlanOptions['maxTriangles'];
   /** Called after each object's LODs are planned: objects done, objects in all. Default: none. */
   onObjectPlanned?: (done: number, total: number) => void;
+  /** A triangle order tried on every LOD, kept where its block compresses smaller (`meshoptTriangleOrder()`). Default: none. */
+  reorderTriangles?: LodPlanOptions['reorderTriangles'];
   /** Further planner settings (attribute weights, samples, probes). Default: none. */
   planner?: Partial<Omit<LodPlanOptions, 'simplifier'>>;
   /** Receives the plan of every object once the LODs are made. Default: none. */
@@ -149,6 +151,7 @@ export function generateModelLods(
     ...(o.highDistance !== undefined ? { highDistance: o.highDistance } : {}),
     ...(o.maxTriangles ? { maxTriangles: o.maxTriangles } : {}),
     ...(o.onObjectPlanned ? { onObjectPlanned: o.onObjectPlanned } : {}),
+    ...(o.reorderTriangles ? { reorderTriangles: o.reorderTriangles } : {}),
   };
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {

@@ -145,7 +145,17 @@ export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   proxyTriangles?: number;
   /** Called after each object is planned (planModelLods): objects done, objects in all. Default: none. */
   onObjectPlanned?: (done: number, total: number) => void;
+  /**
+   * A triangle order for compression (meshoptimizer's vertex-cache strip order fits): returns a
+   * face's triangles, the same vertex indices, reordered. With a `deflate`, every planned LOD is
+   * written in that order when its block compresses smaller so (the importer numbers vertices in
+   * first-use order, importer-remap.ts, so the triangle order decides the bytes). Default: none.
+   */
+  reorderTriangles?: TriangleOrderFn;
 }
+
+/** Reorders a face's triangles (three vertex indices each); returns a new array of the same indices. */
+export type TriangleOrderFn = (indices: Uint32Array, vertexCount: number) => Uint32Array;
 
 export const LOD_PLAN_DEFAULTS = {
   lodFactor: REPORT_LOD_FACTOR_DEFAULT,
@@ -621,8 +631,18 @@ export class ObjectLodPlanner {
       levels.push(level);
     }
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
+    // 3. Each LOD in the triangle order that compresses best (the same geometry).
+    const ordered = new Map<MeshLod, MeshLod>();
+    const order = (lod: MeshLod): MeshLod => {
+      let r = ordered.get(lod);
+      if (!r) ordered.set(lod, (r = this.compressedOrder(lod)));
+      return r;
+    };
     return {
-      object: { ...this.object, lods: { high: top.lod, medium: lods.medium!, low: lods.low!, lowest: lods.lowest! } },
+      object: {
+        ...this.object,
+        lods: { high: order(top.lod), medium: order(lods.medium!), low: order(lods.low!), lowest: order(lods.lowest!) },
+      },
       plan: {
         name,
         radius,
@@ -635,6 +655,20 @@ export class ObjectLodPlanner {
         diagnostics,
       },
     };
+  }
+
+  /** `lod` with its faces' triangles in `reorderTriangles`'s order when its block compresses smaller so, else `lod`. */
+  private compressedOrder(lod: MeshLod): MeshLod {
+    const { reorderTriangles, deflate } = this.options;
+    if (!reorderTriangles || !deflate || lodTriangleCount(lod) < 2) return lod;
+    const reordered: MeshLod = {
+      faces: lod.faces.map((f) =>
+        f.indices.length >= 6 ? { ...f, indices: reorderTriangles(f.indices, f.positions.length / 3) } : f,
+      ),
+    };
+    return lodBlockBytes(reordered, this.normalization, deflate) < lodBlockBytes(lod, this.normalization, deflate)
+      ? reordered
+      : lod;
   }
 
   /** The viewer's auto-LOD at this level (viewer-auto-lod.ts: 1/3, 1/9, 1/27 of high), measured as candidates are. */

@@ -140,6 +140,44 @@ describe('planObjectLods', () => {
     checkChain(sphere, withBytes.object, { maxErrorPx: 1, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 });
   });
 
+  it('writes each LOD in the triangle order that compresses smaller (same triangles), never a larger one', () => {
+    const bunny = object('Bunny', [vhacdMesh('bunny.obj')]);
+    const n = computeUploadNormalization(bunny.lods.high);
+    const tris = (f: { indices: Uint32Array }) => {
+      const out: string[] = [];
+      for (let t = 0; t < f.indices.length; t += 3) out.push(Array.from(f.indices.subarray(t, t + 3)).join(','));
+      return out.sort();
+    };
+    const plain = planObjectLods(bunny, { simplifier, deflate }).object;
+    // Reversed triangle order and a sort by first vertex: the planner keeps whichever is smaller.
+    const reversed = (idx: Uint32Array) => {
+      const out = new Uint32Array(idx.length);
+      for (let t = 0; t < idx.length; t += 3) out.set(idx.subarray(t, t + 3), idx.length - 3 - t);
+      return out;
+    };
+    const byFirst = (idx: Uint32Array) => {
+      const order = Array.from({ length: idx.length / 3 }, (_, t) => t).sort((a, b) => idx[3 * a] - idx[3 * b]);
+      const out = new Uint32Array(idx.length);
+      order.forEach((t, i) => out.set(idx.subarray(3 * t, 3 * t + 3), 3 * i));
+      return out;
+    };
+    let changed = 0;
+    for (const fn of [reversed, byFirst]) {
+      const r = planObjectLods(bunny, { simplifier, deflate, reorderTriangles: fn }).object;
+      for (const name of ['high', 'medium', 'low', 'lowest'] as const) {
+        const a = plain.lods[name]!,
+          b = r.lods[name]!;
+        expect(b.faces.map(tris)).toEqual(a.faces.map(tris));
+        const before = lodBlockBytes(a, n, deflate),
+          after = lodBlockBytes(b, n, deflate);
+        expect(after).toBeLessThanOrEqual(before);
+        if (after < before) changed++;
+        else expect(b.faces.map((f) => Array.from(f.indices))).toEqual(a.faces.map((f) => Array.from(f.indices)));
+      }
+    }
+    expect(changed).toBeGreaterThan(0);
+  });
+
   it('uses the LOD above as the source for a high over 50,000 triangles, still measured against high', () => {
     const big = object('Big', [uvSphere(230)]); // 52,440 triangles
     const planner = new ObjectLodPlanner(big, { simplifier, sizeFactor: 3 });

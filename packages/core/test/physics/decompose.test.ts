@@ -7,7 +7,17 @@ import { decompose } from '../../src/physics/decompose.js';
 import { encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import { MeshInsideTest } from '../../src/geometry/mesh-inside.js';
-import { box, boxes, hullPlanes, insideHull, room, sphere, torus, worstOutside, type TestMesh } from './physics-fixtures.js';
+import {
+  box,
+  boxes,
+  hullPlanes,
+  insideHull,
+  room,
+  sphere,
+  torus,
+  worstOutside,
+  type TestMesh,
+} from './physics-fixtures.js';
 
 /** Coarse voxels keep the tests fast; the fit logic is the same. */
 const FAST = { maxCells: 150_000 };
