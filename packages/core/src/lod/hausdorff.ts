@@ -404,9 +404,19 @@ export interface SurfaceSampleOptions {
   samples?: number;
   /** Most mesh vertices to include (every k-th when there are more). Default 16384. */
   maxVertexSamples?: number;
+  /**
+   * Also each triangle's centroid (every k-th beyond maxVertexSamples): where a flat triangle
+   * strays furthest from a curved surface it replaces, sampled whatever the triangle order (the
+   * area samples follow the order of the triangles). Default false.
+   */
+  centroids?: boolean;
 }
 
-export const SURFACE_SAMPLE_DEFAULTS: Required<SurfaceSampleOptions> = { samples: 4096, maxVertexSamples: 16384 };
+export const SURFACE_SAMPLE_DEFAULTS: Required<SurfaceSampleOptions> = {
+  samples: 4096,
+  maxVertexSamples: 16384,
+  centroids: false,
+};
 
 /** R2 sequence constants (1/g, 1/g^2 with g the plastic number). */
 const R2_A = 0.7548776662466927;
@@ -414,7 +424,7 @@ const R2_B = 0.5698402909980532;
 
 /** Points on a mesh's surface: its used vertices (strided) and area-proportional samples. Flat xyz. */
 export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): Float32Array {
-  const { samples, maxVertexSamples } = assignDefaults(SURFACE_SAMPLE_DEFAULTS, options);
+  const { samples, maxVertexSamples, centroids } = assignDefaults(SURFACE_SAMPLE_DEFAULTS, options);
   const { positions: p, indices } = mesh;
   const n = Math.floor(indices.length / 3);
   if (n === 0) return new Float32Array(0);
@@ -437,7 +447,9 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
     cum[t] = total;
   }
   const areaOut = total > 0 ? samples : 0;
-  const out = new Float32Array((vertexOut + areaOut) * 3);
+  const centroidStride = Math.max(1, Math.ceil(n / Math.max(1, maxVertexSamples)));
+  const centroidOut = centroids ? Math.ceil(n / centroidStride) : 0;
+  const out = new Float32Array((vertexOut + areaOut + centroidOut) * 3);
   let o = 0,
     k = 0;
   for (let v = 0; v < used.length; v++) {
@@ -463,6 +475,13 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
       b = indices[3 * t + 1] * 3,
       c = indices[3 * t + 2] * 3;
     for (let d = 0; d < 3; d++) out[o++] = p[a + d] + r1 * (p[b + d] - p[a + d]) + r2 * (p[c + d] - p[a + d]);
+  }
+  // 4. Centroids, when asked.
+  for (let t = 0; t < centroidOut * centroidStride && t < n; t += centroidStride) {
+    const a = indices[3 * t] * 3,
+      b = indices[3 * t + 1] * 3,
+      c = indices[3 * t + 2] * 3;
+    for (let d = 0; d < 3; d++) out[o++] = (p[a + d] + p[b + d] + p[c + d]) / 3;
   }
   return o === out.length ? out : out.subarray(0, o);
 }

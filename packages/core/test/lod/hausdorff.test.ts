@@ -122,6 +122,20 @@ describe('sampleSurface', () => {
     expect(maxDistanceToMesh(a, TriangleBvh.build(sphereMesh))).toBeLessThan(1e-6);
   });
 
+  it("with centroids, adds each triangle's centroid, so the sample set does not depend on the triangle order", () => {
+    const n = sphereMesh.indices.length / 3;
+    const s = sampleSurface(sphereMesh, { samples: 0, centroids: true });
+    const used = new Set(sphere.indices).size;
+    expect(s.length / 3).toBe(used + n);
+    // The same triangles in reverse order: the same points (as a set).
+    const rev = new Uint32Array(sphereMesh.indices.length);
+    for (let t = 0; t < n; t++) rev.set(sphereMesh.indices.subarray(3 * t, 3 * t + 3), 3 * (n - 1 - t));
+    const r = sampleSurface({ positions: sphereMesh.positions, indices: rev }, { samples: 0, centroids: true });
+    const key = (a: Float32Array) =>
+      Array.from({ length: a.length / 3 }, (_, i) => `${a[3 * i]},${a[3 * i + 1]},${a[3 * i + 2]}`).sort();
+    expect(key(r)).toEqual(key(s));
+  });
+
   it('strides the vertices down to maxVertexSamples', () => {
     const s = sampleSurface(sphereMesh, { samples: 0, maxVertexSamples: 100 });
     expect(s.length / 3).toBeLessThanOrEqual(100);
