@@ -43,6 +43,10 @@
  * face count (empty faces become NoGeometry placeholders when encoded). Objects of identical
  * geometry up to a translation are planned once (planModelLods, planModelForBudget).
  *
+ * Last, with `reorderTriangles` and a deflate, each LOD (high too, unless keepHigh) takes that
+ * triangle order when its block compresses smaller so: the viewer's importer numbers vertices in
+ * first-use order (asset/importer-remap.ts), so the order decides the bytes.
+ *
  * Budget mode (planModelForBudget, a target land impact instead of a pixel bound) is
  * lod-budget.ts.
  */
@@ -631,7 +635,8 @@ export class ObjectLodPlanner {
       levels.push(level);
     }
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
-    // 3. Each LOD in the triangle order that compresses best (the same geometry).
+    // 3. Each LOD in the triangle order that compresses best (the same geometry); with keepHigh,
+    //    high stays exactly as given.
     const ordered = new Map<MeshLod, MeshLod>();
     const order = (lod: MeshLod): MeshLod => {
       let r = ordered.get(lod);
@@ -641,7 +646,7 @@ export class ObjectLodPlanner {
     return {
       object: {
         ...this.object,
-        lods: { high: order(top.lod), medium: order(lods.medium!), low: order(lods.low!), lowest: order(lods.lowest!) },
+        lods: { high: o.keepHigh ? top.lod : order(top.lod), medium: order(lods.medium!), low: order(lods.low!), lowest: order(lods.lowest!) },
       },
       plan: {
         name,
