@@ -22,7 +22,7 @@ import {
   objectBox,
   radiusOfScale,
 } from '../../src/geometry/object-geometry.js';
-import { lodErrorBounds } from '../../src/lod/screen-space-error.js';
+import { lodErrorBounds, screenSpaceError } from '../../src/lod/screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
 import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, SlObject } from '../../src/types.js';
@@ -138,6 +138,21 @@ describe('planObjectLods', () => {
     expect(lodBlockBytes(high, n, deflate)).toBe(enc.blocks.high_lod!.size);
     const withBytes = planObjectLods(sphere, { simplifier, deflate });
     checkChain(sphere, withBytes.object, { maxErrorPx: 1, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 });
+  });
+
+  it('holds the pixel bound under an independent dense measure (65,536 samples, every vertex and centroid)', () => {
+    // Bunny, written in its compression order: the search's 4,096 samples alone let the low LOD
+    // reach 1.22 px when measured this densely.
+    const bunny = object('Bunny', [vhacdMesh('bunny.obj')]);
+    const { object: planned, plan } = planObjectLods(bunny, { simplifier, deflate, maxErrorPx: 1 });
+    const dense = { samples: 65536, maxVertexSamples: 1 << 20, centroids: true };
+    for (const level of plan.levels) {
+      if (level.fallback || level.mode === 'copy' || !Number.isFinite(level.switchDistance)) continue;
+      const d = lodHausdorffDistance(bunny.lods.high, planned.lods[level.name]!, dense).distance;
+      expect(screenSpaceError(d, level.switchDistance)).toBeLessThanOrEqual(1.05);
+      // The plan reports the dense figure, not the search's.
+      expect(level.screenErrorPx).toBeGreaterThanOrEqual(0.9 * screenSpaceError(d, level.switchDistance));
+    }
   });
 
   it('writes each LOD in the triangle order that compresses smaller (same triangles), never a larger one', () => {
