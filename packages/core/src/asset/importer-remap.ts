@@ -28,25 +28,35 @@ function mix(h: number, w: number): number {
 export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int32Array; count: number } {
   const { positions, normals, uvs, indices } = face;
   const n = Math.floor(positions.length / 3);
+  // The vertex's words side by side (3 position, then 3 normal, then 2 uv), hashed in one pass.
+  const width = 3 + (normals ? 3 : 0) + (uvs ? 2 : 0);
+  const words = new Uint32Array(n * width);
   const pw = new Uint32Array(positions.buffer, positions.byteOffset, n * 3);
   const nw = normals ? new Uint32Array(normals.buffer, normals.byteOffset, n * 3) : undefined;
   const uw = uvs ? new Uint32Array(uvs.buffer, uvs.byteOffset, n * 2) : undefined;
-  const same = (a: number, b: number): boolean => {
-    if (pw[3 * a] !== pw[3 * b] || pw[3 * a + 1] !== pw[3 * b + 1] || pw[3 * a + 2] !== pw[3 * b + 2]) return false;
-    if (nw && (nw[3 * a] !== nw[3 * b] || nw[3 * a + 1] !== nw[3 * b + 1] || nw[3 * a + 2] !== nw[3 * b + 2]))
-      return false;
-    return !uw || (uw[2 * a] === uw[2 * b] && uw[2 * a + 1] === uw[2 * b + 1]);
-  };
-  const hash = (v: number): number => {
+  const hashes = new Uint32Array(n);
+  for (let v = 0; v < n; v++) {
+    let o = v * width;
+    words[o++] = pw[3 * v];
+    words[o++] = pw[3 * v + 1];
+    words[o++] = pw[3 * v + 2];
+    if (nw) {
+      words[o++] = nw[3 * v];
+      words[o++] = nw[3 * v + 1];
+      words[o++] = nw[3 * v + 2];
+    }
+    if (uw) {
+      words[o++] = uw[2 * v];
+      words[o++] = uw[2 * v + 1];
+    }
     let h = 0x811c9dc5;
-    h = mix(mix(mix(h, pw[3 * v]), pw[3 * v + 1]), pw[3 * v + 2]);
-    if (nw) h = mix(mix(mix(h, nw[3 * v]), nw[3 * v + 1]), nw[3 * v + 2]);
-    if (uw) h = mix(mix(h, uw[2 * v]), uw[2 * v + 1]);
+    for (let k = v * width; k < o; k++) h = mix(h, words[k]);
     h ^= h >>> 16;
-    return Math.imul(h, 0x85ebca6b) >>> 0;
-  };
+    hashes[v] = Math.imul(h, 0x85ebca6b) >>> 0;
+  }
   let size = 16;
   while (size < 2 * n) size *= 2;
+  const mask = size - 1;
   const table = new Int32Array(size).fill(-1);
   const remap = new Int32Array(n).fill(-1);
   const order = new Int32Array(n);
@@ -54,7 +64,7 @@ export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int3
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
     if (remap[v] >= 0) continue;
-    let slot = hash(v) & (size - 1);
+    let slot = hashes[v] & mask;
     for (;;) {
       const u = table[slot];
       if (u < 0) {
@@ -63,11 +73,13 @@ export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int3
         order[count++] = v;
         break;
       }
-      if (same(u, v)) {
+      let same = hashes[u] === hashes[v];
+      for (let k = 0; same && k < width; k++) same = words[u * width + k] === words[v * width + k];
+      if (same) {
         remap[v] = remap[u];
         break;
       }
-      slot = (slot + 1) & (size - 1);
+      slot = (slot + 1) & mask;
     }
   }
   return { order: order.subarray(0, count), remap, count };
