@@ -22,23 +22,16 @@
  *    one case that adds triangles).
  *
  * Physics: a triangle mesh is clamped and its vertices nearest the sides it misses are moved
- * onto them (triangles that become degenerate are dropped, they would block the upload), and the
- * single hull becomes the conformed mesh's hull (the uploader takes it from the physics mesh); hulls
- * (the single hull without a physics mesh, every hull of a decomposition) are clamped and the hull nearest a missed side
+ * onto them (triangles that become degenerate are dropped, they would block the upload). Without a
+ * decomposition the single hull becomes the hull of the conformed model the uploader takes it from
+ * (physics mesh, else low, medium, high); hulls (the single hull with a decomposition, every hull
+ * of a decomposition) are clamped and the hull nearest a missed side
  * takes high's extreme vertex. Guarantee: afterwards lodBox(lod) equals high's box exactly on
  * every side that high's triangles touch (always, for a non-empty high LOD).
  */
 
 import type { Box3, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
-import {
-  boxSize,
-  emptyBox,
-  growBox,
-  isEmptyBox,
-  lodBox,
-  lodPositions,
-  lodTriangleCount,
-} from '../geometry/object-geometry.js';
+import { boxSize, emptyBox, growBox, isEmptyBox, lodBox, singleHullSource } from '../geometry/object-geometry.js';
 import { convexHull } from '../physics/convex-hull.js';
 
 /** Relative tolerance (of the object's largest side) under which a box side counts as reached. */
@@ -349,13 +342,14 @@ export function conformObject(object: SlObject, limitHull: (h: Hull) => Hull = (
   if (object.physicsMesh) out.physicsMesh = conformPhysicsMesh(high, object.physicsMesh);
   if (object.decomposition && object.decomposition.length > 0)
     out.decomposition = conformHulls(high, object.decomposition).map(limitHull);
-  // The uploader takes the single hull from the physics mesh when there is one (singleHullSource):
-  // after the mesh is conformed, its hull is the conformed mesh's, not the old hull patched.
+  // The uploader takes the single hull from the physics mesh, else low, medium, high
+  // (singleHullSource): without a decomposition, the hull is that conformed model's own, not the
+  // old hull patched (a chair leg's hull from its low LOD: 11 vertices, not 15).
   if (object.hull && object.hull.length >= 3)
     out.hull =
-      out.physicsMesh && lodTriangleCount(out.physicsMesh) > 0
-        ? convexHull(lodPositions(out.physicsMesh)).points
-        : limitHull(conformHulls(high, [object.hull])[0]);
+      out.decomposition && out.decomposition.length > 0
+        ? limitHull(conformHulls(high, [object.hull])[0])
+        : convexHull(singleHullSource(out).positions).points;
   return out;
 }
 

@@ -117,5 +117,9 @@ describe('conformObject and boxStretch', () => {
     const meshHull = convexHull(lodPositions(o.physicsMesh!)).points;
     expect(Array.from(o.hull!)).toEqual(Array.from(meshHull));
     expect(boxStretch(lodBox(high), growBox(emptyBox(), o.hull!)).mismatch).toBe(false);
+    // Without a physics mesh the uploader takes it from low (else medium): the conformed low's hull.
+    const low = { faces: [uvSphere(6, 0.8)] };
+    const p = conformObject({ name: 'S', lods: { high, low }, hull: uvSphere(12, 0.9).positions });
+    expect(Array.from(p.hull!)).toEqual(Array.from(convexHull(lodPositions(p.lods.low!)).points));
   });
 });
