@@ -10,7 +10,8 @@
  *
  *   1. its measured geometric error, the sampled two-sided Hausdorff distance to high
  *      (hausdorff.ts, not meshoptimizer's estimate), stays within maxErrorPx pixels at D_i (the
- *      LOD chosen is measured again densely, and searched again densely when that is over), and
+ *      LOD chosen is measured again densely on both sides, and searched again densely when that
+ *      is over), and
  *   2. it keeps the silhouette: from every one of 7 directions it covers at least `minCoverage`
  *      of high's silhouette (silhouette.ts). This floor holds whatever the pixel bound or budget,
  *      so no LOD ever collapses to nothing to win a budget.
@@ -290,8 +291,8 @@ const FALLBACK_DECIMATION = 3;
 /** Error targets tried by the fallback: the bound times 2, 4, ... 2^FALLBACK_STEPS. */
 const FALLBACK_STEPS = 8;
 /**
- * The chosen LOD is measured again with this many area samples on its own side and every
- * triangle's centroid: the search's samples miss up to a third of how far a LOD's surface strays
+ * The chosen LOD is measured again with this many area samples and every triangle's centroid on
+ * both sides (its own and high's): the search's samples miss up to a third of how far a LOD's surface strays
  * from high's (V-HACD's teapot medium: 42.7 mm with 4,096, 56.8 mm with 65,536).
  */
 const VERIFY_SAMPLES = 16_384;
@@ -344,6 +345,8 @@ export class ObjectLodPlanner {
   private readonly normalization: UploadNormalization;
   /** The viewer's own auto-LODs of this object, measured (made when a fallback first needs them). */
   private viewerLevels?: Record<LowerLodName, { result: SimplifiedLod; error: number; coverage: number }>;
+  /** The reference's surface sampled densely (made when a dense measure first needs it), its BVH shared. */
+  private denseReference?: HausdorffSide;
 
   constructor(object: SlObject, options: LodPlanOptions) {
     if (!options?.simplifier)
@@ -444,12 +447,31 @@ export class ObjectLodPlanner {
       maxVertexSamples: this.options.maxVertexSamples,
       centroids: dense,
     });
-    return { error: hausdorffBetween(ref.side, side).distance + ref.error, coverage };
+    const from = dense ? this.denseSide() : ref.side;
+    return { error: hausdorffBetween(from, side).distance + ref.error, coverage };
+  }
+
+  /** The reference side with VERIFY_SAMPLES and every centroid on its surface (high's, or the proxy's), its BVH shared. */
+  private denseSide(): HausdorffSide {
+    if (!this.denseReference) {
+      const ref = this.reference;
+      const mesh = lodTriangles(ref.lod ?? this.object.lods.high);
+      this.denseReference = {
+        samples: sampleSurface(mesh, {
+          samples: VERIFY_SAMPLES,
+          maxVertexSamples: this.options.maxVertexSamples,
+          centroids: true,
+        }),
+        bvh: ref.side.bvh,
+        triangles: ref.side.triangles,
+      };
+    }
+    return this.denseReference;
   }
 
   /**
-   * The search's result checked densely (VERIFY_SAMPLES on its own side and every triangle's
-   * centroid): its error becomes the larger of the two measures, and when that is over the bound,
+   * The search's result checked densely (VERIFY_SAMPLES and every triangle's centroid on both
+   * sides): its error becomes the larger of the two measures, and when that is over the bound,
    * the search runs once more measuring every candidate densely (`retry`); the better of the two
    * is kept (within the bound if either is).
    */
