@@ -15,11 +15,7 @@
  */
 
 import type { Face } from '../types.js';
-
-/** A 32-bit mix of a vertex's words (FNV-style multiply, then avalanche). */
-function mix(h: number, w: number): number {
-  return Math.imul(h ^ w, 0x01000193) >>> 0;
-}
+import { firstOfEqualKeys } from '../geometry/equal-keys.js';
 
 /**
  * The remap of a face with triangles: `order[k]` is the old vertex that becomes vertex k (first
@@ -28,13 +24,12 @@ function mix(h: number, w: number): number {
 export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int32Array; count: number } {
   const { positions, normals, uvs, indices } = face;
   const n = Math.floor(positions.length / 3);
-  // The vertex's words side by side (3 position, then 3 normal, then 2 uv), hashed in one pass.
+  // Each vertex's words side by side (3 position, then 3 normal, then 2 uv): equal words, one vertex.
   const width = 3 + (normals ? 3 : 0) + (uvs ? 2 : 0);
   const words = new Uint32Array(n * width);
   const pw = new Uint32Array(positions.buffer, positions.byteOffset, n * 3);
   const nw = normals ? new Uint32Array(normals.buffer, normals.byteOffset, n * 3) : undefined;
   const uw = uvs ? new Uint32Array(uvs.buffer, uvs.byteOffset, n * 2) : undefined;
-  const hashes = new Uint32Array(n);
   for (let v = 0; v < n; v++) {
     let o = v * width;
     words[o++] = pw[3 * v];
@@ -49,75 +44,51 @@ export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int3
       words[o++] = uw[2 * v];
       words[o++] = uw[2 * v + 1];
     }
-    let h = 0x811c9dc5;
-    for (let k = v * width; k < o; k++) h = mix(h, words[k]);
-    h ^= h >>> 16;
-    hashes[v] = Math.imul(h, 0x85ebca6b) >>> 0;
   }
-  let size = 16;
-  while (size < 2 * n) size *= 2;
-  const mask = size - 1;
-  const table = new Int32Array(size).fill(-1);
+  const first = firstOfEqualKeys(words, width, n);
+  // Numbered by first use: every vertex of a group takes the number its group got first.
+  const groupIndex = new Int32Array(n).fill(-1);
   const remap = new Int32Array(n).fill(-1);
   const order = new Int32Array(n);
   let count = 0;
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
     if (remap[v] >= 0) continue;
-    let slot = hashes[v] & mask;
-    for (;;) {
-      const u = table[slot];
-      if (u < 0) {
-        table[slot] = v;
-        remap[v] = count;
-        order[count++] = v;
-        break;
-      }
-      let same = hashes[u] === hashes[v];
-      for (let k = 0; same && k < width; k++) same = words[u * width + k] === words[v * width + k];
-      if (same) {
-        remap[v] = remap[u];
-        break;
-      }
-      slot = (slot + 1) & mask;
+    const g = first[v];
+    if (groupIndex[g] < 0) {
+      groupIndex[g] = count;
+      order[count++] = v;
     }
+    remap[v] = groupIndex[g];
   }
   return { order: order.subarray(0, count), remap, count };
 }
 
+/** `face` with vertex k taken from old vertex `order[k]` and every index v made `remap[v]`. */
+export function remapFace(face: Face, order: Int32Array, remap: Int32Array): Face {
+  const pick = (a: Float32Array, k: number) => {
+    const out = new Float32Array(order.length * k);
+    for (let j = 0; j < order.length; j++) for (let d = 0; d < k; d++) out[k * j + d] = a[k * order[j] + d];
+    return out;
+  };
+  const out: Face = {
+    material: face.material,
+    positions: pick(face.positions, 3),
+    indices: face.indices.map((v) => remap[v]),
+  };
+  if (face.normals) out.normals = pick(face.normals, 3);
+  if (face.uvs) out.uvs = pick(face.uvs, 2);
+  return out;
+}
+
 /** The face as the importer leaves it (see the file comment). Returns `face` itself when nothing changes. */
 export function importerRemap(face: Face): Face {
-  const { positions, normals, uvs, indices } = face;
-  const n = Math.floor(positions.length / 3);
+  const n = Math.floor(face.positions.length / 3);
   // A face without triangles is left as it is: the importer never makes one (the writer turns a
   // face of under 3 vertices into NoGeometry, and a placeholder keeps its vertex in the domain).
-  if (n === 0 || indices.length === 0) return face;
+  if (n === 0 || face.indices.length === 0) return face;
   const { order, remap, count } = importerRemapOrder(face);
   let identity = count === n;
   for (let k = 0; identity && k < count; k++) identity = order[k] === k;
-  if (identity) return face;
-  const out: Face = {
-    material: face.material,
-    positions: new Float32Array(count * 3),
-    indices: new Uint32Array(indices.length),
-  };
-  if (normals) out.normals = new Float32Array(count * 3);
-  if (uvs) out.uvs = new Float32Array(count * 2);
-  for (let k = 0; k < count; k++) {
-    const v = order[k];
-    out.positions[3 * k] = positions[3 * v];
-    out.positions[3 * k + 1] = positions[3 * v + 1];
-    out.positions[3 * k + 2] = positions[3 * v + 2];
-    if (normals) {
-      out.normals![3 * k] = normals[3 * v];
-      out.normals![3 * k + 1] = normals[3 * v + 1];
-      out.normals![3 * k + 2] = normals[3 * v + 2];
-    }
-    if (uvs) {
-      out.uvs![2 * k] = uvs[2 * v];
-      out.uvs![2 * k + 1] = uvs[2 * v + 1];
-    }
-  }
-  for (let i = 0; i < indices.length; i++) out.indices[i] = remap[indices[i]];
-  return out;
+  return identity ? face : remapFace(face, order, remap);
 }

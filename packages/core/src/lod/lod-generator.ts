@@ -36,6 +36,7 @@
  * Follows meshoptimizer's documentation (js/README.md, Simplifier) for welding, seams and flags.
  */
 
+import { firstOfEqualKeys } from '../geometry/equal-keys.js';
 import { SlmeshError } from '../errors.js';
 import { emptyFace } from '../geometry/object-geometry.js';
 import type { Face, MeshLod } from '../types.js';
@@ -137,54 +138,6 @@ export const LOD_SOURCE_DEFAULTS: Required<LodSourceOptions> = { weldTolerance: 
 // -------------------------------------------------------------------------------------------
 // Welding
 // -------------------------------------------------------------------------------------------
-
-function fmix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h >>> 0;
-}
-
-/**
- * Groups equal keys (`w` 32-bit words each): returns for each key the index of the first key
- * equal to it.
- */
-function firstOfEqualKeys(words: Uint32Array, w: number, n: number): Uint32Array {
-  let cap = 16;
-  while (cap < n * 2) cap <<= 1;
-  const table = new Int32Array(cap).fill(-1);
-  const first = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    let h = 0x9747b28c;
-    const o = i * w;
-    for (let k = 0; k < w; k++) h = Math.imul(h ^ words[o + k], 0x01000193);
-    let slot = fmix(h) & (cap - 1);
-    for (;;) {
-      const j = table[slot];
-      if (j < 0) {
-        table[slot] = i;
-        first[i] = i;
-        break;
-      }
-      let same = true;
-      const q = j * w;
-      for (let k = 0; k < w; k++) {
-        if (words[o + k] !== words[q + k]) {
-          same = false;
-          break;
-        }
-      }
-      if (same) {
-        first[i] = first[j];
-        break;
-      }
-      slot = (slot + 1) & (cap - 1);
-    }
-  }
-  return first;
-}
 
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);

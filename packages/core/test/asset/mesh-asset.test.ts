@@ -1,4 +1,4 @@
-import { importerRemapOrder } from '../../src/asset/importer-remap.js';
+import { importerRemapOrder, remapFace } from '../../src/asset/importer-remap.js';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { inflateSync } from 'node:zlib';
@@ -438,18 +438,7 @@ function remappedAsWritten(g: Face, n: UploadNormalization): Face {
     normals: g.normals ? normalizeNormals(g.normals, n) : undefined,
   };
   const { order, remap } = importerRemapOrder(unit);
-  const pick = (a: Float32Array, k: number) => {
-    const out = new Float32Array(order.length * k);
-    order.forEach((v, j) => out.set(a.subarray(k * v, k * v + k), k * j));
-    return out;
-  };
-  return {
-    material: g.material,
-    positions: pick(g.positions, 3),
-    normals: g.normals && pick(g.normals, 3),
-    uvs: g.uvs && pick(g.uvs, 2),
-    indices: g.indices.map((v) => remap[v]),
-  };
+  return remapFace(g, order, remap);
 }
 
 function checkLod(original: MeshLod, decoded: DecodedFace[], asset: EncodedMeshAsset, n: UploadNormalization): void {
