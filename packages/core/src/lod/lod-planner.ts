@@ -105,6 +105,7 @@ import {
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
+import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import { conformMaxAddedTriangles } from './lod-conform.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
@@ -440,15 +441,18 @@ export class ObjectLodPlanner {
   measure(lod: MeshLod, dense = false): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
+    return { error: this.errorOf(mesh, dense), coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage };
+  }
+
+  /** A non-empty candidate's error (see measure), its sides sampled as the search does or densely (VERIFY_SAMPLES, centroids). */
+  private errorOf(mesh: IndexedMesh<Float32Array>, dense: boolean): number {
     const ref = this.reference;
-    const coverage = silhouetteCoverage(ref.silhouette, mesh).coverage;
     const side = prepareHausdorffSide(mesh, {
       samples: dense ? VERIFY_SAMPLES : this.sampleCount(ref.triangles),
       maxVertexSamples: this.options.maxVertexSamples,
       centroids: dense,
     });
-    const from = dense ? this.denseSide() : ref.side;
-    return { error: hausdorffBetween(from, side).distance + ref.error, coverage };
+    return hausdorffBetween(dense ? this.denseSide() : ref.side, side).distance + ref.error;
   }
 
   /** The reference side with VERIFY_SAMPLES and every centroid on its surface (high's, or the proxy's), its BVH shared. */
@@ -470,21 +474,24 @@ export class ObjectLodPlanner {
   }
 
   /**
-   * The search's result checked densely (VERIFY_SAMPLES and every triangle's centroid on both
+   * `search`, its result checked densely (VERIFY_SAMPLES and every triangle's centroid on both
    * sides): its error becomes the larger of the two measures, and when that is over the bound,
-   * the search runs once more measuring every candidate densely (`retry`); the better of the two
-   * is kept (within the bound if either is).
+   * the search runs once more measuring every candidate densely; the better of the two is kept
+   * (within the bound if either is).
    */
-  private verified(
-    found: Candidate | undefined,
+  private verifiedSearch(
+    source: LodSource,
     bound: number,
-    retry: () => Candidate | undefined,
+    spent: number,
+    lean: boolean,
+    fast: boolean,
   ): Candidate | undefined {
+    const found = this.search(source, bound, spent, lean, fast);
     if (!found) return found;
-    const first = { ...found, error: Math.max(found.error, this.measure(found.result.lod, true).error) };
+    const first = { ...found, error: Math.max(found.error, this.errorOf(lodTriangles(found.result.lod), true)) };
     const within = (c: Candidate) => c.error <= bound * (1 + VERIFY_SLACK);
     if (within(first)) return first;
-    const second = retry();
+    const second = this.search(source, bound, spent, lean, fast, true);
     if (!second) return first;
     if (within(second) !== within(first)) return within(second) ? second : first;
     return second.error < first.error ? second : first;
@@ -538,9 +545,7 @@ export class ObjectLodPlanner {
       };
       highMode = 'proxy';
     } else if (!o.keepHigh) {
-      const found = this.verified(this.search(this.highSource, highBound, 0, false, fast), highBound, () =>
-        this.search(this.highSource, highBound, 0, false, fast, true),
-      );
+      const found = this.verifiedSearch(this.highSource, highBound, 0, false, fast);
       if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
         top = linkOf(found);
         highMode = found.result.mode;
@@ -585,9 +590,7 @@ export class ObjectLodPlanner {
       const spent = chain ? (above.lod === high ? this.reference.error : above.error) : 0;
       const lean = lodName !== 'medium' && o.leanFarLods;
       // 2b. Search within the bound.
-      let found = this.verified(this.search(source, bound, spent, lean, fast && lodName === 'medium'), bound, () =>
-        this.search(source, bound, spent, lean, fast && lodName === 'medium', true),
-      );
+      let found = this.verifiedSearch(source, bound, spent, lean, fast && lodName === 'medium');
       let fallback: LodFallback | undefined;
       const distance = bounds.distances[lodName];
       // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
