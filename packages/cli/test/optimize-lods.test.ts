@@ -74,6 +74,8 @@ describe('slmesh optimize: the high LOD and triangle budgets', () => {
     for (const bad of ['high', 'high=0', 'middle=5', 'low=1.5', 'low=-3'])
       expect(() => parseMaxTriangles(bad)).toThrow(/--max-triangles/);
     expect(() => optimizeOptionsFrom({ output: 'o.glb', highDistance: '0' })).toThrow(/--high-distance/);
+    expect(optimizeOptionsFrom({ output: 'o.glb' }).viewerBound).toBe(true);
+    expect(optimizeOptionsFrom({ output: 'o.glb', strictError: true }).viewerBound).toBe(false);
     expect(optimizeOptionsFrom({ output: 'o.glb', keepHigh: true, highDistance: '3' })).toMatchObject({
       keepHigh: true,
       highDistance: 3,

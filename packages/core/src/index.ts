@@ -161,6 +161,7 @@ export {
   conformHulls,
   conformObject,
   boxStretch,
+  displayedLod,
   faceHasArea,
 } from './lod/lod-conform.js';
 export {

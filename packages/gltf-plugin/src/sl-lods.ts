@@ -39,6 +39,14 @@ export interface SlLodsOptions {
   lodFactor?: number;
   /** Screen-space error bound, pixels at each LOD's switch distance (1080 px tall viewport, 60 degree field of view). Default: 1. */
   maxErrorPx?: number;
+  /**
+   * Let a LOD follow the viewer's own auto-LOD (the uploader's Generate) at its level where that is
+   * worse than `maxErrorPx`, never past the viewer chain's worst; where the viewer's chain is
+   * better than `maxErrorPx`, every LOD stays within its worst (core LodPlanOptions.viewerBound).
+   * So no LOD is worse than Generate's worst. False: every LOD within `maxErrorPx`. Default: true
+   * (not used in budget mode).
+   */
+  viewerBound?: boolean;
   /** Land impact budget for the linkset: the lowest-error chain that fits (budget mode). Default: none (error-bound mode). */
   targetLandImpact?: number;
   /** Plan (and, in budget mode, price) the linkset at this size. Default: the model's own size. */
@@ -76,6 +84,7 @@ export const SL_LODS_DEFAULTS = {
   maxErrorPx: LOD_PLAN_DEFAULTS.maxErrorPx,
   minCoverage: LOD_PLAN_DEFAULTS.minCoverage,
   keepAuthoredLods: false,
+  viewerBound: true,
 };
 
 /** What budget mode decided. */
@@ -144,6 +153,7 @@ export function generateModelLods(
     lodFactor: o.lodFactor,
     maxErrorPx: o.maxErrorPx,
     minCoverage: o.minCoverage,
+    viewerBound: o.viewerBound,
     sizeFactor: Math.max(...scale),
     deflate: deflateOrDefault(o.deflate),
     ...(o.screen ? { screen: o.screen } : {}),
@@ -158,6 +168,7 @@ export function generateModelLods(
     // Budget mode plans the whole linkset together, priced at the size asked for.
     const r = planModelForBudget(model, {
       ...planOptions,
+      viewerBound: false,
       targetLandImpact: o.targetLandImpact,
       deflate: deflateOrDefault(o.deflate),
       scaleFactors: scale,

@@ -283,9 +283,21 @@ describe('optimize on every bundled Blender export', () => {
         for (const n of LODS) expect(o.lods[n]!.faces).toHaveLength(faces);
         for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
         expect(tris[3]).toBeGreaterThan(0);
+        // The silhouette floor holds, except where a lod-fallback says nothing cheaper kept it (the
+        // LOD then covers no less than the viewer's own: lod-planner-fallback.test.ts checks that).
         const sil = silhouetteReference(lodTriangles(o.lods.high));
-        for (const n of ['medium', 'low', 'lowest'] as const)
-          expect(silhouetteCoverage(sil, lodTriangles(o.lods[n]!)).coverage).toBeGreaterThanOrEqual(0.9);
+        const under = r.after.diagnostics.filter(
+          (d) =>
+            d.code === 'lod-fallback' && d.object === o.name && /nothing keeps the silhouette floor/.test(d.message),
+        );
+        for (const n of ['medium', 'low', 'lowest'] as const) {
+          const coverage = silhouetteCoverage(sil, lodTriangles(o.lods[n]!)).coverage;
+          if (coverage < 0.9 - 0.015)
+            expect(
+              under.some((d) => d.message.includes(`${n}:`)),
+              `${o.name} ${n}`,
+            ).toBe(true);
+        }
       }
     });
   }

@@ -45,6 +45,7 @@ export interface OptimizeCommandOptions {
   report?: string;
   lodFactor?: string;
   maxErrorPx?: string;
+  strictError?: boolean;
   targetLi?: string;
   size?: string;
   minCoverage?: string;
@@ -159,6 +160,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     keepAuthoredLods: !!options.keepLods,
     lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT,
     maxErrorPx: options.maxErrorPx !== undefined ? positive(options.maxErrorPx, '--max-error-px') : 1,
+    viewerBound: !options.strictError,
     ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
     ...(size ? { size } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
@@ -206,7 +208,7 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     `land impact     ${b.landImpact.toFixed(3)} -> ${a.landImpact.toFixed(3)}   (rounded ${b.landImpactRounded} -> ${a.landImpactRounded})`,
     `download weight ${b.download.toFixed(3)} -> ${a.streaming.toFixed(3)}`,
     `physics weight  ${b.physics !== undefined ? b.physics.toFixed(3) : '(not needed)'} -> ${a.physics.toFixed(3)}${a.physicsEstimate ? ' estimate' : ''}`,
-    `planned for RenderVolumeLODFactor ${options.lodFactor ?? LOD_FACTOR_DEFAULT}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees`,
+    `planned for RenderVolumeLODFactor ${options.lodFactor ?? LOD_FACTOR_DEFAULT}, at most ${result.budget ? px(result.budget.maxErrorPx) : `${options.maxErrorPx ?? 1} px`} of error on a 1080 px tall view at 60 degrees${!result.budget && options.viewerBound !== false ? ", or the viewer's own auto-LOD's (the uploader's Generate) at a level where that is larger; never more than Generate's worst (--strict-error: always the bound)" : ''}`,
   ];
   // Physics: what was chosen per object and why, and the uploader choices the numbers assume.
   const objects = result.after.objects;
@@ -348,6 +350,10 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
       '--max-error-px <px>',
       'largest screen-space error of each LOD where it appears (1080 px tall view, 60 degrees)',
       '1',
+    )
+    .option(
+      '--strict-error',
+      "hold every LOD to --max-error-px even where the viewer's own auto-LOD (the uploader's Generate) at that level is worse (by default such a LOD may be as coarse as Generate's, and no LOD is coarser than Generate's worst)",
     )
     .option('--target-li <N>', 'lowest-error LODs that keep the land impact at most N')
     .option('--size <metres>', "plan and price with the linkset's longest side at this size")

@@ -70,7 +70,10 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
   const planners = new Map<string, { planner: ObjectLodPlanner; origin: [number, number, number] }>();
   model.objects.forEach((obj, i) => {
     if (!planners.has(keys[i].key))
-      planners.set(keys[i].key, { planner: new ObjectLodPlanner(obj, o), origin: keys[i].origin });
+      planners.set(keys[i].key, {
+        planner: new ObjectLodPlanner(obj, { ...o, viewerBound: false }),
+        origin: keys[i].origin,
+      });
   });
   const evaluate = (px: number) => {
     const byKey = new Map([...planners].map(([key, p]) => [key, { ...p.planner.plan(px), origin: p.origin }]));

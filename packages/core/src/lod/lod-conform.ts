@@ -364,3 +364,32 @@ export function boxStretch(high: Box3, box: Box3): { factors: [number, number, n
     mismatch = Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
   return { factors, mismatch };
 }
+
+/**
+ * `lod` as the viewer shows it under an object whose high LOD is `high` (spec 4b): the uploader
+ * normalises every model by its own bounding box and places it with high's, so each axis of the
+ * LOD's box is stretched onto high's (an axis the LOD has no extent on sits at the centre of
+ * high's). The bytes uploaded are the same as `lod`'s (both normalise to the same unit box); only
+ * where its surface shows differs. What slmesh writes is conformed instead (conformLod) and shows
+ * as written.
+ */
+export function displayedLod(high: MeshLod, lod: MeshLod): MeshLod {
+  const hb = lodBox(high),
+    lb = lodBox(lod);
+  if (isEmptyBox(hb) || isEmptyBox(lb) || !boxStretch(hb, lb).mismatch) return lod;
+  const map = [0, 1, 2].map((k) => {
+    const size = lb.max[k] - lb.min[k];
+    const centre = (hb.min[k] + hb.max[k]) / 2;
+    if (!(size > 0)) return (_v: number) => centre;
+    const f = (hb.max[k] - hb.min[k]) / size;
+    return (v: number) => hb.min[k] + (v - lb.min[k]) * f;
+  });
+  return {
+    ...lod,
+    faces: lod.faces.map((face) => {
+      const p = new Float32Array(face.positions.length);
+      for (let i = 0; i < p.length; i++) p[i] = map[i % 3](face.positions[i]);
+      return { ...face, positions: p };
+    }),
+  };
+}

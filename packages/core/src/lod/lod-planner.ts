@@ -16,6 +16,14 @@
  *      of high's silhouette (silhouette.ts). This floor holds whatever the pixel bound or budget,
  *      so no LOD ever collapses to nothing to win a budget.
  *
+ * With viewerBound (optimize's default), the bounds follow the viewer's own auto-LODs (the
+ * uploader's Generate, viewer-auto-lod.ts, measured as the viewer shows them: stretched onto high's
+ * box): a LOD whose Generate counterpart is worse than maxErrorPx may be as coarse as that one,
+ * and when Generate's whole chain is better than maxErrorPx every LOD (high too) stays within its
+ * worst; either way with a margin (VIEWER_BOUND_MARGIN) for sampling noise. So no LOD is worse
+ * than Generate's worst LOD. Where the bound comes from the viewer, the fallback's candidates
+ * (sloppy simplification, Generate's own LOD) compete with the search's too.
+ *
  * The high LOD is planned too (unless keepHigh): simplified only as far as its error stays within
  * maxErrorPx at a near distance, by default the fill distance where the object's bounding sphere
  * fills the view (screen-space-error.ts fillDistance), and kept when that saves under 5 %.
@@ -106,7 +114,7 @@ import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } fro
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
-import { conformMaxAddedTriangles } from './lod-conform.js';
+import { conformMaxAddedTriangles, displayedLod } from './lod-conform.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   /** meshoptimizer's MeshoptSimplifier, ready. Required. */
@@ -159,6 +167,18 @@ export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
    * first-use order, importer-remap.ts, so the triangle order decides the bytes). Default: none.
    */
   reorderTriangles?: TriangleOrderFn;
+  /**
+   * Never stricter than the viewer where the viewer is worse, never worse than the viewer where it
+   * is better: each lower LOD's bound is the larger of its own viewer auto-LOD's error (the
+   * uploader's Generate at that level, viewer-auto-lod.ts, measured densely as the planner measures)
+   * and min(maxErrorPx, W), W the viewer chain's worst; the high LOD's is min(maxErrorPx, W) at the
+   * near distance. Every bound taken from the viewer is scaled by VIEWER_BOUND_MARGIN (0.85) so
+   * sampling noise cannot put a LOD over the viewer's. So no LOD is over maxErrorPx unless Generate's
+   * LOD at that level is worse, and the chain's worst error never exceeds Generate's worst. Costs
+   * the viewer's three simplifications and their measures per object. Default false: every LOD
+   * within maxErrorPx.
+   */
+  viewerBound?: boolean;
 }
 
 /** Reorders a face's triangles (three vertex indices each); returns a new array of the same indices. */
@@ -179,6 +199,7 @@ export const LOD_PLAN_DEFAULTS = {
   keepHigh: false,
   fallback: true,
   proxyTriangles: 60_000,
+  viewerBound: false,
 };
 
 /** What the planner decided for one lower LOD. */
@@ -244,6 +265,8 @@ export interface ObjectLodPlan {
   levels: LodLevelPlan[];
   /** Largest screenErrorPx over the lower levels. */
   worstScreenErrorPx: number;
+  /** With viewerBound: the worst screen-space error of the viewer's own auto-LODs (Generate) at their switch distances, measured as the planner measures. */
+  viewerWorstPx?: number;
   /** Fallbacks and budgets applied (`lod-fallback`, `lod-max-triangles`), for the report. */
   diagnostics: Diagnostic[];
 }
@@ -299,6 +322,14 @@ const FALLBACK_STEPS = 8;
 const VERIFY_SAMPLES = 16_384;
 /** A dense error this far over the bound sends the LOD back to the search, measuring densely, once. */
 const VERIFY_SLACK = 0.02;
+/**
+ * Bounds taken from the viewer's own LODs (viewerBound) are this fraction of the viewer's measured
+ * error, since the promise is to be no worse than the viewer's under any measure: a sampled
+ * Hausdorff distance moves with the samples and even the triangle order (V-HACD's cow: its planned
+ * high 0.82 px to the planner, 0.89 px with 32,768 samples, 1.01 px with the same samples once its
+ * triangles are reordered for compression), and the dense check allows VERIFY_SLACK over a bound.
+ */
+export const VIEWER_BOUND_MARGIN = 0.85;
 
 /** What the planner measures candidates against: high itself, or for a big high a simplified proxy of it. */
 interface MeasureReference {
@@ -313,6 +344,16 @@ interface MeasureReference {
   vertices?: number;
   triangles: number;
 }
+
+/** The viewer's own auto-LOD at one level, measured as candidates are (denseError: as chosen LODs are, when needed). */
+interface ViewerLevel {
+  result: SimplifiedLod;
+  error: number;
+  coverage: number;
+  denseError?: number;
+}
+
+type PerLowerLodPx = Record<LowerLodName, number>;
 
 /** One link of the chain being built. */
 interface ChainLink {
@@ -345,7 +386,7 @@ export class ObjectLodPlanner {
   private readonly maxSide: number;
   private readonly normalization: UploadNormalization;
   /** The viewer's own auto-LODs of this object, measured (made when a fallback first needs them). */
-  private viewerLevels?: Record<LowerLodName, { result: SimplifiedLod; error: number; coverage: number }>;
+  private viewerLevels?: Record<LowerLodName, ViewerLevel>;
   /** The reference's surface sampled densely (made when a dense measure first needs it), its BVH shared. */
   private denseReference?: HausdorffSide;
 
@@ -441,7 +482,16 @@ export class ObjectLodPlanner {
   measure(lod: MeshLod, dense = false): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
-    return { error: this.errorOf(mesh, dense), coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage };
+    return {
+      error: this.errorOf(mesh, dense),
+      coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage,
+    };
+  }
+
+  /** A LOD's dense error (VERIFY_SAMPLES and every centroid on both sides); Infinity when empty. */
+  private denseError(lod: MeshLod): number {
+    const mesh = lodTriangles(lod);
+    return mesh.indices.length === 0 ? Infinity : this.errorOf(mesh, true);
   }
 
   /** A non-empty candidate's error (see measure), its sides sampled as the search does or densely (VERIFY_SAMPLES, centroids). */
@@ -488,7 +538,7 @@ export class ObjectLodPlanner {
   ): Candidate | undefined {
     const found = this.search(source, bound, spent, lean, fast);
     if (!found) return found;
-    const first = { ...found, error: Math.max(found.error, this.errorOf(lodTriangles(found.result.lod), true)) };
+    const first = { ...found, error: Math.max(found.error, this.denseError(found.result.lod)) };
     const within = (c: Candidate) => c.error <= bound * (1 + VERIFY_SLACK);
     if (within(first)) return first;
     const second = this.search(source, bound, spent, lean, fast, true);
@@ -503,20 +553,34 @@ export class ObjectLodPlanner {
     const k = o.sizeFactor;
     const radius = this.modelRadius * k;
     const bounds = lodErrorBounds(radius, o.lodFactor, maxErrorPx, o.screen);
+    const pxAt = (error: number, distance: number) =>
+      Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0;
+    // With viewerBound, each bound follows the viewer's own LOD where that is worse, and none is
+    // over the viewer chain's worst (see LodPlanOptions.viewerBound).
+    let highPx = maxErrorPx;
+    let viewerPx: PerLowerLodPx | undefined;
+    if (o.viewerBound) {
+      viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
+      const worst = VIEWER_BOUND_MARGIN * Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
+      highPx = Math.min(maxErrorPx, worst);
+      for (const l of LOWER_LODS) {
+        const px = Math.max(VIEWER_BOUND_MARGIN * viewerPx[l], highPx);
+        if (Number.isFinite(bounds.distances[l]))
+          bounds.maxError[l] = errorForPixels(px, bounds.distances[l], o.screen);
+      }
+    }
     const high = this.object.lods.high;
     const highTriangles = lodTriangleCount(high);
     const fast = this.highSource.triangles > BIG_SOURCE_TRIANGLES;
     const diagnostics: Diagnostic[] = [];
     const name = this.object.name;
-    const pxAt = (error: number, distance: number) =>
-      Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0;
     const note = (severity: Diagnostic['severity'], code: string, message: string) =>
       diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
 
     // 1. High: simplified only as far as stays within the pixel bound at the near distance (the
     //    fill distance unless highDistance is given), unless keepHigh. A big high starts from the proxy.
     const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
-    const highBound = Math.min(errorForPixels(maxErrorPx, nearDistance, o.screen) / k, this.maxSide);
+    const highBound = Math.min(errorForPixels(highPx, nearDistance, o.screen) / k, this.maxSide);
     const start = this.reference.source ?? this.highSource;
     let top: ChainLink = {
       lod: high,
@@ -595,7 +659,14 @@ export class ObjectLodPlanner {
       const distance = bounds.distances[lodName];
       // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
       const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
-      if (stuck && o.fallback && above.triangles > FALLBACK_MIN_TRIANGLES && Number.isFinite(distance)) {
+      // A bound taken from the viewer's own (coarser) LOD: the fallback's candidates (sloppy, the
+      // viewer's LOD itself) often beat the search there, within the same bound and floor.
+      const loose = !!viewerPx && VIEWER_BOUND_MARGIN * viewerPx[lodName] > highPx;
+      if (
+        o.fallback &&
+        Number.isFinite(distance) &&
+        ((stuck && above.triangles > FALLBACK_MIN_TRIANGLES) || (loose && above.triangles > 1))
+      ) {
         const relaxed = this.relaxedSearch(
           source,
           bound,
@@ -604,13 +675,22 @@ export class ObjectLodPlanner {
           lodName,
           above,
         );
-        if (relaxed && (!found || relaxed.cost < found.cost)) {
+        const cheaper = relaxed && (!found || relaxed.cost < found.cost);
+        if (
+          cheaper &&
+          !stuck &&
+          relaxed.coverage >= o.minCoverage &&
+          (relaxed.error <= bound * (1 + 1e-9) || relaxed.result.mode === 'viewer')
+        ) {
+          // Within the bound (or the viewer's own LOD) and the floor: no fallback, a cheaper way there.
+          found = relaxed;
+        } else if (cheaper && stuck) {
           found = relaxed;
           fallback = 'relaxed-bound';
           note(
             'warning',
             'lod-fallback',
-            `${lodName}: no simplification within ${maxErrorPx} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : relaxed.result.mode === 'viewer' ? "the viewer's own auto-LOD method (the uploader's Generate)" : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
+            `${lodName}: no simplification within ${pxAt(bound, distance).toFixed(2)} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : relaxed.result.mode === 'viewer' ? "the viewer's own auto-LOD method (the uploader's Generate)" : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
           );
         } else if (!found || found.result.triangles >= above.triangles) {
           note(
@@ -722,6 +802,7 @@ export class ObjectLodPlanner {
         high: highPlan,
         levels,
         worstScreenErrorPx: worst,
+        ...(viewerPx ? { viewerWorstPx: Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest) } : {}),
         diagnostics,
       },
     };
@@ -741,11 +822,31 @@ export class ObjectLodPlanner {
       : lod;
   }
 
+  /**
+   * The viewer's own auto-LODs' errors in pixels at `distances` (0 where a LOD never shows),
+   * measured densely as the planner's chosen LODs are; a level
+   * the viewer leaves empty (no finite error) counts as 0, so it bounds nothing.
+   */
+  private viewerErrorsPx(
+    distances: Record<LowerLodName, number>,
+    pxAt: (error: number, distance: number) => number,
+  ): PerLowerLodPx {
+    const px = (l: LowerLodName) => {
+      const level = this.viewerLevel(l);
+      level.denseError ??= level.result.triangles > 0 ? this.denseError(level.result.lod) : 0;
+      const e = Math.max(level.denseError, level.error);
+      return Number.isFinite(e) ? pxAt(e, distances[l]) : 0;
+    };
+    return { medium: px('medium'), low: px('low'), lowest: px('lowest') };
+  }
+
   /** The viewer's auto-LOD at this level (viewer-auto-lod.ts: 1/3, 1/9, 1/27 of high), measured as candidates are. */
-  private viewerLevel(lodName: LowerLodName): { result: SimplifiedLod; error: number; coverage: number } {
+  private viewerLevel(lodName: LowerLodName): ViewerLevel {
     if (!this.viewerLevels) {
       const { lods } = viewerAutoLods(this.object, this.options.simplifier);
-      const level = (lod: MeshLod) => {
+      // As the viewer shows it: stretched onto high's box (the same bytes; spec 4b).
+      const level = (raw: MeshLod) => {
+        const lod = displayedLod(this.object.lods.high, raw);
         const result: SimplifiedLod = {
           lod,
           triangles: lodTriangleCount(lod),
@@ -807,10 +908,13 @@ export class ObjectLodPlanner {
     const v = viewer.result;
     if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
       found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));
-    const allowed = Math.max(bound, viewer.error) * (1 + 1e-9);
+    // With viewerBound the bound holds the viewer's own error already (less a margin for sampling
+    // noise): only the viewer's LOD itself may reach its own error.
+    const allowed = (o.viewerBound ? bound : Math.max(bound, viewer.error)) * (1 + 1e-9);
+    const ok = (c: Candidate) => c.error <= allowed || c.result.mode === 'viewer';
     const pick = (pool: Candidate[]): Candidate | undefined => {
       let best: Candidate | undefined;
-      for (const c of pool) if (c.error <= allowed && (!best || c.cost < best.cost)) best = c;
+      for (const c of pool) if (ok(c) && (!best || c.cost < best.cost)) best = c;
       if (!best) for (const c of pool) if (!best || c.error < best.error) best = c;
       return best;
     };

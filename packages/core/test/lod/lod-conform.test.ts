@@ -8,6 +8,7 @@ import {
   conformObject,
   conformPhysicsMesh,
   boxStretch,
+  displayedLod,
   faceHasArea,
 } from '../../src/lod/lod-conform.js';
 import type { Box3, Face, MeshLod } from '../../src/types.js';
@@ -121,5 +122,51 @@ describe('conformObject and boxStretch', () => {
     const low = { faces: [uvSphere(6, 0.8)] };
     const p = conformObject({ name: 'S', lods: { high, low }, hull: uvSphere(12, 0.9).positions });
     expect(Array.from(p.hull!)).toEqual(Array.from(convexHull(lodPositions(p.lods.low!)).points));
+  });
+});
+
+describe('displayedLod', () => {
+  it("property: a LOD shows stretched onto high's box, each axis affinely (the same shape up to the stretch), an axis without extent at high's centre", () => {
+    const high: MeshLod = { faces: [uvSphere(12)] };
+    const hb = lodBox(high);
+    fc.assert(
+      fc.property(
+        fc.array(fc.boolean(), { minLength: 5, maxLength: 40 }),
+        fc.array(fc.double({ min: -0.3, max: 0.3, noNaN: true }), { minLength: 1, maxLength: 9 }),
+        (keep, jitter) => {
+          const lod = randomSubLod(high, keep, jitter, [0]);
+          if (lodPositions(lod).length === 0) return;
+          const shown = displayedLod(high, lod);
+          expectSameBox(hb, lodBox(shown));
+          // Affine per axis: relative positions inside the box are kept.
+          const lb = lodBox(lod),
+            sb = lodBox(shown);
+          const a = lod.faces[0].positions,
+            b = shown.faces[0].positions;
+          for (let i = 0; i < a.length; i++) {
+            const k = i % 3;
+            const size = lb.max[k] - lb.min[k];
+            if (size > 1e-6)
+              expect((b[i] - sb.min[k]) / (sb.max[k] - sb.min[k])).toBeCloseTo((a[i] - lb.min[k]) / size, 4);
+          }
+          expect(shown.faces.map((f) => f.indices)).toEqual(lod.faces.map((f) => f.indices));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    // Already on high's box: unchanged. A flat LOD sits at the centre of high's box on its flat axis.
+    expect(displayedLod(high, high)).toBe(high);
+    const flat: MeshLod = {
+      faces: [
+        {
+          material: 'm',
+          positions: Float32Array.from([0, 0, 0.2, 1, 0, 0.2, 0, 1, 0.2]),
+          indices: Uint32Array.from([0, 1, 2]),
+        },
+      ],
+    };
+    const shownFlat = lodBox(displayedLod(high, flat));
+    expect(shownFlat.min[2]).toBeCloseTo((hb.min[2] + hb.max[2]) / 2, 6);
+    expect(shownFlat.max[0]).toBeCloseTo(hb.max[0], 6);
   });
 });

@@ -13,6 +13,8 @@ import {
   type ObjectLodPlan,
 } from '../../src/lod/lod-planner.js';
 import { planModelForBudget } from '../../src/lod/lod-budget.js';
+import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
+import { displayedLod } from '../../src/lod/lod-conform.js';
 import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import {
   boxSize,
@@ -25,7 +27,7 @@ import {
 import { lodErrorBounds, screenSpaceError } from '../../src/lod/screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
 import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
-import type { DeflateFn, SlObject } from '../../src/types.js';
+import type { DeflateFn, MeshLod, SlObject } from '../../src/types.js';
 import {
   facetedSphere,
   materialBox,
@@ -191,6 +193,52 @@ describe('planObjectLods', () => {
       }
     }
     expect(changed).toBeGreaterThan(0);
+  });
+
+  it('viewerBound: no LOD worse than the viewer chain at its worst, each within 1 px unless its viewer level is worse (independent dense measure)', () => {
+    const dense = { samples: 65536, maxVertexSamples: 1 << 20, centroids: true };
+    const pxOf = (high: SlObject, lod: MeshLod, distance: number) =>
+      Number.isFinite(distance)
+        ? screenSpaceError(lodHausdorffDistance(high.lods.high, lod, dense).distance, distance)
+        : 0;
+    const strictBytes: number[] = [];
+    const boundBytes: number[] = [];
+    // The teapot: the viewer's chain is better than 1 px (0.4 px) and binds every LOD. Torus1: the
+    // viewer's low and lowest are worse than 1 px (2.8 px) and those may follow it.
+    for (const name of ['teapot.obj', 'torus1.obj']) {
+      const high = object(name, [vhacdMesh(name)]);
+      const n = computeUploadNormalization(high.lods.high);
+      const radius = radiusOfScale(boxSize(objectBox(high)));
+      const { distances } = lodErrorBounds(radius, 2, 1);
+      const raw = viewerAutoLods(high, simplifier).lods;
+      // As the viewer shows them: stretched onto high's box.
+      const viewer = Object.fromEntries(LOWER.map((l) => [l, displayedLod(high.lods.high, raw[l])])) as typeof raw;
+      const viewerPx = Object.fromEntries(LOWER.map((l) => [l, pxOf(high, viewer[l], distances[l])]));
+      const worst = Math.max(...LOWER.map((l) => viewerPx[l]));
+      const { object: planned, plan } = planObjectLods(high, { simplifier, deflate, viewerBound: true });
+      // The planner's own (sampled) measure of the viewer's chain, within 10 % of this denser one.
+      expect(plan.viewerWorstPx!).toBeGreaterThan(0.9 * worst);
+      expect(plan.viewerWorstPx!).toBeLessThanOrEqual(1.1 * worst);
+      for (const l of LOWER) {
+        const px = pxOf(high, planned.lods[l]!, distances[l]);
+        expect(px).toBeLessThanOrEqual(worst);
+        expect(px).toBeLessThanOrEqual(Math.max(1, viewerPx[l]) * 1.05);
+      }
+      const strict = planObjectLods(high, { simplifier, deflate, viewerBound: false });
+      const bytes = (o: SlObject) => LOWER.reduce((a, l) => a + lodBlockBytes(o.lods[l]!, n, deflate), 0);
+      strictBytes.push(bytes(strict.object));
+      boundBytes.push(bytes(planned));
+      if (name === 'teapot.obj') {
+        expect(worst).toBeLessThan(1);
+        expect(plan.high.screenErrorPx).toBeLessThanOrEqual(worst);
+      } else {
+        expect(worst).toBeGreaterThan(1.5);
+        expect(plan.worstScreenErrorPx).toBeGreaterThan(1);
+      }
+    }
+    // Stricter than 1 px costs the teapot bytes; the torus's looser far LODs save some.
+    expect(boundBytes[0]).toBeGreaterThan(strictBytes[0]);
+    expect(boundBytes[1]).toBeLessThan(strictBytes[1]);
   });
 
   it('uses the LOD above as the source for a high over 50,000 triangles, still measured against high', () => {
