@@ -348,11 +348,11 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    "**Screen-space error**: for every object and LOD, the sampled two-sided Hausdorff distance to high (core `lodHausdorffDistance`: all vertices up to 16384 plus 4096 area samples per side) in pixels at the distance where Second Life starts to show that LOD, on a 1080 px tall view with a 60 degree vertical field of view; \"worst\" is the largest over objects and LODs. **viewer** = the viewer's auto-LODs (1/3, 1/9, 1/27 of high, genMeshOptimizerLODs with its fallbacks); **slmesh** = `slmesh optimize`'s planner given the viewer chain's worst error as its bound; **default** = the planner at its default 1 px. **download** = download weight from the real encoder. **coverage** = the smallest share of high's silhouette a LOD covers, over LODs and 7 views, with the floor's tolerance (1/64 of the object's size) / strict (no tolerance).",
+    "**Screen-space error**: for every object and LOD, the sampled two-sided Hausdorff distance to high (core `lodHausdorffDistance`: all vertices up to 16384 plus 4096 area samples per side) in pixels at the distance where Second Life starts to show that LOD, on a 1080 px tall view with a 60 degree vertical field of view; \"worst\" is the largest over objects and LODs. **viewer** = the viewer's auto-LODs (1/3, 1/9, 1/27 of high, genMeshOptimizerLODs with its fallbacks); **slmesh** = `slmesh optimize`'s planner given the viewer chain's worst error as its bound; **default** = `optimize`'s default: 1 px, or the viewer's own LOD's error at a level where that is coarser, never over the viewer chain's worst (`viewerBound`, docs/optimize.md); the viewer's LODs are measured as the viewer shows them, stretched onto high's box (core `displayedLod`). **download** = download weight from the real encoder. **coverage** = the smallest share of high's silhouette a LOD covers, over LODs and 7 views, with the floor's tolerance (1/64 of the object's size) / strict (no tolerance).",
   );
   md.push('');
   md.push(
-    `**Totals**: download weight viewer ${f3(sumV)}, slmesh at the viewer's error ${f3(sumS)} (**${(sumS / sumV).toFixed(2)}x**), slmesh default 1 px ${f3(sumD)} (${(sumD / sumV).toFixed(2)}x). Geometric mean of the per-case ratio slmesh/viewer: **${geo.toFixed(2)}x**; ${within} of ${rows.length} cases at or under 0.6x (the target); slmesh's worst error at or under the viewer's in ${errOk} of ${rows.length} cases.`,
+    `**Totals**: download weight viewer ${f3(sumV)}, slmesh at the viewer's error ${f3(sumS)} (**${(sumS / sumV).toFixed(2)}x**), slmesh default ${f3(sumD)} (${(sumD / sumV).toFixed(2)}x). Geometric mean of the per-case ratio slmesh/viewer: **${geo.toFixed(2)}x**; ${within} of ${rows.length} cases at or under 0.6x (the target); slmesh's worst error at or under the viewer's in ${errOk} of ${rows.length} cases.`,
   );
   md.push('');
   md.push(
@@ -360,7 +360,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    '| model | size | high tris | viewer M/L/Lw | viewer worst px | viewer coverage | viewer download | slmesh M/L/Lw | slmesh worst px | slmesh coverage | slmesh download | ratio | default 1 px M/L/Lw | default download | viewer ms | slmesh ms |',
+    '| model | size | high tris | viewer M/L/Lw | viewer worst px | viewer coverage | viewer download | slmesh M/L/Lw | slmesh worst px | slmesh coverage | slmesh download | ratio | default M/L/Lw | default download | viewer ms | slmesh ms |',
   );
   md.push('|---|---:|---:|---|---:|---:|---:|---|---:|---:|---:|---:|---|---:|---:|---:|');
   for (const r of rows) {

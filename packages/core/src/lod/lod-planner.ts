@@ -562,7 +562,12 @@ export class ObjectLodPlanner {
     if (o.viewerBound) {
       viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
       const worst = VIEWER_BOUND_MARGIN * Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
-      highPx = Math.min(maxErrorPx, worst);
+      // A big high's proxy (about PROXY_ERROR_PX at the near distance) stays an acceptable high:
+      // keeping a big input high whole is what the proxy exists to avoid (and a face over 65,535
+      // vertices cannot be written).
+      const near = o.highDistance ?? fillDistance(radius, o.screen);
+      const proxyPx = this.reference.lod ? screenSpaceError(this.reference.error * k, near, o.screen) * (1 + 1e-6) : 0;
+      highPx = Math.min(maxErrorPx, Math.max(worst, proxyPx));
       for (const l of LOWER_LODS) {
         const px = Math.max(VIEWER_BOUND_MARGIN * viewerPx[l], highPx);
         if (Number.isFinite(bounds.distances[l]))

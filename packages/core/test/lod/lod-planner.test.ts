@@ -241,6 +241,15 @@ describe('planObjectLods', () => {
     expect(boundBytes[1]).toBeLessThan(strictBytes[1]);
   });
 
+  it("viewerBound: a big high (over the proxy threshold) may still be its proxy where the viewer's chain is finer", () => {
+    const big = object('Big', [uvSphere(260)]); // 67,080 triangles: measured through a proxy
+    const { plan } = planObjectLods(big, { simplifier, deflate, viewerBound: true });
+    expect(plan.highTriangles).toBeGreaterThan(60_000);
+    expect(plan.viewerWorstPx!).toBeLessThan(0.4);
+    expect(plan.high.mode).toBe('proxy');
+    expect(plan.high.triangles).toBeLessThan(plan.highTriangles / 2);
+  });
+
   it('uses the LOD above as the source for a high over 50,000 triangles, still measured against high', () => {
     const big = object('Big', [uvSphere(230)]); // 52,440 triangles
     const planner = new ObjectLodPlanner(big, { simplifier, sizeFactor: 3 });
