@@ -555,23 +555,29 @@ export class ObjectLodPlanner {
     const bounds = lodErrorBounds(radius, o.lodFactor, maxErrorPx, o.screen);
     const pxAt = (error: number, distance: number) =>
       Number.isFinite(distance) ? screenSpaceError(error * k, distance, o.screen) : 0;
+    // The distance high is judged at: the fill distance unless highDistance is given.
+    const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
     // With viewerBound, each bound follows the viewer's own LOD where that is worse, and none is
     // over the viewer chain's worst (see LodPlanOptions.viewerBound).
     let highPx = maxErrorPx;
-    let viewerPx: PerLowerLodPx | undefined;
+    let viewerWorstPx: number | undefined;
+    /** The levels whose bound is their viewer LOD's own error (coarser than the rest allow). */
+    const fromViewer = new Set<LowerLodName>();
     if (o.viewerBound) {
-      viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
-      const worst = VIEWER_BOUND_MARGIN * Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
+      const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
+      viewerWorstPx = Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
       // A big high's proxy (about PROXY_ERROR_PX at the near distance) stays an acceptable high:
       // keeping a big input high whole is what the proxy exists to avoid (and a face over 65,535
       // vertices cannot be written).
-      const near = o.highDistance ?? fillDistance(radius, o.screen);
-      const proxyPx = this.reference.lod ? screenSpaceError(this.reference.error * k, near, o.screen) * (1 + 1e-6) : 0;
-      highPx = Math.min(maxErrorPx, Math.max(worst, proxyPx));
+      const proxyPx = this.reference.lod
+        ? screenSpaceError(this.reference.error * k, nearDistance, o.screen) * (1 + 1e-6)
+        : 0;
+      highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorstPx, proxyPx));
       for (const l of LOWER_LODS) {
-        const px = Math.max(VIEWER_BOUND_MARGIN * viewerPx[l], highPx);
+        const own = VIEWER_BOUND_MARGIN * viewerPx[l];
+        if (own > highPx) fromViewer.add(l);
         if (Number.isFinite(bounds.distances[l]))
-          bounds.maxError[l] = errorForPixels(px, bounds.distances[l], o.screen);
+          bounds.maxError[l] = errorForPixels(Math.max(own, highPx), bounds.distances[l], o.screen);
       }
     }
     const high = this.object.lods.high;
@@ -582,9 +588,8 @@ export class ObjectLodPlanner {
     const note = (severity: Diagnostic['severity'], code: string, message: string) =>
       diagnostics.push({ severity, code, message: `${name}: ${message}`, object: name });
 
-    // 1. High: simplified only as far as stays within the pixel bound at the near distance (the
-    //    fill distance unless highDistance is given), unless keepHigh. A big high starts from the proxy.
-    const nearDistance = o.highDistance ?? fillDistance(radius, o.screen);
+    // 1. High: simplified only as far as stays within the pixel bound at the near distance, unless
+    //    keepHigh. A big high starts from the proxy.
     const highBound = Math.min(errorForPixels(highPx, nearDistance, o.screen) / k, this.maxSide);
     const start = this.reference.source ?? this.highSource;
     let top: ChainLink = {
@@ -666,7 +671,7 @@ export class ObjectLodPlanner {
       const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
       // A bound taken from the viewer's own (coarser) LOD: the fallback's candidates (sloppy, the
       // viewer's LOD itself) often beat the search there, within the same bound and floor.
-      const loose = !!viewerPx && VIEWER_BOUND_MARGIN * viewerPx[lodName] > highPx;
+      const loose = fromViewer.has(lodName);
       if (
         o.fallback &&
         Number.isFinite(distance) &&
@@ -807,7 +812,7 @@ export class ObjectLodPlanner {
         high: highPlan,
         levels,
         worstScreenErrorPx: worst,
-        ...(viewerPx ? { viewerWorstPx: Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest) } : {}),
+        ...(viewerWorstPx !== undefined ? { viewerWorstPx } : {}),
         diagnostics,
       },
     };
