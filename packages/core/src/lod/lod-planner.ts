@@ -345,12 +345,11 @@ interface MeasureReference {
   triangles: number;
 }
 
-/** The viewer's own auto-LOD at one level, measured as candidates are (denseError: as chosen LODs are, when needed). */
+/** The viewer's own auto-LOD at one level, its error measured densely (as chosen LODs are verified) and its coverage. */
 interface ViewerLevel {
   result: SimplifiedLod;
   error: number;
   coverage: number;
-  denseError?: number;
 }
 
 type PerLowerLodPx = Record<LowerLodName, number>;
@@ -842,15 +841,16 @@ export class ObjectLodPlanner {
     pxAt: (error: number, distance: number) => number,
   ): PerLowerLodPx {
     const px = (l: LowerLodName) => {
-      const level = this.viewerLevel(l);
-      level.denseError ??= level.result.triangles > 0 ? this.denseError(level.result.lod) : 0;
-      const e = Math.max(level.denseError, level.error);
+      const e = this.viewerLevel(l).error;
       return Number.isFinite(e) ? pxAt(e, distances[l]) : 0;
     };
     return { medium: px('medium'), low: px('low'), lowest: px('lowest') };
   }
 
-  /** The viewer's auto-LOD at this level (viewer-auto-lod.ts: 1/3, 1/9, 1/27 of high), measured as candidates are. */
+  /**
+   * The viewer's auto-LOD at this level (viewer-auto-lod.ts: 1/3, 1/9, 1/27 of high), its error
+   * measured once, densely: it bounds chosen LODs, which are verified densely too.
+   */
   private viewerLevel(lodName: LowerLodName): ViewerLevel {
     if (!this.viewerLevels) {
       const { lods } = viewerAutoLods(this.object, this.options.simplifier);
@@ -864,7 +864,7 @@ export class ObjectLodPlanner {
           simplifierError: 0,
           mode: 'viewer',
         };
-        return { result, ...this.measure(lod) };
+        return { result, ...this.measure(lod, true) };
       };
       this.viewerLevels = { medium: level(lods.medium), low: level(lods.low), lowest: level(lods.lowest) };
     }
