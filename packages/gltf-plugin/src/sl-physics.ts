@@ -28,6 +28,7 @@ import {
   type SlObject,
 } from '@slmesh/core';
 import { createTransform } from './gltf-utils.js';
+import { meshoptSimplifyFn } from './physics-simplify.js';
 import { scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
 import { uploadSlots, writeUploadSlot } from './upload-writer.js';
@@ -91,6 +92,8 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
 
     // 2. A physics shape per object. A shape that is not chosen is dropped, so the file says one thing.
     const summaries = new Map<string, SlPhysicsExtras>();
+    // meshoptimizer simplifies a big mesh's decomposition proxy and a mesh that keeps an opening.
+    const simplify = await meshoptSimplifyFn();
     const objects: SlObject[] = model.objects.map((object) => {
       const r = buildPhysics(object, {
         mode: options.mode,
@@ -98,6 +101,7 @@ export function slPhysics(_options: SlPhysicsOptions = {}): Transform {
         maxHulls: options.maxHulls,
         maxHullVertices: options.maxHullVertices,
         scale,
+        decompose: { simplify },
       });
       for (const d of r.diagnostics)
         logger[d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warn' : 'debug'](`${NAME}: ${d.message}`);

@@ -30,6 +30,7 @@ import {
   type SizeRequest,
 } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
+import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
@@ -98,8 +99,9 @@ export function physicsHookFor(
       };
       // Small objects are done in this thread: starting a worker costs more than their whole build.
       const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
+      // In this thread the simplifier is injected here (the worker injects its own: functions cannot be sent).
       const result = small
-        ? buildPhysics(object, physicsOptions)
+        ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await meshoptSimplifyFn() } })
         : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
       if (result.diagnostics.some((d) => d.severity !== 'info')) progress?.clear();
       for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);

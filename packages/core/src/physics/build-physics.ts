@@ -33,6 +33,7 @@ import { AVATAR_PASSAGE_WIDTH, PHYSICS_COST_DEFAULTS, type PhysicsCostSettings }
 import { checkAbort } from './cut-plane.js';
 import { mergeKeepingOpenings } from './opening-merge.js';
 import { reducedHull } from './cheaper-shape.js';
+import { openingKeepingMesh } from './opening-mesh.js';
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
@@ -144,6 +145,12 @@ export interface PhysicsBuildResult {
      * is the source mesh's weight.
      */
     reduced?: { error: number; weightBefore: number };
+    /**
+     * Auto made it lighter (opening-mesh.ts, larger objects whose hull closes an opening): the mesh
+     * is the surface simplified as far as it keeps the opening; `from` is the triangle count and
+     * `weightBefore` the weight of the mesh made from the LOD.
+     */
+    simplified?: { from: number; weightBefore: number };
   };
   diagnostics: Diagnostic[];
 }
@@ -306,6 +313,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let meshHull: Float32Array | undefined;
   let meshWeight = 0;
   let meshReduced: NonNullable<PhysicsBuildResult['mesh']>['reduced'];
+  let meshSimplified: NonNullable<PhysicsBuildResult['mesh']>['simplified'];
   const meshInfo = () =>
     meshResult && {
       triangles: meshResult.cost.triangles,
@@ -316,6 +324,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       convexified,
       triangleWeight: meshResult.cost.cost,
       ...(meshReduced ? { reduced: meshReduced } : {}),
+      ...(meshSimplified ? { simplified: meshSimplified } : {}),
     };
   if (options.mode === 'mesh' || options.mode === 'auto') {
     meshResult = buildPhysicsMesh(object, { ...options.mesh, scale: f, physics: settings });
@@ -500,6 +509,41 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       meshWeight = r.weight;
     }
   }
+  // A lighter mesh candidate for a larger object whose hull closes an opening (opening-mesh.ts):
+  // the surface simplified as far as it keeps the opening (the LOD's small triangles cost most).
+  const simplify = options.mesh?.simplify ?? options.decompose?.simplify;
+  if (
+    !convexified &&
+    hullOpening.closes &&
+    simplify &&
+    meshResult &&
+    meshResult.cost.triangles > 0 &&
+    li(meshWeight) > floor * (1 + 1e-9)
+  ) {
+    const m = openingKeepingMesh(worldPositions, tri.indices, {
+      simplify,
+      opening: hullOpening,
+      hull: scaledCopy(single.points, f),
+      openingOptions,
+      margin: OPENING_MARGIN * (openingOptions.width ?? AVATAR_PASSAGE_WIDTH),
+      floorWeight: floor,
+      maxWeight: meshWeight,
+      physics: settings,
+      check: () => checkAbort(options.signal),
+    });
+    if (m) {
+      const authored = scaledCopy(m.positions, f, true);
+      meshSimplified = { from: meshResult.cost.triangles, weightBefore: meshWeight };
+      meshResult = {
+        ...meshResult,
+        mesh: { faces: [{ material: 'physics', positions: authored, indices: m.indices }] },
+        source: geometry === object.lods.high ? 'high' : 'physics',
+        cost: triangleMeshPhysicsCost(m.positions, m.indices, settings),
+      };
+      meshHull = convexHull(authored).points;
+      meshWeight = m.weight;
+    }
+  }
   const cheapBest = Math.min(
     hullOpening.closes ? Infinity : li(hullInfo.weight),
     !hullOpening.closes && !boxOpening.closes && boxFits ? li(boxWeight) : Infinity,
@@ -586,6 +630,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   delete out.decomposition;
   if (chosen.shape === 'mesh') {
     diagnostics.push(...meshResult!.diagnostics);
+    if (meshSimplified)
+      add(
+        'info',
+        'physics-mesh-simplified',
+        `the physics mesh is the ${meshResult!.source === 'physics' ? 'physics model' : 'high LOD'} simplified to ${meshResult!.cost.triangles} triangles, as far as the ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} stays open to an avatar (its fit elsewhere is loose): ${fmt(meshSimplified.weightBefore)} -> ${fmt(meshWeight)}`,
+      );
     if (meshReduced)
       add(
         'info',

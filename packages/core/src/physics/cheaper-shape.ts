@@ -9,8 +9,10 @@
  * down to `floorWeight` (the object's download or server weight: below it a lighter shape no
  * longer lowers land impact) wins, else the lightest within `maxError`.
  *
- * (Simplifying a larger object's triangle physics mesh the same way was tried and left out: on
- * V-HACD's tori and pelvis, halving the LOD's triangles already moved the surface 15 to 86 cm.)
+ * (A larger object's triangle mesh is made lighter only where its hull closes an opening an
+ * avatar uses, judged by that opening: opening-mesh.ts. By a distance bound alone it gained
+ * little: on V-HACD's tori and pelvis, halving the LOD's triangles already moved the surface 15
+ * to 86 cm.)
  */
 
 import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js';

@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { buildPhysics } from '../../src/physics/build-physics.js';
+import { avatarOpenings } from '../../src/physics/avatar-openings.js';
+import { convexHull } from '../../src/physics/convex-hull.js';
+import { openingKeepingMesh } from '../../src/physics/opening-mesh.js';
+import type { SimplifyFn } from '../../src/physics/physics-mesh.js';
+import { triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
+import { pointTriangleDistanceSquared } from '../../src/lod/hausdorff.js';
+import type { SlObject } from '../../src/types.js';
+import { MeshoptSimplifier } from '../lod/lod-fixtures.js';
+import { room, standingTorus, type TestMesh } from './physics-fixtures.js';
+
+await MeshoptSimplifier.ready;
+/** meshoptimizer's simplify as core's SimplifyFn (unbounded error: the target count decides), as gltf-plugin injects it. */
+const simplify: SimplifyFn = (positions, indices, target) =>
+  MeshoptSimplifier.simplify(indices, positions, 3, target, 1, [])[0];
+
+/** Distance from a point to a triangle list, by brute force over every triangle (no BVH). */
+function distanceToMesh(positions: Float32Array, indices: Uint32Array, x: number, y: number, z: number): number {
+  const t = new Float64Array(9);
+  let best = Infinity;
+  for (let i = 0; i < indices.length; i += 3) {
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) t[3 * c + k] = positions[3 * indices[i + c] + k];
+    best = Math.min(best, pointTriangleDistanceSquared(t, 0, x, y, z));
+  }
+  return Math.sqrt(best);
+}
+
+const MARGIN = 0.125;
+
+function openingOf(m: TestMesh) {
+  const positions = Float32Array.from(m.positions);
+  const hull = convexHull(positions).points;
+  const [opening] = avatarOpenings(positions, m.indices, [hull], { up: 2 });
+  return { positions, hull, opening };
+}
+
+describe('openingKeepingMesh', () => {
+  const ring = standingTorus(1.35, 0.25, 48, 16);
+  const { positions, hull, opening } = openingOf(ring);
+  const full = triangleMeshPhysicsCost(positions, ring.indices).cost;
+  const base = { simplify, opening, hull, openingOptions: { up: 2 as const }, margin: MARGIN, maxWeight: full };
+
+  it('simplifies a ring far below its weight and keeps its hole: the avatar still passes, most of the hole stays clear', () => {
+    expect(opening.closes).toBe(true);
+    expect(opening.kind).toBe('passage');
+    const m = openingKeepingMesh(positions, ring.indices, { ...base, floorWeight: 0.5 })!;
+    expect(m).toBeDefined();
+    expect(m.triangles).toBeLessThan(ring.indices.length / 3 / 4);
+    expect(m.weight).toBeCloseTo(triangleMeshPhysicsCost(m.positions, m.indices).cost, 9);
+    expect(m.weight).toBeLessThan(full / 4);
+    // Every index in range, no zero-area triangle (the uploader refuses those).
+    expect(Math.max(...m.indices)).toBeLessThan(m.positions.length / 3);
+    expect(triangleMeshPhysicsCost(m.positions, m.indices).degenerate).toBe(0);
+    // Independently: the avatar test on the result still finds a passage the hull closes ...
+    const [again] = avatarOpenings(m.positions, m.indices, [hull], { up: 2 });
+    expect(again.closes).toBe(true);
+    expect(again.kind).toBe('passage');
+    // ... and at least 80 % of the original's axis points stay the margin clear (brute-force distance).
+    const pts = opening.points!;
+    let clear = 0;
+    for (let i = 0; i < pts.length; i += 3)
+      if (distanceToMesh(m.positions, m.indices, pts[i], pts[i + 1], pts[i + 2]) >= MARGIN) clear++;
+    expect(clear).toBeGreaterThanOrEqual(0.8 * (pts.length / 3));
+  });
+
+  it('at the floor, the closest fit wins: the least simplified mesh whose weight is already at most the floor', () => {
+    const light = openingKeepingMesh(positions, ring.indices, { ...base, floorWeight: 0.5 })!;
+    const atFloor = openingKeepingMesh(positions, ring.indices, { ...base, floorWeight: full / 2 })!;
+    expect(atFloor.weight).toBeLessThanOrEqual(full / 2);
+    expect(atFloor.triangles).toBeGreaterThan(light.triangles);
+  });
+
+  it('returns nothing when no opening is closed or nothing is lighter than the mesh it would replace', () => {
+    expect(openingKeepingMesh(positions, ring.indices, { ...base, opening: { closes: false }, floorWeight: 0.5 })).toBe(
+      undefined,
+    );
+    expect(openingKeepingMesh(positions, ring.indices, { ...base, maxWeight: 0.1, floorWeight: 0.5 })).toBe(undefined);
+  });
+
+  it('a simplification that walls the space off or moves it elsewhere is refused', () => {
+    // A simplifier that keeps only the first few triangles: a fragment of the ring, no passage left.
+    const crude: SimplifyFn = (_p, indices) => indices.slice(0, 12);
+    expect(openingKeepingMesh(positions, ring.indices, { ...base, simplify: crude, floorWeight: 0.5 })).toBe(undefined);
+  });
+});
+
+describe('buildPhysics auto with an injected simplifier: a lighter triangle mesh that keeps the opening', () => {
+  function objectOf(m: TestMesh): SlObject {
+    return {
+      name: 'Ring',
+      lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] } },
+    };
+  }
+
+  it('a dense standing ring: its mesh candidate becomes far lighter, and auto takes the least land impact that keeps the hole', () => {
+    const o = objectOf(standingTorus(1.35, 0.25, 64, 24));
+    const options = { mode: 'auto' as const, downloadWeight: 2, decompose: { maxCells: 100_000 } };
+    const plain = buildPhysics(o, options);
+    const r = buildPhysics(o, { ...options, decompose: { ...options.decompose, simplify } });
+    const mesh = (x: typeof r) => x.choice!.candidates.find((c) => c.shape === 'mesh')!;
+    expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    expect(mesh(r).keepsOpenings).toBe(true);
+    expect(mesh(r).weight).toBeLessThan(mesh(plain).weight / 10);
+    expect(r.mesh!.simplified).toEqual({ from: 64 * 24 * 2, weightBefore: mesh(plain).weight });
+    const keepers = r.choice!.candidates.filter((c) => c.keepsOpenings);
+    expect(r.weight).toBeLessThanOrEqual(Math.min(...keepers.map((c) => c.weight)) + 1e-12);
+  });
+
+  it('when the mesh wins, the writer gets the simplified mesh itself, priced as reported, its hole open', () => {
+    // One part only: the decomposition is the ring's hull and closes the hole, so the mesh wins.
+    const o = objectOf(standingTorus(1.35, 0.25, 64, 24));
+    const r = buildPhysics(o, {
+      mode: 'auto',
+      downloadWeight: 2,
+      decompose: { maxParts: 1, maxCells: 100_000, simplify },
+    });
+    expect(r.choice!.shape).toBe('mesh');
+    expect(r.diagnostics.some((d) => d.code === 'physics-mesh-simplified')).toBe(true);
+    const face = r.object.physicsMesh!.faces[0];
+    expect(face.indices.length / 3).toBe(r.mesh!.triangles);
+    expect(triangleMeshPhysicsCost(face.positions, face.indices).cost).toBeCloseTo(r.weight, 9);
+    const [again] = avatarOpenings(face.positions, face.indices, [convexHull(face.positions).points], { up: 2 });
+    expect(again.closes && again.kind === 'passage').toBe(true);
+  });
+
+  it('a room: the doorway is kept (the mesh or a decomposition), never the hull', () => {
+    const m = room();
+    const r = buildPhysics(objectOf(m), { mode: 'auto', decompose: { maxCells: 100_000, simplify } });
+    expect(['decomposition', 'mesh']).toContain(r.choice!.shape);
+  });
+});
