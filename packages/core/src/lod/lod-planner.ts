@@ -365,6 +365,11 @@ interface ChainLink {
   target: number;
 }
 
+/** A candidate's error is within `bound`, or it is the viewer's own LOD at its level (which may reach its own error). */
+function withinBound(c: Candidate, bound: number): boolean {
+  return c.error <= bound * (1 + 1e-9) || c.result.mode === 'viewer';
+}
+
 /** A chosen candidate as the link the next LOD is made from (its simplification source made when needed). */
 function linkOf(c: Candidate): ChainLink {
   const { lod, triangles, vertices } = c.result;
@@ -689,7 +694,7 @@ export class ObjectLodPlanner {
           cheaper &&
           !stuck &&
           relaxed.coverage >= o.minCoverage &&
-          (relaxed.error <= bound * (1 + 1e-9) || relaxed.result.mode === 'viewer')
+          withinBound(relaxed, bound)
         ) {
           // Within the bound (or the viewer's own LOD) and the floor: no fallback, a cheaper way there.
           found = relaxed;
@@ -920,8 +925,8 @@ export class ObjectLodPlanner {
       found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));
     // With viewerBound the bound holds the viewer's own error already (less a margin for sampling
     // noise): only the viewer's LOD itself may reach its own error.
-    const allowed = (o.viewerBound ? bound : Math.max(bound, viewer.error)) * (1 + 1e-9);
-    const ok = (c: Candidate) => c.error <= allowed || c.result.mode === 'viewer';
+    const allowed = o.viewerBound ? bound : Math.max(bound, viewer.error);
+    const ok = (c: Candidate) => withinBound(c, allowed);
     const pick = (pool: Candidate[]): Candidate | undefined => {
       let best: Candidate | undefined;
       for (const c of pool) if (ok(c) && (!best || c.cost < best.cost)) best = c;
