@@ -690,12 +690,7 @@ export class ObjectLodPlanner {
           above,
         );
         const cheaper = relaxed && (!found || relaxed.cost < found.cost);
-        if (
-          cheaper &&
-          !stuck &&
-          relaxed.coverage >= o.minCoverage &&
-          withinBound(relaxed, bound)
-        ) {
+        if (cheaper && !stuck && relaxed.coverage >= o.minCoverage && withinBound(relaxed, bound)) {
           // Within the bound (or the viewer's own LOD) and the floor: no fallback, a cheaper way there.
           found = relaxed;
         } else if (cheaper && stuck) {
