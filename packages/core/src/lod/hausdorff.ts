@@ -486,14 +486,23 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
   return o === out.length ? out : out.subarray(0, o);
 }
 
-/** max over the sample points of the distance to the mesh in `bvh` (0 without samples, Infinity when the mesh is empty). */
-export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh): number {
+/**
+ * max over the sample points of the distance to the mesh in `bvh` (0 without samples, Infinity
+ * when the mesh is empty). With `limit`, returns as soon as one sample is farther than it: the
+ * value returned is then that sample's distance, only known to be over `limit` (a candidate that
+ * fails a bound needs no more measuring).
+ */
+export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit = Infinity): number {
   if (samples.length === 0) return 0;
   if (bvh.triangleCount === 0) return Infinity;
+  const limitSq = limit < 0 ? -1 : limit * limit;
   let maxSq = 0;
   for (let i = 0; i + 2 < samples.length; i += 3) {
     const d = bvh.closestDistanceSquared(samples[i], samples[i + 1], samples[i + 2], maxSq);
-    if (d > maxSq) maxSq = d;
+    if (d > maxSq) {
+      maxSq = d;
+      if (d > limitSq) break;
+    }
   }
   return Math.sqrt(maxSq);
 }
@@ -525,12 +534,16 @@ export function prepareHausdorffSide(
   };
 }
 
-/** Two-sided distance between prepared sides. */
-export function hausdorffBetween(a: HausdorffSide, b: HausdorffSide): HausdorffResult {
+/**
+ * Two-sided distance between prepared sides. With `limit` (see maxDistanceToMesh), a distance over
+ * it is only known to be over it, and when A's side already is, B's is not measured (NaN).
+ */
+export function hausdorffBetween(a: HausdorffSide, b: HausdorffSide, limit = Infinity): HausdorffResult {
   if (a.triangles === 0 && b.triangles === 0) return { distance: 0, aToB: 0, bToA: 0 };
   if (a.triangles === 0 || b.triangles === 0) return { distance: Infinity, aToB: Infinity, bToA: Infinity };
-  const aToB = maxDistanceToMesh(a.samples, b.bvh);
-  const bToA = maxDistanceToMesh(b.samples, a.bvh);
+  const aToB = maxDistanceToMesh(a.samples, b.bvh, limit);
+  if (aToB > limit) return { distance: aToB, aToB, bToA: Number.NaN };
+  const bToA = maxDistanceToMesh(b.samples, a.bvh, limit);
   return { distance: Math.max(aToB, bToA), aToB, bToA };
 }
 

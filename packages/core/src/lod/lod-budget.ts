@@ -76,12 +76,14 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
       });
   });
   const evaluate = (px: number) => {
-    const byKey = new Map([...planners].map(([key, p]) => [key, { ...p.planner.plan(px), origin: p.origin }]));
+    const byKey = new Map(
+      [...planners].map(([key, p]) => [key, { ...p.planner.plan(px), source: p.planner.object, origin: p.origin }]),
+    );
     const results = model.objects.map((obj, i) => {
       const r = byKey.get(keys[i].key)!;
       return r.object.name === obj.name && r.origin === keys[i].origin
         ? r
-        : planFor(obj, keys[i].origin, r.object, r.origin, r.plan);
+        : planFor(obj, keys[i].origin, r.source, r.object, r.origin, r.plan);
     });
     const planned: SlModel = { ...model, objects: results.map((r) => r.object) };
     const cost = costReport(planned, {

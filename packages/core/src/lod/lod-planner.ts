@@ -482,14 +482,17 @@ export class ObjectLodPlanner {
     return Math.min(this.options.samples, Math.max(256, 32 * highTriangles));
   }
 
-  /** Measured error (metres at the model's size: against the reference, plus the reference's own) and silhouette coverage of a candidate LOD. */
-  measure(lod: MeshLod, dense = false): { error: number; coverage: number } {
+  /**
+   * Measured error (metres at the model's size: against the reference, plus the reference's own)
+   * and silhouette coverage of a candidate LOD. With `limit`, a candidate whose error is over it
+   * is measured no further: its error is only known to be over `limit`, its coverage is 0.
+   */
+  measure(lod: MeshLod, dense = false, limit = Infinity): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
-    return {
-      error: this.errorOf(mesh, dense),
-      coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage,
-    };
+    const error = this.errorOf(mesh, dense, limit);
+    if (error > limit) return { error, coverage: 0 };
+    return { error, coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage };
   }
 
   /** A LOD's dense error (VERIFY_SAMPLES and every centroid on both sides); Infinity when empty. */
@@ -499,14 +502,14 @@ export class ObjectLodPlanner {
   }
 
   /** A non-empty candidate's error (see measure), its sides sampled as the search does or densely (VERIFY_SAMPLES, centroids). */
-  private errorOf(mesh: IndexedMesh<Float32Array>, dense: boolean): number {
+  private errorOf(mesh: IndexedMesh<Float32Array>, dense: boolean, limit = Infinity): number {
     const ref = this.reference;
     const side = prepareHausdorffSide(mesh, {
       samples: dense ? VERIFY_SAMPLES : this.sampleCount(ref.triangles),
       maxVertexSamples: this.options.maxVertexSamples,
       centroids: dense,
     });
-    return hausdorffBetween(dense ? this.denseSide() : ref.side, side).distance + ref.error;
+    return hausdorffBetween(dense ? this.denseSide() : ref.side, side, limit - ref.error).distance + ref.error;
   }
 
   /** The reference side with VERIFY_SAMPLES and every centroid on its surface (high's, or the proxy's), its BVH shared. */
@@ -1033,7 +1036,8 @@ export class ObjectLodPlanner {
       const result = simplifyToError(source, t, o);
       let error = Infinity,
         coverage = 0;
-      if (result.triangles > 0) ({ error, coverage } = this.measure(result.lod, dense));
+      // A candidate over the bound fails whatever its coverage: its measure stops there.
+      if (result.triangles > 0) ({ error, coverage } = this.measure(result.lod, dense, bound));
       const ok = error <= bound && coverage >= o.minCoverage;
       const c = ok ? this.priced(result, error, coverage, t, lean) : null;
       tried.set(e, c);
@@ -1090,8 +1094,10 @@ export function planObjectLods(object: SlObject, options: LodPlanOptions): { obj
 }
 
 /**
- * Objects with the same high LOD up to a translation (linked duplicates, a very common build)
- * share one plan: the key is the high LOD relative to its box's minimum corner.
+ * Objects with the same high LOD up to a translation and their material names (linked
+ * duplicates, a very common build, often recoloured) share one plan: the key is the high LOD
+ * relative to its box's minimum corner, face by face, normals and UVs to 1/65536, without the
+ * faces' material names (a plan never looks at them; planFor renames them).
  */
 export function geometryKey(object: SlObject): { key: string; origin: [number, number, number] } {
   const box = objectBox(object);
@@ -1110,32 +1116,35 @@ export function geometryKey(object: SlObject): { key: string; origin: [number, n
   };
   const parts: string[] = [];
   for (const face of object.lods.high.faces) {
-    parts.push(
-      `${face.material}:${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`,
-    );
+    parts.push(`${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`);
     for (let i = 0; i < face.positions.length; i++) mix(bitsOf(Math.fround(face.positions[i] - origin[i % 3])));
-    if (face.normals) for (let i = 0; i < face.normals.length; i++) mix(bitsOf(face.normals[i]));
-    if (face.uvs) for (let i = 0; i < face.uvs.length; i++) mix(bitsOf(face.uvs[i]));
+    // Normals and UVs to 1/65536, finer than the asset's 16-bit quantisation: an importer that
+    // turns each copy's normals by its node's rotation and back leaves them an ulp apart.
+    if (face.normals) for (let i = 0; i < face.normals.length; i++) mix(Math.round(face.normals[i] * 65536));
+    if (face.uvs) for (let i = 0; i < face.uvs.length; i++) mix(Math.round(face.uvs[i] * 65536));
     for (let i = 0; i < face.indices.length; i++) mix(face.indices[i]);
   }
   return { key: `${parts.join('|')}#${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`, origin };
 }
 
-function translatedLod(lod: MeshLod, d: [number, number, number]): MeshLod {
+function translatedLod(lod: MeshLod, d: [number, number, number], material: Map<string, string>): MeshLod {
   return {
     faces: lod.faces.map((f) => {
       const positions = new Float32Array(f.positions.length);
       for (let i = 0; i < positions.length; i++) positions[i] = f.positions[i] + d[i % 3];
-      return { ...f, positions };
+      return { ...f, material: material.get(f.material) ?? f.material, positions };
     }),
   };
 }
 
-/** A planned object moved onto another object of the same geometry. */
-/** A plan made for `source` (at `sourceOrigin`), moved to `target` of the same geometry. */
+/**
+ * A plan made for `source` (its result `planned`, at `plannedOrigin`), moved to `target` of the
+ * same geometry (geometryKey), its faces renamed to the target's materials.
+ */
 export function planFor(
   target: SlObject,
   targetOrigin: [number, number, number],
+  source: SlObject,
   planned: SlObject,
   plannedOrigin: [number, number, number],
   plan: ObjectLodPlan,
@@ -1145,12 +1154,16 @@ export function planFor(
     targetOrigin[1] - plannedOrigin[1],
     targetOrigin[2] - plannedOrigin[2],
   ];
-  const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d);
+  // Same geometry face by face (geometryKey): the planned object's face i is the target's face i.
+  const material = new Map<string, string>();
+  const sourceFaces = source.lods.high.faces;
+  target.lods.high.faces.forEach((f, i) => material.set(sourceFaces[i].material, f.material));
+  const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d, material);
   const lods = {
     high,
-    medium: translatedLod(planned.lods.medium!, d),
-    low: translatedLod(planned.lods.low!, d),
-    lowest: translatedLod(planned.lods.lowest!, d),
+    medium: translatedLod(planned.lods.medium!, d, material),
+    low: translatedLod(planned.lods.low!, d, material),
+    lowest: translatedLod(planned.lods.lowest!, d, material),
   };
   const rename = (m: string) =>
     m.startsWith(`${plan.name}: `) ? `${target.name}: ${m.slice(plan.name.length + 2)}` : m;
@@ -1160,12 +1173,17 @@ export function planFor(
 
 /** Plans every object of a model with the same pixel bound (objects of identical geometry are planned once). */
 export function planModelLods(model: SlModel, options: LodPlanOptions): { model: SlModel; plans: ObjectLodPlan[] } {
-  const done = new Map<string, { object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }>();
+  const done = new Map<
+    string,
+    { source: SlObject; object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }
+  >();
   const results = model.objects.map((obj, i) => {
     const { key, origin } = geometryKey(obj);
     const seen = done.get(key);
-    const r = seen ? planFor(obj, origin, seen.object, seen.origin, seen.plan) : planObjectLods(obj, options);
-    if (!seen) done.set(key, { ...r, origin });
+    const r = seen
+      ? planFor(obj, origin, seen.source, seen.object, seen.origin, seen.plan)
+      : planObjectLods(obj, options);
+    if (!seen) done.set(key, { ...r, source: obj, origin });
     options.onObjectPlanned?.(i + 1, model.objects.length);
     return r;
   });

@@ -1,9 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  hausdorffBetween,
   hausdorffDistance,
   lodHausdorffDistance,
   maxDistanceToMesh,
+  prepareHausdorffSide,
   pointTriangleDistanceSquared,
   sampleSurface,
   TriangleBvh,
@@ -207,6 +209,38 @@ describe('hausdorffDistance', () => {
         expect(h).toBeLessThanOrEqual(most + 1e-6);
       }),
       { numRuns: 20 },
+    );
+  });
+});
+
+describe('a distance limit (a candidate that fails a bound needs no more measuring)', () => {
+  it('property: under the limit the distance is exact; over it, the answer is over it too', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.double({ min: -0.1, max: 0.6, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        (amount, limit, seed) => {
+          const p = sphereMesh.positions.slice();
+          let s = seed;
+          for (let i = 0; i < p.length; i++) {
+            s = (s * 1103515245 + 12345) & 0x7fffffff;
+            p[i] += ((s / 0x7fffffff) * 2 - 1) * amount;
+          }
+          const moved = { positions: p, indices: sphereMesh.indices };
+          const a = prepareHausdorffSide(sphereMesh, { samples: 256 });
+          const b = prepareHausdorffSide(moved, { samples: 256 });
+          const full = hausdorffBetween(a, b);
+          const capped = hausdorffBetween(a, b, limit);
+          if (full.distance <= limit) expect(capped).toEqual(full);
+          else expect(capped.distance).toBeGreaterThan(limit);
+          const one = maxDistanceToMesh(a.samples, b.bvh);
+          const oneCapped = maxDistanceToMesh(a.samples, b.bvh, limit);
+          if (one <= limit) expect(oneCapped).toBe(one);
+          else expect(oneCapped).toBeGreaterThan(limit);
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });

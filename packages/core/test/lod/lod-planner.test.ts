@@ -5,6 +5,7 @@ import { isSlmeshError } from '../../src/errors.js';
 import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
 import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
 import {
+  geometryKey,
   lodBlockBytes,
   ObjectLodPlanner,
   planModelLods,
@@ -282,6 +283,50 @@ describe('planModelLods', () => {
     expect(model.objects.map((o) => o.name)).toEqual(['Ball', 'BevelBox']);
     expect(plans).toHaveLength(2);
     for (const o of model.objects) expect(o.lods.lowest).toBeDefined();
+  });
+
+  it('plans linked duplicates once: moved, recoloured, normals an ulp apart; each keeps its own materials', () => {
+    // The box's copy: moved 3 m, its faces renamed, one normal nudged by an ulp (as an importer
+    // that turns normals by a node's rotation and back leaves them).
+    const copy: SlObject = {
+      name: 'Copy',
+      lods: {
+        high: {
+          faces: box3.lods.high.faces.map((f, i) => {
+            const positions = Float32Array.from(f.positions, (x, k) => (k % 3 === 0 ? x + 3 : x));
+            const normals = f.normals!.slice();
+            if (i === 0) normals[0] = Math.fround(normals[0] + 2 ** -24 * Math.max(1, Math.abs(normals[0])));
+            return { ...f, material: `${f.material}-red`, positions, normals };
+          }),
+        },
+      },
+    };
+    expect(geometryKey(copy).key).toBe(geometryKey(box3).key);
+    // A copy with one vertex moved is another geometry.
+    const bent: SlObject = {
+      name: 'Bent',
+      lods: {
+        high: {
+          faces: box3.lods.high.faces.map((f, i) => ({
+            ...f,
+            positions: Float32Array.from(f.positions, (x, k) => (i === 0 && k === 1 ? x + 0.01 : x)),
+          })),
+        },
+      },
+    };
+    expect(geometryKey(bent).key).not.toBe(geometryKey(box3).key);
+    const { model, plans } = planModelLods({ objects: [box3, copy] }, { simplifier });
+    const [a, b] = model.objects;
+    for (const name of ['medium', 'low', 'lowest'] as const) {
+      const la = a.lods[name]!,
+        lb = b.lods[name]!;
+      expect(lb.faces.map((f) => f.material)).toEqual(la.faces.map((f) => `${f.material}-red`));
+      expect(lb.faces.map((f) => f.indices.length)).toEqual(la.faces.map((f) => f.indices.length));
+      // Moved with its object.
+      expect(lb.faces[0].positions[0]).toBeCloseTo(la.faces[0].positions[0] + 3, 5);
+    }
+    expect(plans[1].name).toBe('Copy');
+    expect(plans[1].levels.map((l) => l.triangles)).toEqual(plans[0].levels.map((l) => l.triangles));
   });
 });
 
