@@ -98,6 +98,9 @@ export interface DecomposeOptions {
  */
 const HULL_ERROR_SHARE = 0.8;
 
+/** Forced merges (down to maxHulls) pair each hull with this many nearest hulls first. */
+const FORCED_MERGE_NEIGHBOURS = 8;
+
 export const DECOMPOSE_DEFAULTS = {
   tolerance: 0.05,
   maxAirFraction: 0.045,
@@ -449,10 +452,15 @@ export function decompose(
     stopOnRefusal: true,
   });
   let forcedMerges = 0;
-  if (nodes.filter((n) => n.alive).length > maxHulls) {
+  // Each hull is paired with its nearest few (each pair costs a hull of both); every pair only
+  // when those run out. Every pair at once took 42 s on a 2,000-triangle engine part cut into
+  // 512 parts.
+  for (const neighbours of [FORCED_MERGE_NEIGHBOURS, Infinity]) {
+    if (nodes.filter((n) => n.alive).length <= maxHulls) break;
     limited = true;
-    forcedMerges = mergeHulls(nodes, {
+    forcedMerges += mergeHulls(nodes, {
       reach: Infinity,
+      neighbours,
       target: maxHulls,
       check: () => checkAbort(signal),
       evaluate: (a, b) => {

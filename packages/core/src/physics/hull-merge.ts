@@ -82,6 +82,11 @@ export interface MergeOptions<T> {
   reach: number;
   /** Stop at this many live hulls. */
   target: number;
+  /**
+   * Pair each hull only with this many nearest live hulls (by box gap, within reach), so the
+   * pairs scored grow with the hull count, not its square. Default: every hull within reach.
+   */
+  neighbours?: number;
   /** Scores a pair (undefined: may not merge). */
   evaluate: (a: MergeNode<T>, b: MergeNode<T>) => MergeCandidate<T> | undefined;
   /** Last check when a pair comes up, cheapest first: false skips it (and, with `stopOnRefusal`, ends the merging). */
@@ -105,16 +110,43 @@ export function mergeHulls<T>(nodes: MergeNode<T>[], options: MergeOptions<T>): 
     const c = options.evaluate(a, b);
     if (c) heap.push(c.cost, [i, j, c]);
   };
-  // 1. Candidate pairs: boxes within reach, by a sweep along x.
-  const order = nodes
-    .map((_, i) => i)
-    .filter((i) => nodes[i].alive)
-    .sort((i, j) => nodes[i].hull.min[0] - nodes[j].hull.min[0] || i - j);
-  for (let x = 0; x < order.length; x++) {
-    options.check?.();
-    for (let y = x + 1; y < order.length; y++) {
-      if (nodes[order[y]].hull.min[0] - nodes[order[x]].hull.max[0] > options.reach) break;
-      tryPair(Math.min(order[x], order[y]), Math.max(order[x], order[y]));
+  const k = options.neighbours ?? Infinity;
+  /** The (at most k) nearest live hulls to node i within reach, by box gap (ties by index). */
+  const nearest = (i: number, among: number): number[] => {
+    const near: [number, number][] = [];
+    for (let o = 0; o < among; o++) {
+      if (o === i || !nodes[o].alive) continue;
+      const g = boxGap(nodes[i].hull, nodes[o].hull);
+      if (g <= options.reach) near.push([g, o]);
+    }
+    near.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+    return near.slice(0, k).map((x) => x[1]);
+  };
+  // 1. Candidate pairs: boxes within reach, by a sweep along x (or each hull's nearest).
+  if (Number.isFinite(k)) {
+    const seen = new Set<number>();
+    const n = nodes.length;
+    for (let i = 0; i < n; i++) {
+      if (!nodes[i].alive) continue;
+      options.check?.();
+      for (const o of nearest(i, n)) {
+        const [a, b] = i < o ? [i, o] : [o, i];
+        if (seen.has(a * n + b)) continue;
+        seen.add(a * n + b);
+        tryPair(a, b);
+      }
+    }
+  } else {
+    const order = nodes
+      .map((_, i) => i)
+      .filter((i) => nodes[i].alive)
+      .sort((i, j) => nodes[i].hull.min[0] - nodes[j].hull.min[0] || i - j);
+    for (let x = 0; x < order.length; x++) {
+      options.check?.();
+      for (let y = x + 1; y < order.length; y++) {
+        if (nodes[order[y]].hull.min[0] - nodes[order[x]].hull.max[0] > options.reach) break;
+        tryPair(Math.min(order[x], order[y]), Math.max(order[x], order[y]));
+      }
     }
   }
   // 2. Cheapest first; a merged hull gets new pairs.
@@ -128,12 +160,13 @@ export function mergeHulls<T>(nodes: MergeNode<T>[], options: MergeOptions<T>): 
     }
     nodes[i].alive = false;
     nodes[j].alive = false;
-    const k = nodes.length;
+    const m = nodes.length;
     nodes.push({ hull: c.hull, data: c.data, alive: true });
     alive--;
     merges++;
     options.onMerge?.();
-    for (let o = 0; o < k; o++) if (nodes[o].alive) tryPair(o, k);
+    if (Number.isFinite(k)) for (const o of nearest(m, m)) tryPair(o, m);
+    else for (let o = 0; o < m; o++) if (nodes[o].alive) tryPair(o, m);
   }
   return merges;
 }

@@ -45,4 +45,38 @@ describe('mergeHulls', () => {
     expect(alive.some((n) => Math.abs(n.hull.volume - 2) < 1e-9)).toBe(true);
     expect(boxGap(nodes[0].hull, nodes[3].hull)).toBeCloseTo(8, 9);
   });
+
+  it('with neighbours, scores far fewer pairs and still gets down to the target, merging near hulls', () => {
+    // A row of 60 unit cubes, a metre apart.
+    const row = () =>
+      Array.from({ length: 60 }, (_, i) => ({
+        hull: hullOf([2 * i, 0, 0], [2 * i + 1, 1, 1]),
+        data: null,
+        alive: true,
+      })) as MergeNode<null>[];
+    const run = (neighbours?: number) => {
+      const nodes = row();
+      let scored = 0;
+      mergeHulls(nodes, {
+        reach: Infinity,
+        target: 20,
+        ...(neighbours ? { neighbours } : {}),
+        evaluate: (a, b) => {
+          scored++;
+          const m = partHull(new Float64Array([...a.hull.points, ...b.hull.points]), 0.001)!;
+          return { hull: m, data: null, cost: m.volume - a.hull.volume - b.hull.volume };
+        },
+      });
+      return { nodes: nodes.filter((n) => n.alive), scored };
+    };
+    const all = run();
+    const near = run(4);
+    expect(all.nodes.length).toBe(20);
+    expect(near.nodes.length).toBe(20);
+    expect(all.scored).toBeGreaterThan((60 * 59) / 2);
+    expect(near.scored).toBeLessThan(all.scored / 5);
+    // Merging neighbours only costs no more air than trying every pair (nearest are cheapest here).
+    const volume = (ns: MergeNode<null>[]) => ns.reduce((a, n) => a + n.hull.volume, 0);
+    expect(volume(near.nodes)).toBeLessThanOrEqual(volume(all.nodes) * (1 + 1e-9));
+  });
 });
