@@ -22,7 +22,7 @@
  * check while working; scripts/bench-subset.mjs prints such a run without touching docs/).
  */
 
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -49,6 +49,15 @@ const LOD_FACTOR = 2;
 const TUNED = new Set([...GLB_MODELS, ...OBJ_MODELS]);
 /** V-HACD meshes over this size are left out (the largest are 5 and 20 MB of OBJ; the benchmark must stay minutes). */
 const MAX_OBJ_BYTES = 4_000_000;
+
+/** Held-out models (Debian assimp-testmodels: OBJ and glTF, real models), never used while tuning. */
+const ASSIMP = '/usr/share/assimp/models';
+const HELD_OUT = [
+  'OBJ/WusonOBJ.obj',
+  'OBJ/spider.obj',
+  'OBJ/regr01.obj',
+  'glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb',
+];
 
 const linksetSize = (model) => boxSize(model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox()));
 
@@ -146,6 +155,25 @@ export async function run({ root, log }) {
     corpus.push({ name: f, source: 'npm vhacd-js (app/meshes, OBJ)', path });
   }
 
+  // Held out: models from the Debian package assimp-testmodels (not used while tuning slmesh),
+  // when installed; their authored units are arbitrary (the engine is in millimetres), so they
+  // are priced at 2 m and 8 m.
+  const heldOut = [];
+  for (const rel of HELD_OUT) {
+    const file = join(ASSIMP, rel);
+    if (!existsSync(file)) continue;
+    let path = file;
+    if (rel.endsWith('.obj')) {
+      const model = readObj(readFileSync(file, 'utf8'), basename(rel, '.obj'));
+      if (!model.objects[0].lods.high.faces.length) continue;
+      path = join(dir, `held-out-${basename(rel, '.obj')}.glb`);
+      await writeGlb(path, model, gltf);
+    }
+    const c = { name: `assimp/${basename(rel)}`, source: 'Debian assimp-testmodels (held out)', path, sizes: [2, 8] };
+    corpus.push(c);
+    heldOut.push(c);
+  }
+
   // A subset while working on the planner (SLMESH_BENCH_ONLY=blonde,cow): the totals then say so.
   const only = process.env.SLMESH_BENCH_ONLY?.split(',').filter(Boolean);
   if (only) corpus.splice(0, corpus.length, ...corpus.filter((c) => only.some((o) => c.name.includes(o))));
@@ -159,7 +187,7 @@ export async function run({ root, log }) {
     const { model: read } = await readModelFile(c.path, { siblings: false, lodNodes: 'lods' });
     const model = { ...read, objects: read.objects.map((o) => ({ name: o.name, lods: { high: o.lods.high } })) };
     const longest = Math.max(...linksetSize(model));
-    for (const factor of [1, longest * 4 <= 60 ? 4 : 0.25]) {
+    for (const factor of c.sizes ? c.sizes.map((side) => side / longest) : [1, longest * 4 <= 60 ? 4 : 0.25]) {
       const k = factor;
       const asIs = li(model, k);
       const viewer = { ...model, objects: model.objects.map((o) => viewerAutoLods(o, MeshoptSimplifier).object) };
@@ -207,7 +235,8 @@ export async function run({ root, log }) {
     totalAsIs = sum((r) => r.asIs);
   const errorOk = rows.filter((r) => r.optWorst <= r.baseWorst + 1e-9).length;
   const tunedRows = rows.filter((r) => r.tuned),
-    offRows = rows.filter((r) => !r.tuned);
+    offRows = rows.filter((r) => !r.tuned),
+    heldRows = rows.filter((r) => heldOut.some((c) => c.name === r.name));
   const ratio = (rs) =>
     (
       rs.reduce((a, r) => a + r.opt, 0) /
@@ -218,7 +247,7 @@ export async function run({ root, log }) {
     ).toFixed(2);
   const md = [];
   md.push(
-    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/ and ${corpus.length - corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}). "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes: as authored and 4x (1/4 when 4x passes 60 m). RenderVolumeLODFactor 2.`,
+    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${heldOut.length} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning). "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes: as authored and 4x (1/4 when 4x passes 60 m); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
   );
   md.push('');
   md.push(
@@ -226,7 +255,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    `**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x. Worst error at or under the baseline's in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`,
+    `**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x${heldRows.length ? ` (of which the held-out assimp models ${ratio(heldRows)}x, worst error at or under the baseline's in ${heldRows.filter((r) => r.optWorst <= r.baseWorst + 1e-9).length} of ${heldRows.length})` : ''}. Worst error at or under the baseline's in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`,
   );
   md.push('');
   md.push(
