@@ -190,7 +190,9 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
       cellName(p.name),
       String(p.highTriangles),
       high,
-      ...p.levels.map((l) => `${l.triangles} (${px(l.screenErrorPx)})${l.fallback ? '*' : ''}`),
+      ...p.levels.map(
+        (l) => `${l.triangles} (${px(l.screenErrorPx)})${l.fallback ? '*' : l.mode === 'viewer' ? 'g' : ''}`,
+      ),
     ]);
   }
   const notes = result.plans.flatMap((p) => p.diagnostics);
@@ -205,7 +207,13 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     '',
     'LOD triangles (screen-space error at the distance each LOD appears; high at the distance where the object fills the view):',
     result.plans.length ? table : '(every object kept its authored LODs)',
-    ...(notes.length ? ['', '* made by a fallback:', ...notes.map((d) => `  ${d.code}: ${printable(d.message)}`)] : []),
+    ...(notes.length
+      ? [
+          '',
+          "* made by a fallback, g the viewer's own auto-LOD (the uploader's Generate):",
+          ...notes.map((d) => `  ${d.code}: ${printable(d.message)}`),
+        ]
+      : []),
     '',
     `land impact     ${b.landImpact.toFixed(3)} -> ${a.landImpact.toFixed(3)}   (rounded ${b.landImpactRounded} -> ${a.landImpactRounded})`,
     `download weight ${b.download.toFixed(3)} -> ${a.streaming.toFixed(3)}`,

@@ -115,6 +115,7 @@ import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from 
 import { assignDefaults } from '../options.js';
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import { conformMaxAddedTriangles, displayedLod } from './lod-conform.js';
+import { streamingCost } from '../cost/streaming-cost.js';
 
 export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
   /** meshoptimizer's MeshoptSimplifier, ready. Required. */
@@ -785,6 +786,62 @@ export class ObjectLodPlanner {
       }
       if (fallback) level.fallback = fallback;
       levels.push(level);
+    }
+    // 2f. Never costlier than the viewer's own chain (the uploader's Generate, with the input's
+    //     high): where the planned chain would cost more download weight at the planned size,
+    //     Generate's lower LODs are taken under the planned high. Their errors are Generate's own
+    //     (the baseline's), so no LOD is worse than Generate's; the silhouette floor may not hold,
+    //     and a note says so.
+    if (o.viewerBound && o.deflate && levels.length === LOWER_LODS.length && Number.isFinite(radius)) {
+      const deflate = o.deflate;
+      const v = LOWER_LODS.map((l) => this.viewerLevel(l));
+      const monotone = v.every((x, i) => {
+        const above = i === 0 ? top : v[i - 1].result;
+        return x.result.triangles > 0 && x.result.triangles <= above.triangles && x.result.vertices <= above.vertices;
+      });
+      if (monotone) {
+        const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
+        const weight = (h: MeshLod, chain: MeshLod[]) =>
+          streamingCost(
+            { high: bytes(h), medium: bytes(chain[0]), low: bytes(chain[1]), lowest: bytes(chain[2]) },
+            radius,
+          ).streaming;
+        const generate = v.map((x) => x.result.lod);
+        const ours = weight(
+          top.lod,
+          LOWER_LODS.map((l) => lods[l]!),
+        );
+        const baseline = top.lod === high ? undefined : weight(high, generate);
+        const theirs = weight(top.lod, generate);
+        if (ours > (baseline ?? theirs) * (1 + 1e-9) && theirs < ours * (1 - 1e-9)) {
+          LOWER_LODS.forEach((lodName, i) => {
+            const x = v[i];
+            lods[lodName] = x.result.lod;
+            const was = levels[i];
+            levels[i] = this.level(
+              lodName,
+              was.switchDistance,
+              was.maxError,
+              x.result.triangles,
+              x.result.vertices,
+              x.error,
+              x.coverage,
+              'viewer',
+              this.maxSide,
+            );
+          });
+          // The fallbacks said of the LODs replaced no longer hold.
+          const replaced = LOWER_LODS.map((l) => `${name}: ${l}: `);
+          for (let i = diagnostics.length - 1; i >= 0; i--)
+            if (diagnostics[i].code === 'lod-fallback' && replaced.some((p) => diagnostics[i].message.startsWith(p)))
+              diagnostics.splice(i, 1);
+          note(
+            'info',
+            'lod-generate-cheaper',
+            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${ours.toFixed(3)} against ${(baseline ?? theirs).toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${Math.max(...levels.map((l) => l.screenErrorPx)).toFixed(2)} px)${levels.some((l) => l.coverage < o.minCoverage) ? `; below the silhouette floor ${o.minCoverage}, as Generate's are` : ''}`,
+          );
+        }
+      }
     }
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
     // 3. Each LOD in the triangle order that compresses best (the same geometry); with keepHigh,

@@ -242,6 +242,28 @@ describe('planObjectLods', () => {
     expect(boundBytes[1]).toBeLessThan(strictBytes[1]);
   });
 
+  it("viewerBound: never costlier than Generate: where the planned chain would cost more download weight than the viewer's own (V-HACD's hornbug, character), Generate's LODs are taken", () => {
+    for (const name of ['hornbug.obj', 'character.obj', 'teapot.obj', 'torus1.obj']) {
+      const high = object(name, [vhacdMesh(name)]);
+      const { object: planned, plan } = planObjectLods(high, { simplifier, deflate, viewerBound: true });
+      const generate = viewerAutoLods(high, simplifier).object;
+      // Priced by the real encoder (the whole asset), independently of the planner's block estimate.
+      const weight = (o: SlObject) => costReport({ objects: [o] }, { deflate }).objects[0].streaming;
+      expect(weight(planned)).toBeLessThanOrEqual(weight(generate) * 1.01);
+      const swapped = plan.diagnostics.some((d) => d.code === 'lod-generate-cheaper');
+      expect(swapped).toBe(name === 'hornbug.obj' || name === 'character.obj');
+      if (swapped) {
+        expect(plan.levels.every((l) => l.mode === 'viewer' && !l.fallback)).toBe(true);
+        expect(plan.diagnostics.some((d) => d.code === 'lod-fallback')).toBe(false);
+        // Generate's own triangles, no more than the LOD above.
+        for (const l of LOWER) expect(lodTriangleCount(planned.lods[l]!)).toBe(lodTriangleCount(generate.lods[l]!));
+        // --strict-error (no viewer bound) keeps its own chain.
+        const strict = planObjectLods(high, { simplifier, deflate, viewerBound: false }).plan;
+        expect(strict.diagnostics.some((d) => d.code === 'lod-generate-cheaper')).toBe(false);
+      }
+    }
+  });
+
   it("viewerBound: a big high (over the proxy threshold) may still be its proxy where the viewer's chain is finer", () => {
     const big = object('Big', [uvSphere(260)]); // 67,080 triangles: measured through a proxy
     const { plan } = planObjectLods(big, { simplifier, deflate, viewerBound: true });
