@@ -70,3 +70,29 @@ export function isZeroAreaTriangle(positions: ArrayLike<number>, a: number, b: n
     cz = ux * vy - uy * vx;
   return !(cx * cx + cy * cy + cz * cz > 1e-12 * (ux * ux + uy * uy + uz * uz) * (vx * vx + vy * vy + vz * vz));
 }
+
+/** The triangles of `indices` without the zero-area ones (isZeroAreaTriangle: the uploader refuses those in a physics mesh). */
+export function withoutZeroAreaTriangles(positions: ArrayLike<number>, indices: ArrayLike<number>): Uint32Array {
+  const kept: number[] = [];
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    if (!isZeroAreaTriangle(positions, indices[t], indices[t + 1], indices[t + 2]))
+      kept.push(indices[t], indices[t + 1], indices[t + 2]);
+  return Uint32Array.from(kept);
+}
+
+/** Only the vertices `indices` uses, in order of first use, and the triangles renumbered to them. */
+export function compactVertices(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+): { positions: Float32Array; indices: Uint32Array } {
+  const remap = new Int32Array(Math.floor(positions.length / 3)).fill(-1);
+  const used: number[] = [];
+  const out = Uint32Array.from(indices, (v) => {
+    if (remap[v] < 0) {
+      remap[v] = used.length / 3;
+      used.push(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+    }
+    return remap[v];
+  });
+  return { positions: Float32Array.from(used), indices: out };
+}

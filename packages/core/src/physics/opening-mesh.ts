@@ -28,7 +28,7 @@
 
 import { triangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { PhysicsCostSettings } from '../constants.js';
-import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
+import { compactVertices, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
 import { TriangleBvh } from '../lod/hausdorff.js';
 import { type AvatarOpening, type AvatarOpeningOptions, avatarOpenings } from './avatar-openings.js';
@@ -112,29 +112,6 @@ function pointGrid(points: Float64Array, r: number): (x: number, y: number, z: n
   };
 }
 
-/** The welded surface's triangles without the zero-area ones (the uploader refuses those). */
-function withoutDegenerate(positions: Float32Array, indices: Uint32Array): Uint32Array {
-  const kept: number[] = [];
-  for (let t = 0; t + 2 < indices.length; t += 3)
-    if (!isZeroAreaTriangle(positions, indices[t], indices[t + 1], indices[t + 2]))
-      kept.push(indices[t], indices[t + 1], indices[t + 2]);
-  return Uint32Array.from(kept);
-}
-
-/** Keeps only the vertices `indices` uses. */
-function compact(positions: Float32Array, indices: Uint32Array): { positions: Float32Array; indices: Uint32Array } {
-  const remap = new Int32Array(positions.length / 3).fill(-1);
-  const used: number[] = [];
-  const out = Uint32Array.from(indices, (v) => {
-    if (remap[v] < 0) {
-      remap[v] = used.length / 3;
-      used.push(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
-    }
-    return remap[v];
-  });
-  return { positions: Float32Array.from(used), indices: out };
-}
-
 /**
  * The lightest (or, at the floor, the closest-fitting) simplification of the surface that keeps
  * the opening; undefined when none is lighter than `maxWeight`. See the file comment.
@@ -162,11 +139,11 @@ export function openingKeepingMesh(
   // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
   const minTriangles = options.minTriangles ?? 4;
   const candidates: OpeningMesh[] = [];
-  let current = withoutDegenerate(p, Uint32Array.from(w.indices));
+  let current = withoutZeroAreaTriangles(p, Uint32Array.from(w.indices));
   for (let target = Math.floor(current.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
     options.check?.();
     // A step may overshoot its target: never ask for more than the current mesh has.
-    const next = withoutDegenerate(p, options.simplify(p, current, 3 * Math.min(target, current.length / 3)));
+    const next = withoutZeroAreaTriangles(p, options.simplify(p, current, 3 * Math.min(target, current.length / 3)));
     if (next.length === 0 || next.length >= current.length) continue;
     current = next;
     const weight = triangleMeshPhysicsCost(p, next, options.physics).cost;
@@ -197,5 +174,5 @@ export function openingKeepingMesh(
   const atFloor = candidates.filter((c) => c.weight <= floor).sort((a, b) => b.triangles - a.triangles);
   const above = candidates.filter((c) => c.weight > floor).sort((a, b) => a.weight - b.weight);
   const chosen = atFloor.find(keeps) ?? above.find(keeps);
-  return chosen && { ...compact(chosen.positions, chosen.indices), weight: chosen.weight, triangles: chosen.triangles };
+  return chosen && { ...compactVertices(chosen.positions, chosen.indices), weight: chosen.weight, triangles: chosen.triangles };
 }

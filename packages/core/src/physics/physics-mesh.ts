@@ -18,7 +18,7 @@ import { boxSize, lodBox, type Vec3 } from '../geometry/object-geometry.js';
 import { triangleMeshPhysicsCost, type TriangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlObject } from '../types.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
-import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
+import { compactVertices, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
 import { assignDefaults } from '../options.js';
 
 /** Simplifies a triangle list: returns the kept indices (at most about targetIndexCount). meshoptimizer's `simplify` fits. */
@@ -135,24 +135,12 @@ function merged(lod: MeshLod, f: Vec3): { positions: Float32Array; indices: Uint
 function snapFace(face: Face, grid: number): { face: Face; vertices: number; triangles: number } {
   const w = weldMesh(face.positions, face.indices, grid, { snap: true, dropDuplicates: true });
   const positions = Float32Array.from(w.positions);
-  const kept: number[] = [];
-  for (let t = 0; t < w.indices.length; t += 3) {
-    if (!isZeroAreaTriangle(positions, w.indices[t], w.indices[t + 1], w.indices[t + 2]))
-      kept.push(w.indices[t], w.indices[t + 1], w.indices[t + 2]);
-  }
+  const kept = withoutZeroAreaTriangles(positions, w.indices);
   // Keep only the vertices the kept triangles use.
-  const remap = new Int32Array(positions.length / 3).fill(-1);
-  const used: number[] = [];
-  const indices = Uint32Array.from(kept, (v) => {
-    if (remap[v] < 0) {
-      remap[v] = used.length / 3;
-      used.push(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
-    }
-    return remap[v];
-  });
+  const compact = compactVertices(positions, kept);
   return {
-    face: { material: face.material, positions: Float32Array.from(used), indices },
-    vertices: face.positions.length / 3 - used.length / 3,
+    face: { material: face.material, positions: compact.positions, indices: compact.indices },
+    vertices: face.positions.length / 3 - compact.positions.length / 3,
     triangles: face.indices.length / 3 - kept.length / 3,
   };
 }
