@@ -62,7 +62,7 @@ const HELD_OUT = [
 const linksetSize = (model) => boxSize(model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox()));
 
 /** A model's objects as a GLB (glTF's Y-up: the inverse of the reader's (x, y, z) -> (x, -z, y)). */
-async function writeGlb(path, model, gltf) {
+export async function writeGlb(path, model, gltf) {
   const doc = new gltf.Document();
   const buf = doc.createBuffer();
   const scene = doc.createScene();

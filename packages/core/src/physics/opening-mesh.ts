@@ -174,5 +174,11 @@ export function openingKeepingMesh(
   const atFloor = candidates.filter((c) => c.weight <= floor).sort((a, b) => b.triangles - a.triangles);
   const above = candidates.filter((c) => c.weight > floor).sort((a, b) => a.weight - b.weight);
   const chosen = atFloor.find(keeps) ?? above.find(keeps);
-  return chosen && { ...compactVertices(chosen.positions, chosen.indices), weight: chosen.weight, triangles: chosen.triangles };
+  return (
+    chosen && {
+      ...compactVertices(chosen.positions, chosen.indices),
+      weight: chosen.weight,
+      triangles: chosen.triangles,
+    }
+  );
 }
