@@ -801,19 +801,27 @@ export class ObjectLodPlanner {
       });
       if (monotone) {
         const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
-        const weight = (h: MeshLod, chain: MeshLod[]) =>
-          streamingCost(
-            { high: bytes(h), medium: bytes(chain[0]), low: bytes(chain[1]), lowest: bytes(chain[2]) },
-            radius,
-          ).streaming;
-        const generate = v.map((x) => x.result.lod);
-        const ours = weight(
-          top.lod,
-          LOWER_LODS.map((l) => lods[l]!),
-        );
-        const baseline = top.lod === high ? undefined : weight(high, generate);
-        const theirs = weight(top.lod, generate);
-        if (ours > (baseline ?? theirs) * (1 + 1e-9) && theirs < ours * (1 - 1e-9)) {
+        const highBytes = bytes(top.lod);
+        const ours = streamingCost(
+          { high: highBytes, medium: bytes(lods.medium!), low: bytes(lods.low!), lowest: bytes(lods.lowest!) },
+          radius,
+        ).streaming;
+        // Generate's LODs under the planned high, smallest first, stopping as soon as even the rest
+        // at one byte would cost as much (the weight only grows with each LOD's bytes; 0 would
+        // mean a missing LOD, priced as the one above): a big input's Generate chain is large, and
+        // compressing it whole costs more than the plan.
+        const theirsBytes = { high: highBytes, medium: 1, low: 1, lowest: 1 };
+        let theirs = 0;
+        for (const l of [...LOWER_LODS].reverse()) {
+          theirsBytes[l] = bytes(v[LOWER_LODS.indexOf(l)].result.lod);
+          theirs = streamingCost(theirsBytes, radius).streaming;
+          if (theirs >= ours * (1 - 1e-9)) break;
+        }
+        // ... and the baseline itself, the input's high with Generate's LODs, only then.
+        const cheaper = theirs < ours * (1 - 1e-9);
+        const baseline =
+          cheaper && top.lod !== high ? streamingCost({ ...theirsBytes, high: bytes(high) }, radius).streaming : theirs;
+        if (cheaper && ours > baseline * (1 + 1e-9)) {
           LOWER_LODS.forEach((lodName, i) => {
             const x = v[i];
             lods[lodName] = x.result.lod;
@@ -838,7 +846,7 @@ export class ObjectLodPlanner {
           note(
             'info',
             'lod-generate-cheaper',
-            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${ours.toFixed(3)} against ${(baseline ?? theirs).toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${Math.max(...levels.map((l) => l.screenErrorPx)).toFixed(2)} px)${levels.some((l) => l.coverage < o.minCoverage) ? `; below the silhouette floor ${o.minCoverage}, as Generate's are` : ''}`,
+            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${ours.toFixed(3)} against ${baseline.toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${Math.max(...levels.map((l) => l.screenErrorPx)).toFixed(2)} px)${levels.some((l) => l.coverage < o.minCoverage) ? `; below the silhouette floor ${o.minCoverage}, as Generate's are` : ''}`,
           );
         }
       }
