@@ -23,6 +23,7 @@ import {
 import {
   jsonReplacer,
   makeCostReport,
+  meshoptSimplifyFn,
   optimizeFile,
   type OptimizeOptions,
   type OptimizeResult,
@@ -30,7 +31,6 @@ import {
   type SizeRequest,
 } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
-import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
 import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
@@ -76,6 +76,8 @@ export function physicsHookFor(
   err: (s: string) => void,
   progress?: Progress,
 ): PhysicsHook {
+  // meshoptimizer as core's simplifier for objects built in this thread, made once for all of them.
+  let simplify: ReturnType<typeof meshoptSimplifyFn> | undefined;
   return async (object: SlObject, ctx) => {
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
     const label = `optimize: physics ${printable(object.name)}`;
@@ -101,7 +103,7 @@ export function physicsHookFor(
       const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
       // In this thread the simplifier is injected here (the worker injects its own: functions cannot be sent).
       const result = small
-        ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await meshoptSimplifyFn() } })
+        ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await (simplify ??= meshoptSimplifyFn()) } })
         : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
       if (result.diagnostics.some((d) => d.severity !== 'info')) progress?.clear();
       for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);

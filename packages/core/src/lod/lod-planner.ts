@@ -812,8 +812,8 @@ export class ObjectLodPlanner {
         // compressing it whole costs more than the plan.
         const theirsBytes = { high: highBytes, medium: 1, low: 1, lowest: 1 };
         let theirs = 0;
-        for (const l of [...LOWER_LODS].reverse()) {
-          theirsBytes[l] = bytes(v[LOWER_LODS.indexOf(l)].result.lod);
+        for (let i = LOWER_LODS.length - 1; i >= 0; i--) {
+          theirsBytes[LOWER_LODS[i]] = bytes(v[i].result.lod);
           theirs = streamingCost(theirsBytes, radius).streaming;
           if (theirs >= ours * (1 - 1e-9)) break;
         }

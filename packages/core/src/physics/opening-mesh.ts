@@ -29,6 +29,7 @@
 import { triangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { PhysicsCostSettings } from '../constants.js';
 import { compactVertices, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
+import { boxSize, emptyBox, growBox } from '../geometry/object-geometry.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
 import { TriangleBvh } from '../lod/hausdorff.js';
 import { type AvatarOpening, type AvatarOpeningOptions, avatarOpenings } from './avatar-openings.js';
@@ -117,23 +118,14 @@ function pointGrid(points: Float64Array, r: number): (x: number, y: number, z: n
  * the opening; undefined when none is lighter than `maxWeight`. See the file comment.
  */
 export function openingKeepingMesh(
-  positions: ArrayLike<number>,
+  positions: Float32Array,
   indices: ArrayLike<number>,
   options: OpeningMeshOptions,
 ): OpeningMesh | undefined {
   const { opening } = options;
   if (!opening.closes || !opening.points || opening.points.length === 0) return undefined;
   // 1. The surface welded by position (exports split vertices along seams).
-  let size = 0;
-  for (let k = 0; k < 3; k++) {
-    let lo = Infinity,
-      hi = -Infinity;
-    for (let i = k; i < positions.length; i += 3) {
-      lo = Math.min(lo, positions[i]);
-      hi = Math.max(hi, positions[i]);
-    }
-    if (hi > lo) size = Math.max(size, hi - lo);
-  }
+  const size = Math.max(...boxSize(growBox(emptyBox(), positions)));
   const w = weldMesh(positions, indices, 1e-6 * size);
   const p = Float32Array.from(w.positions);
   // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
