@@ -57,6 +57,7 @@ export {
   placePositions,
   primPosition,
   primScale,
+  primUpAxis,
   worldBox,
   bakePlacement,
 } from './geometry/placement.js';

@@ -14,6 +14,7 @@ import type { Command } from 'commander';
 import {
   buildPhysics,
   costReport,
+  type Diagnostic,
   lodTriangleCount,
   SlmeshError,
   type PhysicsMode,
@@ -32,6 +33,7 @@ import {
 } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
+import { PhysicsReuse, withPhysicsOf } from '../physics-reuse.js';
 import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { refuseOverwritingInputs } from '../fs/output-guard.js';
@@ -78,6 +80,19 @@ export function physicsHookFor(
 ): PhysicsHook {
   // meshoptimizer as core's simplifier for objects built in this thread, made once for all of them.
   let simplify: ReturnType<typeof meshoptSimplifyFn> | undefined;
+  // Copies of one part (same geometry, scale and up axis) get the physics built for the first.
+  const built = new PhysicsReuse<{ object: SlObject; diagnostics: readonly Diagnostic[] }>();
+  const report = (diagnostics: readonly Diagnostic[], rename?: { from: string; to: string }) => {
+    const warnings = diagnostics.filter((d) => d.severity !== 'info');
+    if (warnings.length > 0) progress?.clear();
+    for (const d of warnings) {
+      const message =
+        rename && d.message.startsWith(`${rename.from}: `)
+          ? `${rename.to}: ${d.message.slice(rename.from.length + 2)}`
+          : d.message;
+      err(`slmesh: ${printable(message)}\n`);
+    }
+  };
   return async (object: SlObject, ctx) => {
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
     const label = `optimize: physics ${printable(object.name)}`;
@@ -99,14 +114,19 @@ export function physicsHookFor(
         ...(tolerance !== undefined ? { tolerance } : {}),
         ...(downloadWeight !== undefined ? { downloadWeight } : {}),
       };
+      const same = built.find(object, ctx.scaleFactors, downloadWeight);
+      if (same) {
+        report(same.built.diagnostics, { from: same.name, to: object.name });
+        return withPhysicsOf(object, same.built.object);
+      }
       // Small objects are done in this thread: starting a worker costs more than their whole build.
       const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
       // In this thread the simplifier is injected here (the worker injects its own: functions cannot be sent).
       const result = small
         ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await (simplify ??= meshoptSimplifyFn()) } })
         : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
-      if (result.diagnostics.some((d) => d.severity !== 'info')) progress?.clear();
-      for (const d of result.diagnostics) if (d.severity !== 'info') err(`slmesh: ${printable(d.message)}\n`);
+      built.add(object, ctx.scaleFactors, downloadWeight, { object: result.object, diagnostics: result.diagnostics });
+      report(result.diagnostics);
       // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
       return result.object;
     } finally {

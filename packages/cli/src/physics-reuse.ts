@@ -1,0 +1,126 @@
+/**
+ * Physics built once per distinct object: a linkset's copies of one part (the wheels of a cart,
+ * the chairs round a table, an engine's twenty springs) have the same geometry, scale and up
+ * axis, so their physics is the same. `optimize` builds it for the first and gives the result to
+ * the others; a decomposition can take seconds, and a model of copies paid it once per copy.
+ *
+ * Two objects are the same physics input when everything buildPhysics reads from them is equal:
+ * every LOD's and the physics model's positions and indices, any authored hull or decomposition,
+ * the node scale folded into the prim and the prim's up axis (avatar openings are judged upright),
+ * plus the size factors and the download weight auto prices against. Where they sit (translation)
+ * and their names do not matter. Equality is checked in full, not trusted to the hash: geometry
+ * exactly, the scales and the download weight to a millionth (an exporter writes a copy's scale
+ * as 0.99999998 where the original has 0.99999999; a millionth of the size moves no physics).
+ */
+
+import { primUpAxis, type MeshLod, type SlObject, type Vec3 } from '@slmesh/core';
+
+/** Everything buildPhysics reads from an object besides its name and translation, as flat arrays. */
+function physicsArrays(object: SlObject): ArrayLike<number>[] {
+  const out: ArrayLike<number>[] = [];
+  const lod = (l: MeshLod | undefined) => {
+    out.push([l ? l.faces.length : -1]);
+    for (const f of l?.faces ?? []) out.push(f.positions, f.indices);
+  };
+  lod(object.lods.high);
+  lod(object.lods.medium);
+  lod(object.lods.low);
+  lod(object.lods.lowest);
+  lod(object.physicsMesh);
+  out.push(object.hull ?? [-1]);
+  out.push([object.decomposition ? object.decomposition.length : -1], ...(object.decomposition ?? []));
+  out.push([primUpAxis(object), object.rigged ? 1 : 0]);
+  return out;
+}
+
+/** Relative tolerance of the scales and download weight of two equal physics inputs. */
+const NEAR = 1e-6;
+
+function near(a: readonly number[], b: readonly number[]): boolean {
+  return a.length === b.length && a.every((x, i) => Math.abs(x - b[i]) <= NEAR * Math.max(Math.abs(x), Math.abs(b[i])));
+}
+
+/** FNV-1a over the float32 bits of every value, with each array's length. */
+function hashArrays(arrays: readonly ArrayLike<number>[]): string {
+  const f = new Float32Array(1);
+  const u = new Uint32Array(f.buffer);
+  let h = 0x811c9dc5;
+  const mix = (x: number) => {
+    h = Math.imul(h ^ x, 0x01000193) >>> 0;
+  };
+  for (const a of arrays) {
+    mix(a.length);
+    for (let i = 0; i < a.length; i++) {
+      f[0] = a[i];
+      mix(u[0]);
+    }
+  }
+  return h.toString(16);
+}
+
+function sameArrays(a: readonly ArrayLike<number>[], b: readonly ArrayLike<number>[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) {
+    const x = a[k],
+      y = b[k];
+    if (x.length !== y.length) return false;
+    for (let i = 0; i < x.length; i++) if (!Object.is(x[i], y[i])) return false;
+  }
+  return true;
+}
+
+/** The fields buildPhysics sets on the object it returns. */
+const PHYSICS_FIELDS = ['physicsMesh', 'hull', 'decomposition', 'physicsChoice'] as const;
+
+interface Built<R> {
+  arrays: ArrayLike<number>[];
+  /** Placement scale, size factors, download weight (-1 when none): compared to NEAR. */
+  scales: number[];
+  name: string;
+  built: R;
+}
+
+/**
+ * A cache of physics results by input. `find` gives the result built for an equal input (and the
+ * name of the object it was built for); `add` records one.
+ */
+export class PhysicsReuse<R> {
+  private readonly byKey = new Map<string, Built<R>[]>();
+
+  private key(
+    object: SlObject,
+    scaleFactors: Vec3,
+    downloadWeight: number | undefined,
+  ): { key: string; arrays: ArrayLike<number>[]; scales: number[] } {
+    const arrays = physicsArrays(object);
+    const scales = [...(object.placement?.scale ?? [1, 1, 1]), ...scaleFactors, downloadWeight ?? -1];
+    return { key: hashArrays(arrays), arrays, scales };
+  }
+
+  find(
+    object: SlObject,
+    scaleFactors: Vec3,
+    downloadWeight: number | undefined,
+  ): { name: string; built: R } | undefined {
+    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight);
+    const hit = this.byKey.get(key)?.find((b) => near(b.scales, scales) && sameArrays(b.arrays, arrays));
+    return hit && { name: hit.name, built: hit.built };
+  }
+
+  add(object: SlObject, scaleFactors: Vec3, downloadWeight: number | undefined, built: R): void {
+    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight);
+    const list = this.byKey.get(key) ?? [];
+    list.push({ arrays, scales, name: object.name, built });
+    this.byKey.set(key, list);
+  }
+}
+
+/** `given` with the physics of `built` (an object buildPhysics returned for an equal input). */
+export function withPhysicsOf(given: SlObject, built: SlObject): SlObject {
+  const out: SlObject = { ...given };
+  for (const k of PHYSICS_FIELDS) {
+    if (built[k] === undefined) delete out[k];
+    else (out as unknown as Record<string, unknown>)[k] = built[k];
+  }
+  return out;
+}

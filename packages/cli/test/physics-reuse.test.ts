@@ -1,0 +1,112 @@
+/**
+ * Copies of one part get the physics built for the first (packages/cli/src/physics-reuse.ts):
+ * the same arrays, not a second build; a copy at another scale or on its side is built anew.
+ */
+
+import { describe, expect, it } from 'vitest';
+import { zlibNgDeflate, type Placement, type SlObject, type Vec3 } from '@slmesh/core';
+import type { PhysicsHookContext } from '@slmesh/gltf-plugin/node';
+import { physicsHookFor } from '../src/commands/optimize.js';
+
+/** A UV sphere of radius r (closed, ~2 * seg * rings triangles). */
+function sphere(r: number, seg: number, rings: number): { positions: Float32Array; indices: Uint32Array } {
+  const p: number[] = [];
+  const idx: number[] = [];
+  for (let j = 0; j <= rings; j++) {
+    const t = (Math.PI * j) / rings;
+    for (let i = 0; i < seg; i++) {
+      const a = (2 * Math.PI * i) / seg;
+      p.push(r * Math.sin(t) * Math.cos(a), r * Math.sin(t) * Math.sin(a), r * Math.cos(t));
+    }
+  }
+  for (let j = 0; j < rings; j++)
+    for (let i = 0; i < seg; i++) {
+      const a = j * seg + i,
+        b = j * seg + ((i + 1) % seg),
+        c = a + seg,
+        d = b + seg;
+      if (j > 0) idx.push(a, c, b);
+      if (j < rings - 1) idx.push(b, c, d);
+    }
+  return { positions: Float32Array.from(p), indices: Uint32Array.from(idx) };
+}
+
+const ball = sphere(0.3, 24, 12);
+function part(name: string, placement: Partial<Placement> = {}): SlObject {
+  return {
+    name,
+    lods: { high: { faces: [{ material: 'm', positions: ball.positions.slice(), indices: ball.indices.slice() }] } },
+    placement: { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: [0, 0, 0], ...placement },
+  };
+}
+
+function ctx(scaleFactors: Vec3 = [1, 1, 1]): PhysicsHookContext {
+  return {
+    index: 0,
+    model: { objects: [] },
+    source: 'test.glb',
+    lodFactor: 2,
+    scaleFactors,
+    deflate: zlibNgDeflate,
+    logger: undefined as unknown as PhysicsHookContext['logger'],
+  };
+}
+
+describe('physics of copies', () => {
+  it('a moved copy gets the same physics; another scale, size or up axis is built anew', async () => {
+    const hook = physicsHookFor('auto', undefined, () => {});
+    const first = await hook(part('Wheel'), ctx());
+    expect(first.hull).toBeDefined();
+    const moved = await hook(part('Wheel.001', { translation: [5, -2, 1] }), ctx());
+    expect(moved.name).toBe('Wheel.001');
+    expect(moved.placement!.translation).toEqual([5, -2, 1]);
+    expect(moved.hull).toBe(first.hull);
+    expect(moved.physicsMesh).toBe(first.physicsMesh);
+    expect(moved.physicsChoice).toBe(first.physicsChoice);
+    // A scale an exporter rounded differently (a millionth of the size) is the same part.
+    const rounded = await hook(part('Wheel.002', { scale: [0.99999998, 0.99999998, 1] }), ctx());
+    expect(rounded.hull).toBe(first.hull);
+
+    const bigger = await hook(part('Wheel.003', { scale: [2, 2, 2] }), ctx());
+    expect(bigger.hull).not.toBe(first.hull);
+    const atSize = await hook(part('Wheel.004'), ctx([3, 3, 3]));
+    expect(atSize.hull).not.toBe(first.hull);
+    // On its side (the prim's up axis is y): openings are judged another way up.
+    const onSide = await hook(part('Wheel.005', { rotation: [1, 0, 0, 0, 0, 1, 0, -1, 0] }), ctx());
+    expect(onSide.hull).not.toBe(first.hull);
+    // Other geometry.
+    const other = part('Cog');
+    other.lods.high.faces[0].positions[0] += 0.01;
+    expect((await hook(other, ctx())).hull).not.toBe(first.hull);
+  });
+
+  it("a copy reports the first one's warnings under its own name", async () => {
+    const lines: string[] = [];
+    const hook = physicsHookFor('mesh', undefined, (s) => lines.push(s));
+    // A sheet with a zero-area triangle: its physics mesh is warned about.
+    const sheet = (name: string, translation: Vec3): SlObject => ({
+      name,
+      lods: {
+        high: {
+          faces: [
+            {
+              material: 'm',
+              positions: Float32Array.from([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]),
+              indices: Uint32Array.from([0, 1, 2, 0, 2, 3, 0, 1, 1]),
+            },
+          ],
+        },
+      },
+      placement: { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation },
+    });
+    await hook(sheet('Sign', [0, 0, 0]), ctx());
+    await hook(sheet('Sign.001', [4, 0, 0]), ctx());
+    expect(lines.length).toBeGreaterThanOrEqual(2);
+    expect(lines.length % 2).toBe(0);
+    const half = lines.length / 2;
+    for (let i = 0; i < half; i++) {
+      expect(lines[i]).toMatch(/^slmesh: Sign: /);
+      expect(lines[half + i]).toBe(lines[i].replace('slmesh: Sign: ', 'slmesh: Sign.001: '));
+    }
+  });
+});
