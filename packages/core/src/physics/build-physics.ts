@@ -359,17 +359,30 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let decompositionCloses = false;
   // How openings are judged: the avatar's size (options) and the prim's up axis.
   const openingOptions: AvatarOpeningOptions = { up: primUpAxis(object), ...(options.openings || {}) };
-  /** Builds the decomposition (the slow step: voxels and cuts over the world-size solid). */
-  const runDecomposition = (): void => {
+  /**
+   * The decomposition's notes: given only when it is the shape used (auto may build one and
+   * choose another; its limits are then nobody's concern).
+   */
+  const dNotes: Diagnostic[] = [];
+  const note = (severity: Diagnostic['severity'], code: string, message: string) =>
+    dNotes.push({ severity, code, message: `${name}: ${message}`, object: name });
+  /**
+   * Builds the decomposition (the slow step: voxels and cuts over the world-size solid).
+   * `budget`: auto's hull limit, the most hulls that could still weigh less than the best other
+   * shape (see hullBudget); the decomposition stops cutting and merges down to it.
+   */
+  const runDecomposition = (budget?: number): void => {
     // Auto decomposes to keep an opening: without an asked tolerance it fits more loosely.
     const openingDriven = options.mode === 'auto' && hullOpening.closes;
     const asked = options.tolerance ?? (openingDriven ? OPENING_FIT_TOLERANCE : DECOMPOSE_DEFAULTS.tolerance);
+    const maxHulls = Math.min(options.maxHulls ?? DECOMPOSE_DEFAULTS.maxHulls, budget ?? Infinity);
     const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
       ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
       ...(openingDriven ? { maxParts: OPENING_MAX_PARTS } : {}),
+      ...(budget !== undefined ? { maxParts: Math.max(BUDGET_MIN_PARTS, 2 * maxHulls) } : {}),
       ...options.decompose,
       tolerance: asked,
-      maxHulls: options.maxHulls,
+      maxHulls,
       maxHullVertices: options.maxHullVertices,
       onProgress: (x) => progress(0.05 + 0.8 * x),
       signal: options.signal,
@@ -389,7 +402,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       fitted = merged.hulls;
       // A decomposition stopped short of its fit (a part or hull limit) may still span an opening.
       decompositionCloses = merged.blocksOpening;
-      add(
+      note(
         'info',
         'physics-merged-for-openings',
         `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} and simplified where no opening an avatar uses needs the fit: away from the openings it is looser than ${fmt(asked * 100)} cm`,
@@ -409,28 +422,34 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       limited: decomposition.limited,
     };
     if (decomposition.tolerance > asked * 1.0001) {
-      add(
+      note(
         'info',
         'physics-tolerance-raised',
         `the object is too big for the decomposition's voxel budget at ${fmt(asked * 100)} cm; it was fitted to ${fmt(decomposition.tolerance * 100)} cm`,
       );
     }
     if (decomposition.proxyTriangles !== undefined) {
-      add(
+      note(
         'info',
         'physics-proxy',
         `${tri.indices.length / 3} triangles: the decomposition was made on a simplified copy of ${decomposition.proxyTriangles}`,
       );
     }
-    if (decomposition.limited) {
-      add(
+    if (decomposition.limited && budget !== undefined && maxHulls === budget) {
+      note(
+        'info',
+        'physics-decomposition-budget',
+        `the decomposition was held to ${maxHulls} hulls, the most that could weigh less than the other shapes; its ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`,
+      );
+    } else if (decomposition.limited) {
+      note(
         'warning',
         'physics-decomposition-limited',
         `the decomposition hit its hull limit before fitting: ${hulls.length} hulls reach up to ${fmt(decomposition.concavity * 100)} cm beyond the model`,
       );
     }
     if (decomposition.holesClosed > 0 || decomposition.open) {
-      add(
+      note(
         'info',
         'physics-open-mesh',
         `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`,
@@ -438,6 +457,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     }
   };
   const useDecomposition = (): PhysicsBuildResult => {
+    diagnostics.push(...dNotes);
     out.decomposition = hulls;
     out.hull = convexHull(concat(hulls)).points;
     delete out.physicsMesh;
@@ -554,8 +574,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       ? li(meshWeight)
       : Infinity,
   );
-  const decompositionSkipped = cheapBest <= floor * (1 + 1e-9);
-  if (!decompositionSkipped) runDecomposition();
+  // A decomposition is worth building only if it can weigh less than the best other shape: at
+  // most as many hulls as that leaves (each weighs at least hullBudget's minimum). One kept for an
+  // opening is merged by mergeKeepingOpenings instead: forced merges could close the opening.
+  const budget = hullBudget(cheapBest, settings);
+  const decompositionSkipped = cheapBest <= floor * (1 + 1e-9) || budget < 1;
+  if (!decompositionSkipped) runDecomposition(!hullOpening.closes && Number.isFinite(budget) ? budget : undefined);
   progress(0.95);
   const candidates: PhysicsCandidate[] = [
     {
@@ -653,6 +677,22 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   }
   delete out.physicsMesh;
   return result('hull', hullInfo.weight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
+}
+
+/** The fewest vertices a decomposition hull has (a triangle: a flat part's hull). */
+const MIN_HULL_VERTICES = 3;
+/** A budget-held decomposition may still cut to this many parts before merging down to its budget. */
+const BUDGET_MIN_PARTS = 16;
+
+/**
+ * The most hulls a decomposition can have and still weigh less than `weight`: each hull weighs at
+ * least decompositionCostPerHull + MIN_HULL_VERTICES * decompositionCostPerVertex. Infinity for
+ * an unbounded weight (or zero-cost hulls).
+ */
+export function hullBudget(weight: number, settings: Partial<PhysicsCostSettings> = {}): number {
+  const least = decompositionPhysicsCost([MIN_HULL_VERTICES], settings).cost;
+  if (!Number.isFinite(weight) || !(least > 0)) return Infinity;
+  return Math.floor(weight / least - 1e-9);
 }
 
 function concat(arrays: Float32Array[]): Float32Array {

@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildPhysics } from '../../src/physics/build-physics.js';
+import { buildPhysics, hullBudget } from '../../src/physics/build-physics.js';
 import { primUpAxis } from '../../src/geometry/placement.js';
 import { convexHull } from '../../src/physics/convex-hull.js';
 import { decompose, DECOMPOSE_DEFAULTS } from '../../src/physics/decompose.js';
@@ -133,6 +133,35 @@ describe('buildPhysics', () => {
     // A life-size object is not convexified: its mesh is never reduced this way.
     const big = buildPhysics(o, { mode: 'auto', downloadWeight: 0.6, scale: [40, 40, 40], ...FAST });
     expect(big.mesh?.reduced).toBeUndefined();
+  });
+
+  it('auto: a decomposition is held to the hulls that could still weigh less than the best other shape', () => {
+    // Each hull weighs at least 0.04 + 3 * 0.04: under 1 of that, no decomposition is tried.
+    expect(hullBudget(0.16)).toBe(0);
+    expect(hullBudget(0.17)).toBe(1);
+    expect(hullBudget(10)).toBe(62);
+    expect(hullBudget(Infinity)).toBe(Infinity);
+    // A bumpy 3 m blob whose hull sets land impact: the decomposition is built within the budget,
+    // and when another shape wins, nothing of the decomposition is reported.
+    const r = buildPhysics(objectOf(blob(24, 0.3, 4)), {
+      mode: 'auto',
+      scale: [3, 3, 3],
+      downloadWeight: 0.6,
+      ...FAST,
+    });
+    const others = r.choice!.candidates.filter((c) => c.shape !== 'decomposition' && c.keepsOpenings);
+    const best = Math.min(...others.filter((c) => c.shape !== 'box').map((c) => c.weight));
+    expect(r.decomposition).toBeDefined();
+    expect(r.decomposition!.hulls).toBeLessThanOrEqual(hullBudget(best));
+    expect(r.decomposition!.limited).toBe(true);
+    const decomposition = r.choice!.candidates.find((c) => c.shape === 'decomposition')!;
+    if (r.choice!.shape !== 'decomposition') {
+      expect(decomposition.weight).toBeGreaterThanOrEqual(r.weight);
+      expect(r.diagnostics.filter((d) => d.code.startsWith('physics-decomposition'))).toEqual([]);
+    }
+    // Forced, the decomposition is not held to a budget.
+    const forced = buildPhysics(objectOf(blob(24, 0.3, 4)), { mode: 'decompose', scale: [3, 3, 3], ...FAST });
+    expect(forced.decomposition!.limited).toBe(false);
   });
 
   it('property: auto never gives a closed blob more land impact than its hull unless the hull closes an opening', () => {
