@@ -205,13 +205,23 @@ export class TriangleBvh {
   }
 
   /**
+   * The triangle (in leaf order) nearest to the last point `closestDistanceSquared` measured to
+   * the end, or the one that stopped it early: the next query tries it first. Samples come in
+   * surface order, so a point's nearest triangle is usually its predecessor's, and a query that
+   * starts from it either stops at once (early exit) or prunes with a tight bound from the start.
+   */
+  private lastTriangle = 0;
+
+  /**
    * Squared distance from (x, y, z) to the nearest point of the mesh; Infinity for an empty mesh.
    * With `stopBelowSquared`, returns as soon as some triangle is at most that close (the value
    * returned is then only known to be <= stopBelowSquared).
    */
   closestDistanceSquared(x: number, y: number, z: number, stopBelowSquared = -1): number {
     if (this.triangleCount === 0) return Infinity;
-    let best = Infinity;
+    // The last query's triangle first: its distance bounds the answer from above.
+    let best = pointTriangleDistanceSquared(this.tri, this.lastTriangle * 9, x, y, z);
+    if (best <= stopBelowSquared) return best;
     const stack = STACK;
     let sp = 0;
     stack[sp++] = 0;
@@ -225,6 +235,7 @@ export class TriangleBvh {
           const d = pointTriangleDistanceSquared(this.tri, i * 9, x, y, z);
           if (d < best) {
             best = d;
+            this.lastTriangle = i;
             if (best <= stopBelowSquared) return best;
           }
         }
