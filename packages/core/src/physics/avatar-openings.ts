@@ -322,19 +322,6 @@ export function avatarOpenings(
     if (!hull) return { closes: false };
     const pl = hull.planes;
     const planes = pl.length / 4;
-    // Depth of a point inside the hull (negative outside) and the face it is nearest to / beyond.
-    const depth = (x: number, y: number, zz: number): { d: number; face: number } => {
-      let d = Infinity,
-        face = 0;
-      for (let q = 0; q < planes; q++) {
-        const s = pl[4 * q + 3] - (pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz);
-        if (s < d) {
-          d = s;
-          face = q;
-        }
-      }
-      return { d, face };
-    };
     const inHull = (g: number): boolean => {
       const [x, y, zz] = centre(g);
       for (let q = 0; q < planes; q++)
@@ -357,37 +344,98 @@ export function avatarOpenings(
       j1 = Math.min(ny - 1, Math.floor((hull.max[1] - origin[1]) * inv));
     const k0 = Math.max(0, Math.floor((hull.min[2] - origin[2]) * inv)),
       k1 = Math.min(nz - 1, Math.floor((hull.max[2] - origin[2]) * inv));
-    const inside = new Map<number, number>();
+    // The reached cells inside the hull, in scan order, with their depth; `slot` maps a cell to
+    // its place in that list plus one (0: not inside). Typed arrays: a grid has up to a million
+    // cells and this runs once per hull and per candidate shape.
+    const slot = new Int32Array(nx * ny * nz);
+    let insideCells = new Int32Array(1024),
+      insideDepth = new Float64Array(1024),
+      count = 0,
+      lastOut = 0;
     for (let k = k0; k <= k1; k++) {
+      const z0 = origin[2] + (k + 0.5) * cell;
       for (let j = j0; j <= j1; j++) {
+        const y0 = origin[1] + (j + 0.5) * cell;
         for (let i = i0; i <= i1; i++) {
           const g = i + nx * (j + ny * k);
           if (!reached[g]) continue;
-          // Most reached cells are outside: inHull stops at the first face they are beyond.
-          if (!inHull(g)) continue;
-          const d = depth(...centre(g)).d;
-          if (d > 0) inside.set(g, d);
+          const x0 = origin[0] + (i + 0.5) * cell;
+          // Most reached cells are outside: the face the last cell was beyond is tried first (a
+          // neighbour is mostly beyond the same one), then the loop stops at the first face it is beyond.
+          if (pl[4 * lastOut + 3] - (pl[4 * lastOut] * x0 + pl[4 * lastOut + 1] * y0 + pl[4 * lastOut + 2] * z0) < 0)
+            continue;
+          let d = Infinity;
+          for (let q = 0; q < planes; q++) {
+            const sd = pl[4 * q + 3] - (pl[4 * q] * x0 + pl[4 * q + 1] * y0 + pl[4 * q + 2] * z0);
+            if (sd < 0) {
+              d = -1;
+              lastOut = q;
+              break;
+            }
+            if (sd < d) d = sd;
+          }
+          if (!(d > 0)) continue;
+          if (count === insideCells.length) {
+            const c = new Int32Array(2 * count);
+            c.set(insideCells);
+            insideCells = c;
+            const e = new Float64Array(2 * count);
+            e.set(insideDepth);
+            insideDepth = e;
+          }
+          insideCells[count] = g;
+          insideDepth[count] = d;
+          slot[g] = ++count;
         }
       }
     }
-    if (inside.size === 0) return { closes: false };
-    const seen = new Set<number>();
+    if (count === 0) return { closes: false };
+    /** The face a point outside the hull is farthest beyond (depth's face). */
+    const exitFace = (h: number): number => {
+      const x = origin[0] + ((h % nx) + 0.5) * cell,
+        y = origin[1] + ((Math.floor(h / nx) % ny) + 0.5) * cell,
+        zz = origin[2] + (Math.floor(h / (nx * ny)) + 0.5) * cell;
+      let d = Infinity,
+        face = 0;
+      for (let q = 0; q < planes; q++) {
+        const sd = pl[4 * q + 3] - (pl[4 * q] * x + pl[4 * q + 1] * y + pl[4 * q + 2] * zz);
+        if (sd < d) {
+          d = sd;
+          face = q;
+        }
+      }
+      return face;
+    };
+    const seen = new Uint8Array(count);
     let best: AvatarOpening = { closes: false };
     const openingCells: number[] = [];
-    for (const seed of inside.keys()) {
-      if (seen.has(seed)) continue;
+    const stack: number[] = [];
+    for (let s0 = 0; s0 < count; s0++) {
+      if (seen[s0]) continue;
+      const seed = insideCells[s0];
       // Group the cells (6-connected) and collect the faces the ball leaves them through.
-      const stack = [seed];
+      stack.length = 0;
+      stack.push(seed);
       const cells: number[] = [];
-      seen.add(seed);
+      seen[s0] = 1;
       const exits = new Set<number>();
       let deepest = 0,
         widest = 0,
         at = seed;
+      const visit = (h: number) => {
+        if (!reached[h]) return;
+        const sh = slot[h];
+        if (sh > 0) {
+          if (!seen[sh - 1]) {
+            seen[sh - 1] = 1;
+            stack.push(h);
+          }
+        } else exits.add(exitFace(h));
+      };
       while (stack.length > 0) {
         const g = stack.pop()!;
         cells.push(g);
-        const dg = inside.get(g)!;
+        const dg = insideDepth[slot[g] - 1];
         if (dg > deepest) {
           deepest = dg;
           at = g;
@@ -396,26 +444,12 @@ export function avatarOpenings(
         const i = g % nx,
           j = Math.floor(g / nx) % ny,
           k = Math.floor(g / (nx * ny));
-        const nbs = [
-          i > 0 ? g - 1 : -1,
-          i < nx - 1 ? g + 1 : -1,
-          j > 0 ? g - nx : -1,
-          j < ny - 1 ? g + nx : -1,
-          k > 0 ? g - nx * ny : -1,
-          k < nz - 1 ? g + nx * ny : -1,
-        ];
-        for (const h of nbs) {
-          if (h < 0 || !reached[h]) continue;
-          if (inside.has(h)) {
-            if (!seen.has(h)) {
-              seen.add(h);
-              stack.push(h);
-            }
-          } else {
-            const [x, y, zz] = centre(h);
-            exits.add(depth(x, y, zz).face);
-          }
-        }
+        if (i > 0) visit(g - 1);
+        if (i < nx - 1) visit(g + 1);
+        if (j > 0) visit(g - nx);
+        if (j < ny - 1) visit(g + nx);
+        if (k > 0) visit(g - nx * ny);
+        if (k < nz - 1) visit(g + nx * ny);
       }
       // The most opposed pair of exit faces: the passage's direction.
       let pairDot = 1,
@@ -437,8 +471,13 @@ export function avatarOpenings(
       // Walls are looked for in the space's lower half, where an avatar walks: the gap between a
       // figure's arm and its side is walled by the arm only at shoulder height.
       const upIndex = (g: number) => Math.floor(g / steps[up]) % gridDims[up];
-      const byHeight = cells.map(upIndex).sort((a, b) => a - b);
-      const mid = byHeight[(byHeight.length - 1) >> 1];
+      // The lowest and the median height (cells counted per layer: a group can have a million cells).
+      const perLayer = new Int32Array(gridDims[up]);
+      for (const g of cells) perLayer[upIndex(g)]++;
+      let lowest = 0;
+      while (perLayer[lowest] === 0) lowest++;
+      let mid = lowest;
+      for (let below = perLayer[lowest]; below <= (cells.length - 1) >> 1; below += perLayer[++mid]);
       const all = everyNth(cells, SAMPLE_CELLS);
       const low = everyNth(
         cells.filter((g) => upIndex(g) <= mid),
@@ -452,7 +491,7 @@ export function avatarOpenings(
       const walledAll = () => share(level[0], true) >= WALLED_SHARE && share(level[1], true) >= WALLED_SHARE;
       let passage = false;
       // A passage is walked through from the ground: its lowest point no higher than a step.
-      const grounded = byHeight[0] <= floor + Math.ceil(PASSAGE_STEP / cell);
+      const grounded = lowest <= floor + Math.ceil(PASSAGE_STEP / cell);
       if (pairDot < -0.5 && grounded) {
         const dn = Math.hypot(dir[0], dir[1], dir[2]) || 1;
         if (Math.abs(dir[up]) / dn > 0.7) passage = walledAll();
