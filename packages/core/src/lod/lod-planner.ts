@@ -347,6 +347,9 @@ interface MeasureReference {
 }
 
 /** The viewer's own auto-LOD at one level, its error measured densely (as chosen LODs are verified) and its coverage. */
+/** 2e: the viewer's LOD at a level is priced only when it has at most this many times the planned LOD's triangles. */
+const GENERATE_LEVEL_TRIANGLE_SLACK = 1.25;
+
 interface ViewerLevel {
   result: SimplifiedLod;
   error: number;
@@ -787,6 +790,19 @@ export class ObjectLodPlanner {
       if (fallback) level.fallback = fallback;
       levels.push(level);
     }
+    // 2e. Level by level, the viewer's own LOD where it is smaller: where its (dense) error is
+    //     within the level's bound and it keeps the silhouette floor (or as much as the planned
+    //     LOD does), it is as good a LOD as the planned one by every rule here; the download
+    //     weight is a weighted sum of each LOD's bytes, so the cheapest mix of the two chains that
+    //     stays monotone wins.
+    if (o.viewerBound && o.deflate && levels.length === LOWER_LODS.length && Number.isFinite(radius)) {
+      const taken = this.takeSmallerViewerLevels(top, lods, levels, radius, note);
+      // The fallbacks said of the LODs replaced no longer hold.
+      const replaced = taken.map((l) => `${name}: ${l}: `);
+      for (let i = diagnostics.length - 1; i >= 0; i--)
+        if (diagnostics[i].code === 'lod-fallback' && replaced.some((p) => diagnostics[i].message.startsWith(p)))
+          diagnostics.splice(i, 1);
+    }
     // 2f. Never costlier than the viewer's own chain (the uploader's Generate, with the input's
     //     high): where the planned chain would cost more download weight at the planned size,
     //     Generate's lower LODs are taken under the planned high. Their errors are Generate's own
@@ -1021,6 +1037,90 @@ export class ObjectLodPlanner {
       target: 0,
       mode: r.mode,
     };
+  }
+
+  /**
+   * Step 2e of plan(): per lower level, the planned LOD or the viewer's own (Generate's), the mix
+   * with the least download weight at the planned size that keeps triangles and vertices from
+   * growing down the chain. Generate's LOD is a candidate at a level when it has triangles, its
+   * dense error is within the level's bound (as the planned LOD's is), it keeps
+   * the silhouette floor (or the planned LOD's coverage, if lower), fits the level's triangle
+   * budget and has at most 1.25 times the planned triangles (more is never fewer bytes in
+   * practice, and a big input's Generate LODs are costly to compress). Rewrites `lods` and
+   * `levels` in place, notes each level taken (`lod-generate-level`) and returns their names.
+   */
+  private takeSmallerViewerLevels(
+    top: ChainLink,
+    lods: Partial<Record<LowerLodName, MeshLod>>,
+    levels: LodLevelPlan[],
+    radius: number,
+    note: (severity: Diagnostic['severity'], code: string, message: string) => void,
+  ): LowerLodName[] {
+    const o = this.options;
+    const deflate = o.deflate!;
+    const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
+    const v = LOWER_LODS.map((l) => this.viewerLevel(l));
+    const usable = LOWER_LODS.map((l, i) => {
+      const x = v[i].result;
+      const budget = o.maxTriangles?.[l];
+      return (
+        x.triangles > 0 &&
+        lods[l] !== x.lod &&
+        v[i].error <= (levels[i].maxError / o.sizeFactor) * (1 + 1e-9) &&
+        v[i].coverage >= Math.min(o.minCoverage, levels[i].coverage) &&
+        (budget === undefined || x.triangles <= budget) &&
+        x.triangles <= GENERATE_LEVEL_TRIANGLE_SLACK * levels[i].triangles
+      );
+    });
+    if (!usable.some(Boolean)) return [];
+    const highBytes = bytes(top.lod);
+    const ours = LOWER_LODS.map((l) => bytes(lods[l]!));
+    const theirs = LOWER_LODS.map((_, i) => (usable[i] ? bytes(v[i].result.lod) : Infinity));
+    const pick = (mask: number, i: number) => (mask >> i) & 1;
+    let bestMask = 0,
+      bestCost = Infinity;
+    for (let mask = 0; mask < 1 << LOWER_LODS.length; mask++) {
+      if (LOWER_LODS.some((_, i) => pick(mask, i) && !usable[i])) continue;
+      const chain = LOWER_LODS.map((_, i) =>
+        pick(mask, i) ? v[i].result : { triangles: levels[i].triangles, vertices: levels[i].vertices },
+      );
+      const monotone = chain.every((x, i) => {
+        const above = i === 0 ? top : chain[i - 1];
+        return x.triangles <= above.triangles && x.vertices <= above.vertices;
+      });
+      if (!monotone) continue;
+      const b = LOWER_LODS.map((_, i) => (pick(mask, i) ? theirs[i] : ours[i]));
+      const cost = streamingCost({ high: highBytes, medium: b[0], low: b[1], lowest: b[2] }, radius).streaming;
+      if (cost < bestCost * (1 - 1e-9)) {
+        bestCost = cost;
+        bestMask = mask;
+      }
+    }
+    if (bestMask === 0) return [];
+    const taken = LOWER_LODS.filter((_, i) => pick(bestMask, i));
+    LOWER_LODS.forEach((lodName, i) => {
+      if (!pick(bestMask, i)) return;
+      const x = v[i];
+      const was = levels[i];
+      lods[lodName] = x.result.lod;
+      levels[i] = this.level(
+        lodName,
+        was.switchDistance,
+        was.maxError,
+        x.result.triangles,
+        x.result.vertices,
+        x.error,
+        x.coverage,
+        'viewer',
+        this.maxSide,
+      );
+      note(
+        'info',
+        'lod-generate-level',
+        `${lodName}: the viewer's own auto-LOD (the uploader's Generate) is smaller (${theirs[i]} bytes against ${ours[i]}, ${x.result.triangles} triangles against ${was.triangles}) and within the level's bound: taken, ${levels[i].screenErrorPx.toFixed(2)} px at ${was.switchDistance.toFixed(1)} m`,
+      );
+    });
+    return taken;
   }
 
   private level(

@@ -264,6 +264,39 @@ describe('planObjectLods', () => {
     }
   });
 
+  it("viewerBound: level by level, the viewer's own LOD where it is smaller and keeps the floor (V-HACD's cow)", () => {
+    const high = object('cow-nonormals.obj', [vhacdMesh('cow-nonormals.obj')]);
+    const { object: planned, plan } = planObjectLods(high, { simplifier, deflate, viewerBound: true });
+    const generate = viewerAutoLods(high, simplifier).lods;
+    const taken = plan.diagnostics.filter((d) => d.code === 'lod-generate-level');
+    expect(taken.length).toBeGreaterThan(0);
+    expect(plan.diagnostics.some((d) => d.code === 'lod-generate-cheaper')).toBe(false);
+    const n = computeUploadNormalization(high.lods.high);
+    for (const [i, l] of LOWER.entries()) {
+      const level = plan.levels[i];
+      const above = i === 0 ? plan.high : plan.levels[i - 1];
+      // Monotone whatever each level is made by.
+      expect(level.triangles).toBeLessThanOrEqual(above.triangles);
+      expect(level.vertices).toBeLessThanOrEqual(above.vertices);
+      if (level.mode !== 'viewer') continue;
+      expect(taken.some((d) => d.message.startsWith(`cow-nonormals.obj: ${l}: `))).toBe(true);
+      // Generate's own LOD: its triangles, its coverage at least the floor, fewer bytes than the
+      // planned LOD it replaced (priced by the same block encoder).
+      expect(lodTriangleCount(planned.lods[l]!)).toBe(lodTriangleCount(generate[l]));
+      expect(level.coverage).toBeGreaterThanOrEqual(0.9);
+      expect(level.fallback).toBeUndefined();
+      const [, theirs, ours] = /\((\d+) bytes against (\d+)/.exec(
+        taken.find((d) => d.message.includes(`: ${l}: `))!.message,
+      )!;
+      expect(Number(theirs)).toBeLessThan(Number(ours));
+      // What is written: that LOD, in the triangle order that compresses best (never larger).
+      expect(lodBlockBytes(planned.lods[l]!, n, deflate)).toBeLessThanOrEqual(Number(theirs));
+    }
+    // --strict-error (no viewer bound) keeps its own chain.
+    const strict = planObjectLods(high, { simplifier, deflate, viewerBound: false }).plan;
+    expect(strict.diagnostics.some((d) => d.code === 'lod-generate-level')).toBe(false);
+  });
+
   it("viewerBound: a big high (over the proxy threshold) may still be its proxy where the viewer's chain is finer", () => {
     const big = object('Big', [uvSphere(260)]); // 67,080 triangles: measured through a proxy
     const { plan } = planObjectLods(big, { simplifier, deflate, viewerBound: true });
