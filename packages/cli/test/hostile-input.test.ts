@@ -117,6 +117,12 @@ beforeAll(async () => {
     editGlbJson(ok, (j) => (j.images = [{ uri: 'http://127.0.0.1:9/x.png' }])),
   );
   cases['http.glb'] = /URL scheme/;
+  // assimp-testmodels' wrongTypes/badArray.gltf: primitives is not an array.
+  writeFileSync(
+    join(dir, 'wrong-type.glb'),
+    editGlbJson(ok, (j) => (j.meshes[0].primitives = 5)),
+  );
+  cases['wrong-type.glb'] = /cannot read glTF \(a property does not have the type glTF 2\.0 gives it/;
 });
 
 describe('hostile input through slmesh cost', () => {
@@ -129,6 +135,7 @@ describe('hostile input through slmesh cost', () => {
     'view-overrun.glb',
     'escape.glb',
     'http.glb',
+    'wrong-type.glb',
   ]) {
     it(`${name}: exit 2, one line naming the file and the problem, no output`, () => {
       const out = join(dir, `out-${name}`);

@@ -331,7 +331,11 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
   try {
     return await io.readJSON({ json: json as never, resources: resources as never });
   } catch (e) {
-    throw new SlmeshError('INPUT_UNREADABLE', `${path}: cannot read glTF (${firstLine(e)})`);
+    // A TypeError is the reader tripping over a value of the wrong type (a number where an object
+    // belongs, an object where an array does): say so rather than only quote its internals.
+    const why =
+      e instanceof TypeError ? `a property does not have the type glTF 2.0 gives it: ${firstLine(e)}` : firstLine(e);
+    throw new SlmeshError('INPUT_UNREADABLE', `${path}: cannot read glTF (${why})`);
   }
 }
 
