@@ -347,7 +347,7 @@ interface MeasureReference {
 }
 
 /** The viewer's own auto-LOD at one level, its error measured densely (as chosen LODs are verified) and its coverage. */
-/** 2e: the viewer's LOD at a level is priced only when it has at most this many times the planned LOD's triangles. */
+/** 2f: the viewer's LOD at a level is priced only when it has at most this many times the planned LOD's triangles. */
 const GENERATE_LEVEL_TRIANGLE_SLACK = 1.25;
 
 interface ViewerLevel {
@@ -790,20 +790,22 @@ export class ObjectLodPlanner {
       if (fallback) level.fallback = fallback;
       levels.push(level);
     }
-    // 2e. Level by level, the viewer's own LOD where it is smaller: where its (dense) error is
+    // 2f. Level by level, the viewer's own LOD where it is smaller. Where its (dense) error is
     //     within the level's bound and it keeps the silhouette floor (or as much as the planned
     //     LOD does), it is as good a LOD as the planned one by every rule here; the download
     //     weight is a weighted sum of each LOD's bytes, so the cheapest mix of the two chains that
     //     stays monotone wins.
+    let plannedWeight: number | undefined;
     if (o.viewerBound && o.deflate && levels.length === LOWER_LODS.length && Number.isFinite(radius)) {
-      const taken = this.takeSmallerViewerLevels(top, lods, levels, radius, note);
+      const mixed = this.takeSmallerViewerLevels(top, lods, levels, radius, note);
+      plannedWeight = mixed.before;
       // The fallbacks said of the LODs replaced no longer hold.
-      const replaced = taken.map((l) => `${name}: ${l}: `);
+      const replaced = mixed.taken.map((l) => `${name}: ${l}: `);
       for (let i = diagnostics.length - 1; i >= 0; i--)
         if (diagnostics[i].code === 'lod-fallback' && replaced.some((p) => diagnostics[i].message.startsWith(p)))
           diagnostics.splice(i, 1);
     }
-    // 2f. Never costlier than the viewer's own chain (the uploader's Generate, with the input's
+    // 2g. Never costlier than the viewer's own chain (the uploader's Generate, with the input's
     //     high): where the planned chain would cost more download weight at the planned size,
     //     Generate's lower LODs are taken under the planned high. Their errors are Generate's own
     //     (the baseline's), so no LOD is worse than Generate's; the silhouette floor may not hold,
@@ -837,7 +839,9 @@ export class ObjectLodPlanner {
         const cheaper = theirs < ours * (1 - 1e-9);
         const baseline =
           cheaper && top.lod !== high ? streamingCost({ ...theirsBytes, high: bytes(high) }, radius).streaming : theirs;
-        if (cheaper && ours > baseline * (1 + 1e-9)) {
+        // Judged on the chain as planned (before 2f's mix): Generate's whole chain is taken where
+        // that would cost more than the baseline and Generate's is cheaper than the mix too.
+        if (cheaper && (plannedWeight ?? ours) > baseline * (1 + 1e-9)) {
           LOWER_LODS.forEach((lodName, i) => {
             const x = v[i];
             lods[lodName] = x.result.lod;
@@ -854,10 +858,13 @@ export class ObjectLodPlanner {
               this.maxSide,
             );
           });
-          // The fallbacks said of the LODs replaced no longer hold.
+          // The fallbacks said of the LODs replaced no longer hold, nor do 2f's levels.
           const replaced = LOWER_LODS.map((l) => `${name}: ${l}: `);
           for (let i = diagnostics.length - 1; i >= 0; i--)
-            if (diagnostics[i].code === 'lod-fallback' && replaced.some((p) => diagnostics[i].message.startsWith(p)))
+            if (
+              (diagnostics[i].code === 'lod-fallback' || diagnostics[i].code === 'lod-generate-level') &&
+              replaced.some((p) => diagnostics[i].message.startsWith(p))
+            )
               diagnostics.splice(i, 1);
           note(
             'info',
@@ -1040,14 +1047,15 @@ export class ObjectLodPlanner {
   }
 
   /**
-   * Step 2e of plan(): per lower level, the planned LOD or the viewer's own (Generate's), the mix
+   * Step 2f of plan(): per lower level, the planned LOD or the viewer's own (Generate's), the mix
    * with the least download weight at the planned size that keeps triangles and vertices from
    * growing down the chain. Generate's LOD is a candidate at a level when it has triangles, its
    * dense error is within the level's bound (as the planned LOD's is), it keeps
    * the silhouette floor (or the planned LOD's coverage, if lower), fits the level's triangle
    * budget and has at most 1.25 times the planned triangles (more is never fewer bytes in
    * practice, and a big input's Generate LODs are costly to compress). Rewrites `lods` and
-   * `levels` in place, notes each level taken (`lod-generate-level`) and returns their names.
+   * `levels` in place, notes each level taken (`lod-generate-level`) and returns their names and
+   * the planned chain's download weight before (undefined when nothing could be taken).
    */
   private takeSmallerViewerLevels(
     top: ChainLink,
@@ -1055,7 +1063,7 @@ export class ObjectLodPlanner {
     levels: LodLevelPlan[],
     radius: number,
     note: (severity: Diagnostic['severity'], code: string, message: string) => void,
-  ): LowerLodName[] {
+  ): { taken: LowerLodName[]; before?: number } {
     const o = this.options;
     const deflate = o.deflate!;
     const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
@@ -1072,7 +1080,7 @@ export class ObjectLodPlanner {
         x.triangles <= GENERATE_LEVEL_TRIANGLE_SLACK * levels[i].triangles
       );
     });
-    if (!usable.some(Boolean)) return [];
+    if (!usable.some(Boolean)) return { taken: [] };
     const highBytes = bytes(top.lod);
     const ours = LOWER_LODS.map((l) => bytes(lods[l]!));
     const theirs = LOWER_LODS.map((_, i) => (usable[i] ? bytes(v[i].result.lod) : Infinity));
@@ -1096,7 +1104,8 @@ export class ObjectLodPlanner {
         bestMask = mask;
       }
     }
-    if (bestMask === 0) return [];
+    const before = streamingCost({ high: highBytes, medium: ours[0], low: ours[1], lowest: ours[2] }, radius).streaming;
+    if (bestMask === 0) return { taken: [], before };
     const taken = LOWER_LODS.filter((_, i) => pick(bestMask, i));
     LOWER_LODS.forEach((lodName, i) => {
       if (!pick(bestMask, i)) return;
@@ -1120,7 +1129,7 @@ export class ObjectLodPlanner {
         `${lodName}: the viewer's own auto-LOD (the uploader's Generate) is smaller (${theirs[i]} bytes against ${ours[i]}, ${x.result.triangles} triangles against ${was.triangles}) and within the level's bound: taken, ${levels[i].screenErrorPx.toFixed(2)} px at ${was.switchDistance.toFixed(1)} m`,
       );
     });
-    return taken;
+    return { taken, before };
   }
 
   private level(

@@ -71,7 +71,11 @@ export interface BuildPhysicsOptions {
   maxHulls?: number;
   /** Most vertices per decomposition hull. Default 256. */
   maxHullVertices?: number;
-  /** Further decomposition settings (air budget, voxel budget, ...). Default DECOMPOSE_DEFAULTS. */
+  /**
+   * Further decomposition settings (air budget, voxel budget, ...). Default DECOMPOSE_DEFAULTS.
+   * Its `simplify` (the proxy's simplifier) also simplifies auto's opening-keeping triangle mesh
+   * when `mesh.simplify` is not given (one injected simplifier serves both).
+   */
   decompose?: Omit<DecomposeOptions, 'tolerance' | 'maxHulls' | 'maxHullVertices' | 'onProgress' | 'signal'>;
   /** Triangle physics mesh settings (source LOD, snap grid, injected simplifier). */
   mesh?: Omit<PhysicsMeshOptions, 'scale' | 'physics'>;
