@@ -843,20 +843,8 @@ export class ObjectLodPlanner {
         // that would cost more than the baseline and Generate's is cheaper than the mix too.
         if (cheaper && (plannedWeight ?? ours) > baseline * (1 + 1e-9)) {
           LOWER_LODS.forEach((lodName, i) => {
-            const x = v[i];
-            lods[lodName] = x.result.lod;
-            const was = levels[i];
-            levels[i] = this.level(
-              lodName,
-              was.switchDistance,
-              was.maxError,
-              x.result.triangles,
-              x.result.vertices,
-              x.error,
-              x.coverage,
-              'viewer',
-              this.maxSide,
-            );
+            lods[lodName] = v[i].result.lod;
+            levels[i] = this.viewerLevelPlan(lodName, levels[i]);
           });
           // The fallbacks said of the LODs replaced no longer hold, nor do 2f's levels.
           const replaced = LOWER_LODS.map((l) => `${name}: ${l}: `);
@@ -1112,17 +1100,7 @@ export class ObjectLodPlanner {
       const x = v[i];
       const was = levels[i];
       lods[lodName] = x.result.lod;
-      levels[i] = this.level(
-        lodName,
-        was.switchDistance,
-        was.maxError,
-        x.result.triangles,
-        x.result.vertices,
-        x.error,
-        x.coverage,
-        'viewer',
-        this.maxSide,
-      );
+      levels[i] = this.viewerLevelPlan(lodName, was);
       note(
         'info',
         'lod-generate-level',
@@ -1130,6 +1108,22 @@ export class ObjectLodPlanner {
       );
     });
     return { taken, before };
+  }
+
+  /** The plan of a level whose LOD is the viewer's own (Generate's) instead of `was`: its triangles, error and coverage. */
+  private viewerLevelPlan(lodName: LowerLodName, was: LodLevelPlan): LodLevelPlan {
+    const x = this.viewerLevel(lodName);
+    return this.level(
+      lodName,
+      was.switchDistance,
+      was.maxError,
+      x.result.triangles,
+      x.result.vertices,
+      x.error,
+      x.coverage,
+      'viewer',
+      this.maxSide,
+    );
   }
 
   private level(

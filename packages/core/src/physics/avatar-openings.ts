@@ -215,16 +215,7 @@ function avatarGrid(
     }
   }
   while (qh < qt) {
-    const g = queue[qh++];
-    const i = g % nx,
-      j = Math.floor(g / nx) % ny,
-      k = Math.floor(g / (nx * ny));
-    if (i > 0) push(g - 1);
-    if (i < nx - 1) push(g + 1);
-    if (j > 0) push(g - nx);
-    if (j < ny - 1) push(g + nx);
-    if (k > 0) push(g - nx * ny);
-    if (k < nz - 1) push(g + nx * ny);
+    forEachNeighbour(queue[qh++], nx, ny, nz, push);
   }
   return { origin, cell, dims, d2, reached, r: clearance * r, lo, hi, floor };
 }
@@ -271,6 +262,19 @@ function everyNth<T>(xs: T[], most: number): T[] {
   if (xs.length <= most) return xs;
   const step = Math.ceil(xs.length / most);
   return xs.filter((_, q) => q % step === 0);
+}
+
+/** Calls `f` on the cells 6-connected to cell `g` of an nx x ny x nz grid, in the order -x, +x, -y, +y, -z, +z. */
+function forEachNeighbour(g: number, nx: number, ny: number, nz: number, f: (h: number) => void): void {
+  const i = g % nx,
+    j = Math.floor(g / nx) % ny,
+    k = Math.floor(g / (nx * ny));
+  if (i > 0) f(g - 1);
+  if (i < nx - 1) f(g + 1);
+  if (j > 0) f(g - nx);
+  if (j < ny - 1) f(g + nx);
+  if (k > 0) f(g - nx * ny);
+  if (k < nz - 1) f(g + nx * ny);
 }
 
 /** Squared Euclidean distance transform in place (cells), one axis at a time. */
@@ -441,15 +445,7 @@ export function avatarOpenings(
           at = g;
         }
         widest = Math.max(widest, Math.sqrt(d2[g]) * cell);
-        const i = g % nx,
-          j = Math.floor(g / nx) % ny,
-          k = Math.floor(g / (nx * ny));
-        if (i > 0) visit(g - 1);
-        if (i < nx - 1) visit(g + 1);
-        if (j > 0) visit(g - nx);
-        if (j < ny - 1) visit(g + nx);
-        if (k > 0) visit(g - nx * ny);
-        if (k < nz - 1) visit(g + nx * ny);
+        forEachNeighbour(g, nx, ny, nz, visit);
       }
       // The most opposed pair of exit faces: the passage's direction.
       let pairDot = 1,
