@@ -943,7 +943,21 @@ export class ObjectLodPlanner {
           simplifierError: 0,
           mode: 'viewer',
         };
-        return { result, ...this.measure(lod, true) };
+        // Its coverage only when asked (a fallback, the mix or the ceiling): a silhouette per level
+        // is a cost a big input's plan, whose Generate LODs are far larger than its own, never uses.
+        const mesh = lodTriangles(lod);
+        if (mesh.indices.length === 0) return { result, error: Infinity, coverage: 0 };
+        const error = this.errorOf(mesh, true);
+        let coverage: number | undefined;
+        const silhouette = this.reference.silhouette;
+        return {
+          result,
+          error,
+          get coverage(): number {
+            coverage ??= silhouetteCoverage(silhouette, mesh).coverage;
+            return coverage;
+          },
+        };
       };
       this.viewerLevels = { medium: level(lods.medium), low: level(lods.low), lowest: level(lods.lowest) };
     }
@@ -1062,10 +1076,10 @@ export class ObjectLodPlanner {
       return (
         x.triangles > 0 &&
         lods[l] !== x.lod &&
-        v[i].error <= (levels[i].maxError / o.sizeFactor) * (1 + 1e-9) &&
-        v[i].coverage >= Math.min(o.minCoverage, levels[i].coverage) &&
+        x.triangles <= GENERATE_LEVEL_TRIANGLE_SLACK * levels[i].triangles &&
         (budget === undefined || x.triangles <= budget) &&
-        x.triangles <= GENERATE_LEVEL_TRIANGLE_SLACK * levels[i].triangles
+        v[i].error <= (levels[i].maxError / o.sizeFactor) * (1 + 1e-9) &&
+        v[i].coverage >= Math.min(o.minCoverage, levels[i].coverage)
       );
     });
     if (!usable.some(Boolean)) return { taken: [] };
