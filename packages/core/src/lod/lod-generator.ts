@@ -191,10 +191,14 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
   }
   const posFirst = firstOfEqualKeys(posWords, 6, total);
 
-  // 2. Weld each face's identical vertices (canonical position, normal, uv).
-  const positions: number[] = [];
-  const attributes: number[] = [];
-  const indices: number[] = [];
+  // 2. Weld each face's identical vertices (canonical position, normal, uv). Written into
+  //    buffers sized for the worst case (every vertex kept), trimmed at the end.
+  let indexTotal = 0;
+  for (const face of faces) indexTotal += face.indices.length - (face.indices.length % 3);
+  const positions = new Float32Array(total * 3);
+  const attributes = new Float32Array(total * ATTR_STRIDE);
+  const indices = new Uint32Array(indexTotal);
+  let indexCount = 0;
   const faceStart = new Uint32Array(faces.length + 1);
   const hasNormals = faces.map((f) => !!f.normals && f.normals.length === f.positions.length);
   const hasUvs = faces.map((f) => !!f.uvs && f.uvs.length === (f.positions.length / 3) * 2);
@@ -203,37 +207,48 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
   faces.forEach((face, fi) => {
     faceStart[fi] = welded;
     const n = Math.floor(face.positions.length / 3);
+    const normals = hasNormals[fi] ? face.normals! : undefined;
+    const uvs = hasUvs[fi] ? face.uvs! : undefined;
     const words = new Uint32Array(n * 6);
     for (let i = 0; i < n; i++) {
       words[i * 6] = posFirst[base + i];
-      if (hasNormals[fi]) {
-        words[i * 6 + 1] = bits(face.normals![i * 3]);
-        words[i * 6 + 2] = bits(face.normals![i * 3 + 1]);
-        words[i * 6 + 3] = bits(face.normals![i * 3 + 2]);
+      if (normals) {
+        words[i * 6 + 1] = bits(normals[i * 3]);
+        words[i * 6 + 2] = bits(normals[i * 3 + 1]);
+        words[i * 6 + 3] = bits(normals[i * 3 + 2]);
       }
-      if (hasUvs[fi]) {
-        words[i * 6 + 4] = bits(face.uvs![i * 2]);
-        words[i * 6 + 5] = bits(face.uvs![i * 2 + 1]);
+      if (uvs) {
+        words[i * 6 + 4] = bits(uvs[i * 2]);
+        words[i * 6 + 5] = bits(uvs[i * 2 + 1]);
       }
     }
     const first = firstOfEqualKeys(words, 6, n);
     // Only vertices that a kept triangle uses become welded vertices (an unused duplicate at a
     // used position would look like an extra seam to the simplifier and lock that position).
+    // local[r]: the welded index of representative r, or -1.
     const local = new Int32Array(n).fill(-1);
-    const start = faceStart[fi];
     const idx = face.indices;
-    const use = (i: number) => {
+    const use = (i: number): number => {
       const r = first[i];
-      if (local[r] < 0) {
-        local[r] = welded++ - start;
-        const c = posFirst[base + r];
-        positions.push(all[c * 3], all[c * 3 + 1], all[c * 3 + 2]);
-        if (hasNormals[fi]) attributes.push(face.normals![r * 3], face.normals![r * 3 + 1], face.normals![r * 3 + 2]);
-        else attributes.push(0, 0, 0);
-        if (hasUvs[fi]) attributes.push(face.uvs![r * 2], face.uvs![r * 2 + 1]);
-        else attributes.push(0, 0);
+      const known = local[r];
+      if (known >= 0) return known;
+      const w = welded++;
+      local[r] = w;
+      const c = posFirst[base + r];
+      positions[w * 3] = all[c * 3];
+      positions[w * 3 + 1] = all[c * 3 + 1];
+      positions[w * 3 + 2] = all[c * 3 + 2];
+      const a = w * ATTR_STRIDE;
+      if (normals) {
+        attributes[a] = normals[r * 3];
+        attributes[a + 1] = normals[r * 3 + 1];
+        attributes[a + 2] = normals[r * 3 + 2];
       }
-      return start + local[r];
+      if (uvs) {
+        attributes[a + 3] = uvs[r * 2];
+        attributes[a + 4] = uvs[r * 2 + 1];
+      }
+      return w;
     };
     for (let t = 0; t + 2 < idx.length; t += 3) {
       const a = idx[t],
@@ -247,21 +262,27 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
       // Triangles with a repeated vertex are dropped. Ones with distinct vertices at one point
       // (a UV-seamed pole) are kept: meshoptimizer removes them itself, and removing them first
       // leaves many unconnected wedges at that point, which slows it down a lot.
-      if (first[a] === first[b] || first[b] === first[c] || first[a] === first[c]) continue;
-      indices.push(use(a), use(b), use(c));
+      const fa = first[a],
+        fb = first[b],
+        fc = first[c];
+      if (fa === fb || fb === fc || fa === fc) continue;
+      indices[indexCount] = use(a);
+      indices[indexCount + 1] = use(b);
+      indices[indexCount + 2] = use(c);
+      indexCount += 3;
     }
     base += n;
   });
   faceStart[faces.length] = welded;
   return {
     materials: faces.map((f) => f.material),
-    positions: Float32Array.from(positions),
-    attributes: Float32Array.from(attributes),
-    indices: Uint32Array.from(indices),
+    positions: positions.slice(0, welded * 3),
+    attributes: attributes.slice(0, welded * ATTR_STRIDE),
+    indices: indices.slice(0, indexCount),
     faceStart,
     hasNormals,
     hasUvs,
-    triangles: indices.length / 3,
+    triangles: indexCount / 3,
     maxSide,
     fallback: {},
   };
