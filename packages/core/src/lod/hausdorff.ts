@@ -501,13 +501,16 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
  * max over the sample points of the distance to the mesh in `bvh` (0 without samples, Infinity
  * when the mesh is empty). With `limit`, returns as soon as one sample is farther than it: the
  * value returned is then that sample's distance, only known to be over `limit` (a candidate that
- * fails a bound needs no more measuring).
+ * fails a bound needs no more measuring). With `floor`, samples no farther than it are not
+ * measured exactly: the value returned is the larger of `floor` and the true maximum (a second
+ * direction needs nothing below the first's distance).
  */
-export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit = Infinity): number {
-  if (samples.length === 0) return 0;
+export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit = Infinity, floor = 0): number {
+  if (samples.length === 0) return floor;
   if (bvh.triangleCount === 0) return Infinity;
   const limitSq = limit < 0 ? -1 : limit * limit;
-  let maxSq = 0;
+  const floorSq = floor > 0 ? floor * floor : 0;
+  let maxSq = floorSq;
   for (let i = 0; i + 2 < samples.length; i += 3) {
     const d = bvh.closestDistanceSquared(samples[i], samples[i + 1], samples[i + 2], maxSq);
     if (d > maxSq) {
@@ -515,7 +518,8 @@ export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit
       if (d > limitSq) break;
     }
   }
-  return Math.sqrt(maxSq);
+  // Nothing above the floor: the floor itself (its square root could differ in the last bit).
+  return maxSq > floorSq ? Math.sqrt(maxSq) : Math.max(floor, 0);
 }
 
 export interface HausdorffResult {
@@ -556,6 +560,18 @@ export function hausdorffBetween(a: HausdorffSide, b: HausdorffSide, limit = Inf
   if (aToB > limit) return { distance: aToB, aToB, bToA: Number.NaN };
   const bToA = maxDistanceToMesh(b.samples, a.bvh, limit);
   return { distance: Math.max(aToB, bToA), aToB, bToA };
+}
+
+/**
+ * hausdorffBetween's `distance` alone, cheaper: the second direction only measures samples
+ * farther than the first direction's distance (the ones that can change the maximum).
+ */
+export function twoSidedDistance(a: HausdorffSide, b: HausdorffSide, limit = Infinity): number {
+  if (a.triangles === 0 && b.triangles === 0) return 0;
+  if (a.triangles === 0 || b.triangles === 0) return Infinity;
+  const aToB = maxDistanceToMesh(a.samples, b.bvh, limit);
+  if (aToB > limit) return aToB;
+  return maxDistanceToMesh(b.samples, a.bvh, limit, aToB);
 }
 
 /** Sampled two-sided Hausdorff distance between two triangle meshes. */

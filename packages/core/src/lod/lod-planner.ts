@@ -66,7 +66,7 @@ import { SlmeshError } from '../errors.js';
 import {
   maxDistanceToMesh,
   prepareHausdorffSide,
-  hausdorffBetween,
+  twoSidedDistance,
   sampleSurface,
   type HausdorffSide,
 } from './hausdorff.js';
@@ -513,7 +513,7 @@ export class ObjectLodPlanner {
       maxVertexSamples: this.options.maxVertexSamples,
       centroids: dense,
     });
-    return hausdorffBetween(dense ? this.denseSide() : ref.side, side, limit - ref.error).distance + ref.error;
+    return twoSidedDistance(dense ? this.denseSide() : ref.side, side, limit - ref.error) + ref.error;
   }
 
   /** The reference side with VERIFY_SAMPLES and every centroid on its surface (high's, or the proxy's), its BVH shared. */

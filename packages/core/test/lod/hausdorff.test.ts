@@ -9,6 +9,7 @@ import {
   pointTriangleDistanceSquared,
   sampleSurface,
   TriangleBvh,
+  twoSidedDistance,
 } from '../../src/lod/hausdorff.js';
 import { materialBox, uvSphere } from './lod-fixtures.js';
 import type { IndexedMesh } from '../../src/geometry/indexed-mesh.js';
@@ -256,6 +257,36 @@ describe('pointTriangleDistanceSquared on degenerate triangles', () => {
         expect(Math.sqrt(d)).toBeLessThanOrEqual(Math.hypot(p[0] - a[0], p[1] - a[1], p[2] - a[2]) + 1e-9);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('twoSidedDistance and a floor (the second direction measures only what can raise the maximum)', () => {
+  it('property: equals hausdorffBetween’s distance; a floored one-way maximum is max(floor, the true one)', () => {
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 0.5, noNaN: true }),
+        fc.double({ min: 0, max: 0.6, noNaN: true }),
+        fc.integer({ min: 0, max: 1000 }),
+        (amount, floor, seed) => {
+          const p = sphereMesh.positions.slice();
+          let s = seed;
+          for (let i = 0; i < p.length; i++) {
+            s = (s * 1103515245 + 12345) & 0x7fffffff;
+            p[i] += ((s / 0x7fffffff) * 2 - 1) * amount;
+          }
+          // Drop every seventh triangle of the moved copy, so the two directions differ.
+          const idx = sphereMesh.indices.filter((_, i) => Math.floor(i / 3) % 7 !== seed % 7);
+          const moved = { positions: p, indices: Uint32Array.from(idx) };
+          const a = prepareHausdorffSide(sphereMesh, { samples: 256 });
+          const b = prepareHausdorffSide(moved, { samples: 256 });
+          expect(twoSidedDistance(a, b)).toBe(hausdorffBetween(a, b).distance);
+          expect(twoSidedDistance(b, a)).toBe(hausdorffBetween(b, a).distance);
+          const one = maxDistanceToMesh(b.samples, a.bvh);
+          expect(maxDistanceToMesh(b.samples, a.bvh, Infinity, floor)).toBe(Math.max(floor, one));
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });
