@@ -595,38 +595,63 @@ export function splitIntoFaces(
     }
     return lo;
   };
-  const perFace: number[][] = Array.from({ length: nf }, () => []);
-  for (let t = 0; t + 2 < indices.length; t += 3) {
-    const a = indices[t],
-      b = indices[t + 1],
-      c = indices[t + 2];
-    if (a === b || b === c || a === c) continue;
-    perFace[faceOf(a)].push(a, b, c);
+  // 1. Each kept triangle's face (that of its first vertex), and the triangles per face.
+  const triCount = Math.floor(indices.length / 3);
+  const faceOfTri = new Int32Array(triCount);
+  const perFace = new Uint32Array(nf);
+  for (let t = 0; t < triCount; t++) {
+    const a = indices[3 * t],
+      b = indices[3 * t + 1],
+      c = indices[3 * t + 2];
+    if (a === b || b === c || a === c) {
+      faceOfTri[t] = -1;
+      continue;
+    }
+    const f = faceOf(a);
+    faceOfTri[t] = f;
+    perFace[f]++;
   }
+  // 2. The kept triangles grouped by face, in their order (a counting sort).
+  const offset = new Uint32Array(nf + 1);
+  for (let f = 0; f < nf; f++) offset[f + 1] = offset[f] + perFace[f];
+  const byFace = new Uint32Array(offset[nf]);
+  {
+    const next = offset.slice(0, nf);
+    for (let t = 0; t < triCount; t++) if (faceOfTri[t] >= 0) byFace[next[faceOfTri[t]]++] = t;
+  }
+  // 3. Per face, its triangles with vertices numbered in first-use order.
+  const local = new Int32Array(source.positions.length / 3).fill(-1);
   const faces: Face[] = [];
   let triangles = 0,
     vertices = 0;
   for (let f = 0; f < nf; f++) {
-    const tri = perFace[f];
-    if (tri.length === 0) {
+    const count = perFace[f];
+    if (count === 0) {
       faces.push(emptyFace(source.materials[f]));
       continue;
     }
-    const map = new Map<number, number>();
-    const idx = new Uint32Array(tri.length);
-    for (let i = 0; i < tri.length; i++) {
-      let j = map.get(tri[i]);
-      if (j === undefined) {
-        j = map.size;
-        map.set(tri[i], j);
+    const idx = new Uint32Array(count * 3);
+    const used: number[] = [];
+    let k = 0;
+    for (let i = offset[f]; i < offset[f + 1]; i++) {
+      const t = byFace[i];
+      for (let c = 0; c < 3; c++) {
+        const v = indices[3 * t + c];
+        let j = local[v];
+        if (j < 0) {
+          j = local[v] = used.length;
+          used.push(v);
+        }
+        idx[k++] = j;
       }
-      idx[i] = j;
     }
-    const n = map.size;
+    const n = used.length;
     const positions = new Float32Array(n * 3);
     const normals = source.hasNormals[f] ? new Float32Array(n * 3) : undefined;
     const uvs = source.hasUvs[f] ? new Float32Array(n * 2) : undefined;
-    for (const [v, j] of map) {
+    for (let j = 0; j < n; j++) {
+      const v = used[j];
+      local[v] = -1;
       positions[j * 3] = source.positions[v * 3];
       positions[j * 3 + 1] = source.positions[v * 3 + 1];
       positions[j * 3 + 2] = source.positions[v * 3 + 2];
@@ -644,7 +669,7 @@ export function splitIntoFaces(
     if (normals) face.normals = normals;
     if (uvs) face.uvs = uvs;
     faces.push(face);
-    triangles += tri.length / 3;
+    triangles += count;
     vertices += n;
   }
   return { lod: { faces }, triangles, vertices, simplifierError: error, mode };

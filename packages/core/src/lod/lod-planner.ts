@@ -85,6 +85,7 @@ import {
 } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
 import { viewerAutoLods } from './viewer-auto-lod.js';
+import { splitFace } from '../asset/submodels.js';
 import {
   computeUploadNormalization,
   encodeLodBlock,
@@ -286,14 +287,20 @@ function chargedBytes(bytes: number): number {
   return Math.max(bytes - STREAMING_COST_DEFAULTS.metadataDiscount, STREAMING_COST_DEFAULTS.minimumByteSize);
 }
 
-/** Compressed size of a LOD's block as the uploader writes it, in the high LOD's unit frame. */
+/**
+ * Compressed size of a LOD's block as the uploader writes it, in the high LOD's unit frame. A
+ * face over the importer's vertex limit is split as the importer splits it (submodels.ts: a kept
+ * high of a big input).
+ */
 export function lodBlockBytes(lod: MeshLod, normalization: UploadNormalization, deflate: DeflateFn): number {
   const unit: MeshLod = {
-    faces: lod.faces.map((f) => ({
-      ...f,
-      positions: normalizePoints(f.positions, normalization),
-      normals: f.normals ? normalizeNormals(f.normals, normalization) : undefined,
-    })),
+    faces: lod.faces
+      .flatMap((face) => splitFace(face))
+      .map((f) => ({
+        ...f,
+        positions: normalizePoints(f.positions, normalization),
+        normals: f.normals ? normalizeNormals(f.normals, normalization) : undefined,
+      })),
   };
   return deflate(writeLlsdBinary(encodeLodBlock(unit, normalization.inverseScale)), MESH_ZLIB_LEVEL).length;
 }

@@ -17,6 +17,8 @@ import { planModelForBudget } from '../../src/lod/lod-budget.js';
 import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
 import { displayedLod } from '../../src/lod/lod-conform.js';
 import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
+import { splitLargeFaces } from '../../src/asset/submodels.js';
+import { MAX_VERTICES_PER_FACE } from '../../src/constants.js';
 import {
   boxSize,
   lodTriangleCount,
@@ -132,6 +134,23 @@ describe('planObjectLods', () => {
     // A stricter floor keeps more.
     const strict = planObjectLods(high, { simplifier, maxErrorPx: 1e6, minCoverage: 0.97 }).plan;
     expect(strict.levels[2].triangles).toBeGreaterThanOrEqual(plan.levels[2].triangles);
+  });
+
+  it("prices a face over the importer's vertex limit as the importer splits it, so a kept big high plans", () => {
+    // A 1.5 m sphere of 364 x 182 segments: 66,795 vertices in one face (the limit is 65,525).
+    const big = object('Big', [uvSphere(364, 1.5)]);
+    const high = big.lods.high;
+    expect(high.faces[0].positions.length / 3).toBeGreaterThan(MAX_VERTICES_PER_FACE);
+    const n = computeUploadNormalization(high);
+    const split = splitLargeFaces(big).lods.high;
+    expect(split.faces.length).toBe(2);
+    expect(lodBlockBytes(high, n, deflate)).toBe(
+      encodeMeshAsset({ lods: { high: split } }, { deflate }).blocks.high_lod!.size,
+    );
+    const { object: planned, plan } = planObjectLods(big, { simplifier, deflate, keepHigh: true, viewerBound: true });
+    expect(planned.lods.high).toBe(high);
+    expect(plan.high.mode).toBe('kept');
+    for (const l of LOWER) expect(lodTriangleCount(planned.lods[l]!)).toBeLessThan(lodTriangleCount(high));
   });
 
   it('with a deflate, prices candidates by the bytes the encoder writes for them', () => {
