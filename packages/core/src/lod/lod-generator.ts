@@ -126,6 +126,8 @@ export interface LodSource {
   maxSide: number;
   /** Compacted buffers for the fallback modes, built on first use. */
   fallback: Partial<Record<'no-normals' | 'no-uvs', FallbackBuffers>>;
+  /** The weld joined only points that are equal (the source a weldTolerance of 0 gives). */
+  exactWeld: boolean;
 }
 
 export interface LodSourceOptions {
@@ -190,6 +192,19 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
     }
   }
   const posFirst = firstOfEqualKeys(posWords, 6, total);
+  // Did the tolerance join only points that are equal anyway? Then this source is the one a
+  // tolerance of 0 gives (its groups refine these: as many groups means the same groups).
+  let exactWeld = cell === 0;
+  if (!exactWeld) {
+    const exact = firstOfEqualKeys(new Uint32Array(all.buffer, all.byteOffset, total * 3), 3, total);
+    let groups = 0,
+      exactGroups = 0;
+    for (let i = 0; i < total; i++) {
+      if (posFirst[i] === i) groups++;
+      if (exact[i] === i) exactGroups++;
+    }
+    exactWeld = groups === exactGroups;
+  }
 
   // 2. Weld each face's identical vertices (canonical position, normal, uv). Written into
   //    buffers sized for the worst case (every vertex kept), trimmed at the end.
@@ -285,6 +300,7 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
     triangles: indexCount / 3,
     maxSide,
     fallback: {},
+    exactWeld,
   };
 }
 

@@ -939,7 +939,7 @@ export class ObjectLodPlanner {
    */
   private viewerLevel(lodName: LowerLodName): ViewerLevel {
     if (!this.viewerLevels) {
-      const { lods } = viewerAutoLods(this.object, this.options.simplifier);
+      const { lods } = viewerAutoLods(this.object, this.options.simplifier, this.highSource);
       // As the viewer shows it: stretched onto high's box (the same bytes; spec 4b).
       const level = (raw: MeshLod) => {
         const lod = displayedLod(this.object.lods.high, raw);

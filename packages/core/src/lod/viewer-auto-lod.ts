@@ -125,12 +125,16 @@ export function viewerAutoLod(
   return current.ratio < 0 ? copyHigh() : current.result;
 }
 
-/** The viewer's auto-LOD chain for an object: medium, low, lowest at 1/3, 1/9, 1/27 of high. */
+/**
+ * The viewer's auto-LOD chain for an object: medium, low, lowest at 1/3, 1/9, 1/27 of high.
+ * `highSource`: high already prepared, used when its weld was exact (LodSource.exactWeld).
+ */
 export function viewerAutoLods(
   object: SlObject,
   simplifier: MeshSimplifier,
+  highSource?: LodSource,
 ): { object: SlObject; lods: { medium: MeshLod; low: MeshLod; lowest: MeshLod } } {
-  const source = prepareLodSource(object.lods.high, { weldTolerance: 0 });
+  const source = highSource?.exactWeld ? highSource : prepareLodSource(object.lods.high, { weldTolerance: 0 });
   const remaps = new Map<ViewerMode, Uint32Array>();
   const d = VIEWER_LOD_DECIMATION;
   const lods = {

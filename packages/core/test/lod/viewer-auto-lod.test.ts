@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
+import { prepareLodSource, type MeshSimplifier } from '../../src/lod/lod-generator.js';
 import { lodTriangleCount, lodTriangles } from '../../src/geometry/object-geometry.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
 import { viewerAutoLods, VIEWER_LOD_DECIMATION } from '../../src/lod/viewer-auto-lod.js';
@@ -22,6 +22,34 @@ describe('viewerAutoLods (genMeshOptimizerLODs, MESH_OPTIMIZER_AUTO)', () => {
       expect(got[i]).toBeLessThanOrEqual(Math.floor(n / d) + 1);
       expect(got[i] * 1.8).toBeGreaterThanOrEqual(n / d); // reached within the viewer's allowed drift
     });
+  });
+
+  it("reuses the planner's prepared high only when its weld joined equal points alone", () => {
+    const high = object('Bunny', [vhacdMesh('bunny.obj')]);
+    const own = viewerAutoLods(high, simplifier).lods;
+    const exact = prepareLodSource(high.lods.high);
+    expect(exact.exactWeld).toBe(true);
+    expect(viewerAutoLods(high, simplifier, exact).lods).toEqual(own);
+    // Add a copy of one vertex, nudged by less than the weld tolerance, used by one triangle in
+    // place of the original: the default weld joins the two, the viewer's does not.
+    const face = high.lods.high.faces[0];
+    const v = face.indices[0];
+    const positions = new Float32Array(face.positions.length + 3);
+    positions.set(face.positions);
+    const last = face.positions.length / 3;
+    positions.set(face.positions.subarray(3 * v, 3 * v + 3), 3 * last);
+    positions[3 * last] = Math.fround(positions[3 * last] * (1 + 2 ** -21));
+    const indices = face.indices.slice();
+    indices[0] = last;
+    const extra = {
+      normals: face.normals
+        ? new Float32Array([...face.normals, ...face.normals.subarray(3 * v, 3 * v + 3)])
+        : undefined,
+    };
+    const nudged = object('Bunny', [{ ...face, ...extra, positions, indices }]);
+    const welded = prepareLodSource(nudged.lods.high);
+    expect(welded.exactWeld).toBe(false);
+    expect(viewerAutoLods(nudged, simplifier, welded).lods).toEqual(viewerAutoLods(nudged, simplifier).lods);
   });
 
   it('keeps the face count of high, leaving empty faces where a material vanished', () => {
