@@ -64,7 +64,7 @@ export interface OptimizeCommandOptions {
 }
 
 const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mesh', 'none'];
-/** Objects under this many triangles get their physics built in this thread, larger ones in a worker. */
+/** Objects under this many triangles get their physics built in this thread, larger ones in a worker (but see `small` below: hulls always here). */
 const IN_PROCESS_PHYSICS_TRIANGLES = 2000;
 
 /**
@@ -119,8 +119,11 @@ export function physicsHookFor(
         report(same.built.diagnostics, { from: same.name, to: object.name });
         return withPhysicsOf(object, same.built.object);
       }
-      // Small objects are done in this thread: starting a worker costs more than their whole build.
-      const small = lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
+      // Small objects, and the single hull of any object (one quickhull of its points: milliseconds
+      // for a planned high, under a second for a million points), are done in this thread:
+      // starting a worker (about 0.2 s of CPU to load its modules) costs more than their build.
+      const small =
+        mode === 'hull' || lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
       // In this thread the simplifier is injected here (the worker injects its own: functions cannot be sent).
       const result = small
         ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await (simplify ??= meshoptSimplifyFn()) } })
