@@ -41,6 +41,17 @@ function translated(mesh: IndexedMesh<Float32Array>, d: [number, number, number]
 const sphere = uvSphere(24);
 const sphereMesh: IndexedMesh<Float32Array> = { positions: sphere.positions, indices: sphere.indices };
 
+/** sphereMesh's positions, each coordinate moved by up to `amount` (a fixed pseudo-random walk from `seed`). */
+function jittered(amount: number, seed: number): Float32Array {
+  const p = sphereMesh.positions.slice();
+  let s = seed;
+  for (let i = 0; i < p.length; i++) {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    p[i] += ((s / 0x7fffffff) * 2 - 1) * amount;
+  }
+  return p;
+}
+
 describe('pointTriangleDistanceSquared', () => {
   it('a point on the long edge of a sliver is at distance 0 (fast-check counterexample)', () => {
     const t = [-4.936932070623626, 0, 0, 1.457522379547674, 0.000006395567274483935, 0, 4.999999962643244, 0, 0];
@@ -222,12 +233,7 @@ describe('a distance limit (a candidate that fails a bound needs no more measuri
         fc.double({ min: -0.1, max: 0.6, noNaN: true }),
         fc.integer({ min: 0, max: 1000 }),
         (amount, limit, seed) => {
-          const p = sphereMesh.positions.slice();
-          let s = seed;
-          for (let i = 0; i < p.length; i++) {
-            s = (s * 1103515245 + 12345) & 0x7fffffff;
-            p[i] += ((s / 0x7fffffff) * 2 - 1) * amount;
-          }
+          const p = jittered(amount, seed);
           const moved = { positions: p, indices: sphereMesh.indices };
           const a = prepareHausdorffSide(sphereMesh, { samples: 256 });
           const b = prepareHausdorffSide(moved, { samples: 256 });
@@ -269,12 +275,7 @@ describe('twoSidedDistance and a floor (the second direction measures only what 
         fc.double({ min: 0, max: 0.6, noNaN: true }),
         fc.integer({ min: 0, max: 1000 }),
         (amount, floor, seed) => {
-          const p = sphereMesh.positions.slice();
-          let s = seed;
-          for (let i = 0; i < p.length; i++) {
-            s = (s * 1103515245 + 12345) & 0x7fffffff;
-            p[i] += ((s / 0x7fffffff) * 2 - 1) * amount;
-          }
+          const p = jittered(amount, seed);
           // Drop every seventh triangle of the moved copy, so the two directions differ.
           const idx = sphereMesh.indices.filter((_, i) => Math.floor(i / 3) % 7 !== seed % 7);
           const moved = { positions: p, indices: Uint32Array.from(idx) };
