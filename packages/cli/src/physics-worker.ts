@@ -11,6 +11,8 @@
  *   point) and rejects with PhysicsCancelledError (name 'AbortError'). The caller decides the
  *   exit status (130 is the shell's for SIGINT).
  * - Errors thrown in the worker come back as themselves: an SlmeshError keeps its code.
+ * - One worker serves build after build (kept idle between them, never keeping the process
+ *   alive); a cancelled build ends it, and the next build starts a new one.
  * - Options must be structured-cloneable: an injected simplifier (a function) cannot cross to a
  *   worker and is refused.
  *
@@ -84,16 +86,18 @@ export function runPhysicsInWorker(
     );
   }
   if (run.signal?.aborted) return Promise.reject(new PhysicsCancelledError('signal'));
+  const url = run.workerUrl ?? defaultWorkerUrl();
   return new Promise<PhysicsBuildResult>((resolve, reject) => {
-    const worker = new Worker(run.workerUrl ?? defaultWorkerUrl(), {
-      workerData: { kind: WORKER_KIND, object, options },
-    });
+    const worker = takeWorker(url);
     let settled = false;
     const finish = (fn: () => void) => {
       if (settled) return;
       settled = true;
       run.signal?.removeEventListener('abort', onAbort);
       if (sigint) process.off('SIGINT', onSigint);
+      worker.off('message', onMessage);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
       fn();
     };
     const cancel = (reason: 'signal' | 'SIGINT') =>
@@ -104,19 +108,17 @@ export function runPhysicsInWorker(
     const onAbort = () => cancel('signal');
     const onSigint = () => cancel('SIGINT');
     const sigint = run.handleSigint ?? true;
-    run.signal?.addEventListener('abort', onAbort, { once: true });
-    if (sigint) process.on('SIGINT', onSigint);
-    worker.on('message', (msg: WorkerMessage) => {
+    const onMessage = (msg: WorkerMessage) => {
       if (settled) return;
       if (msg.type === 'progress') run.onProgress?.(msg.fraction);
       else if (msg.type === 'result') {
         finish(() => {
-          void worker.terminate();
+          keepWorker(worker, url);
           resolve(msg.result);
         });
       } else {
         finish(() => {
-          void worker.terminate();
+          keepWorker(worker, url);
           reject(
             msg.code
               ? new SlmeshError(msg.code, msg.message)
@@ -124,22 +126,74 @@ export function runPhysicsInWorker(
           );
         });
       }
-    });
-    worker.on('error', (e) => finish(() => reject(e)));
-    worker.on('exit', (code) =>
-      finish(() => reject(new Error(`the physics worker stopped (exit code ${code}) before it answered`))),
-    );
+    };
+    const onError = (e: Error) => finish(() => reject(e));
+    const onExit = (code: number) =>
+      finish(() => reject(new Error(`the physics worker stopped (exit code ${code}) before it answered`)));
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    if (sigint) process.on('SIGINT', onSigint);
+    worker.on('message', onMessage);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
+    worker.postMessage({ object, options } satisfies WorkerJob);
   });
 }
 
-/** The worker side: build, posting progress, then the result or the error. */
-async function serveWorker(): Promise<void> {
+/**
+ * One worker is kept between builds (its start, loading core and meshoptimizer, costs about 0.2 s
+ * of CPU, more than many builds): idle, it does not keep the process alive. A cancelled build
+ * terminates its worker; a worker that failed is not kept.
+ */
+let idleWorker: { worker: Worker; url: string } | undefined;
+let workerStarts = 0;
+
+/** Workers started so far in this process (tests). */
+export function physicsWorkerStarts(): number {
+  return workerStarts;
+}
+
+function takeWorker(url: URL): Worker {
+  const idle = idleWorker;
+  idleWorker = undefined;
+  if (idle && idle.url === url.href) {
+    idle.worker.ref();
+    return idle.worker;
+  }
+  if (idle) void idle.worker.terminate();
+  workerStarts++;
+  return new Worker(url, { workerData: { kind: WORKER_KIND } });
+}
+
+function keepWorker(worker: Worker, url: URL): void {
+  if (idleWorker) void idleWorker.worker.terminate();
+  worker.unref();
+  idleWorker = { worker, url: url.href };
+}
+
+interface WorkerJob {
+  object: SlObject;
+  options: WorkerPhysicsOptions;
+}
+
+/** The worker side: each job built in turn, posting progress, then the result or the error. */
+function serveWorker(): void {
   const port = parentPort!;
-  const data = workerData as { object: SlObject; options: WorkerPhysicsOptions };
+  // meshoptimizer simplifies the decomposition's proxy of a big mesh (functions cannot be sent here).
+  let simplifier: ReturnType<typeof meshoptSimplifyFn> | undefined;
+  let queue = Promise.resolve();
+  port.on('message', (job: WorkerJob) => {
+    queue = queue.then(() => serveJob(port, job, (simplifier ??= meshoptSimplifyFn())));
+  });
+}
+
+async function serveJob(
+  port: NonNullable<typeof parentPort>,
+  data: WorkerJob,
+  simplifier: ReturnType<typeof meshoptSimplifyFn>,
+): Promise<void> {
   let last = -1;
   try {
-    // meshoptimizer simplifies the decomposition's proxy of a big mesh (functions cannot be sent here).
-    const simplify = await meshoptSimplifyFn();
+    const simplify = await simplifier;
     const result = buildPhysics(data.object, {
       ...data.options,
       decompose: { ...data.options.decompose, simplify },
@@ -163,7 +217,7 @@ async function serveWorker(): Promise<void> {
   }
 }
 
-if (!isMainThread && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) void serveWorker();
+if (!isMainThread && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) serveWorker();
 
 /** A stream progressLine can draw on (process.stderr, or anything with isTTY and write). */
 export interface ProgressStream {

@@ -5,7 +5,7 @@
 
 import { buildPhysics, type SlObject } from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
-import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../src/physics-worker.js';
+import { PhysicsCancelledError, physicsWorkerStarts, progressLine, runPhysicsInWorker } from '../src/physics-worker.js';
 
 /** An L of two boxes: two hulls. */
 function lShape(): SlObject {
@@ -53,6 +53,30 @@ describe('runPhysicsInWorker', () => {
     expect(r.weight).toBe(local.weight);
     expect(seen.length).toBeGreaterThan(2);
     expect(seen[seen.length - 1]).toBe(1);
+  });
+
+  it('one worker serves build after build, errors included; a cancelled build ends it', async () => {
+    const hull = { mode: 'hull' as const };
+    await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    const started = physicsWorkerStarts();
+    const a = await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    // An error thrown by the build comes back and leaves the worker in service.
+    await expect(
+      runPhysicsInWorker({ name: 'no LODs' } as unknown as SlObject, hull, { handleSigint: false }),
+    ).rejects.toMatchObject({ name: 'TypeError' });
+    const b = await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    expect(physicsWorkerStarts()).toBe(started);
+    expect(b.weight).toBe(a.weight);
+    const ac = new AbortController();
+    await expect(
+      runPhysicsInWorker(
+        lShape(),
+        { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
+        { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
+      ),
+    ).rejects.toBeInstanceOf(PhysicsCancelledError);
+    await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    expect(physicsWorkerStarts()).toBe(started + 1);
   });
 
   it('an abort terminates the worker and rejects with PhysicsCancelledError', async () => {
