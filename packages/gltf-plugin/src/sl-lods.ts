@@ -25,7 +25,7 @@ import {
 } from '@slmesh/core';
 import { deflateOrDefault, scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
-import { uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
+import { meshlessCopy, uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
 import type { ImporterMode } from './importer-frame.js';
 import { assignDefaults } from '@slmesh/core';
 
@@ -258,8 +258,11 @@ export function slLods(_options: SlLodsOptions): Transform {
     const model2 = conformModel(result.model, model);
     if (options.onSiblings) {
       const siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>> = {};
+      // Each sibling starts from one mesh-less copy: the input's geometry is copied once.
+      const meshless = meshlessCopy(document);
       for (const slot of uploadSlots(model2))
-        if (slot !== 'high') siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes });
+        if (slot !== 'high')
+          siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes, meshless });
       options.onSiblings(siblings);
     }
     await writeUploadSlot(document, model2, nodes, 'high', { slotNodes, inPlace: true });

@@ -248,6 +248,24 @@ export interface WriteUploadOptions {
   slotNodes?: Iterable<number>;
   /** Rewrite `input` itself instead of a copy (the slLods transform does). Default false. */
   inPlace?: boolean;
+  /** For a slot other than high: copy this instead, `meshlessCopy(input)` made once for several slots. Default: a copy of `input`. */
+  meshless?: Document;
+}
+
+/**
+ * A copy of `input` without its meshes and the accessors only they used, for writeUploadSlot
+ * (which rebuilds every mesh of a slot): several slots copied from it copy a big input's geometry
+ * once instead of once each.
+ */
+export function meshlessCopy(input: Document): Document {
+  const doc = cloneDocument(input).setLogger(input.getLogger());
+  const root = doc.getRoot();
+  for (const mesh of root.listMeshes()) {
+    for (const primitive of mesh.listPrimitives()) primitive.dispose();
+    mesh.dispose();
+  }
+  for (const accessor of root.listAccessors()) if (accessor.listParents().every((p) => p === root)) accessor.dispose();
+  return doc;
 }
 
 /**
@@ -262,7 +280,7 @@ export async function writeUploadSlot(
   slot: UploadSlot,
   options: WriteUploadOptions = {},
 ): Promise<Document> {
-  const doc = options.inPlace ? input : cloneDocument(input).setLogger(input.getLogger());
+  const doc = options.inPlace ? input : cloneDocument(options.meshless ?? input).setLogger(input.getLogger());
   const root = doc.getRoot();
   for (const ext of root.listExtensionsUsed()) if (DROPPED_EXTENSIONS.has(ext.extensionName)) ext.dispose();
   const list = root.listNodes();
@@ -318,6 +336,10 @@ export async function writeUploadFiles(
   options: WriteUploadOptions = {},
 ): Promise<Partial<Record<UploadSlot, Document>>> {
   const out: Partial<Record<UploadSlot, Document>> = {};
-  for (const slot of uploadSlots(model)) out[slot] = await writeUploadSlot(input, model, nodes, slot, options);
+  const slots = uploadSlots(model);
+  // The siblings start from one mesh-less copy (high keeps the meshes of nodes that are not objects).
+  const meshless = !options.inPlace && slots.length > 2 ? meshlessCopy(input) : undefined;
+  for (const slot of slots)
+    out[slot] = await writeUploadSlot(input, model, nodes, slot, slot === 'high' ? options : { ...options, meshless });
   return out;
 }

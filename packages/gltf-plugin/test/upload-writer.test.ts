@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../src/read-file.js';
 import { documentToModel } from '../src/to-model.js';
 import {
+  meshlessCopy,
   physicsMeshes,
   uploadNodeName,
   writeUploadFiles,
@@ -173,6 +174,42 @@ describe('writeUploadFiles', () => {
     // Read on its own, the physics file is one object: the two closed hull meshes.
     const back = documentToModel(await io.readBinary(bytes)).model;
     expect(back.objects[0].lods.high.faces.map((f) => f.indices.length)).toEqual([72]);
+  });
+
+  it('meshlessCopy: the input without meshes or the accessors only they used; the input untouched', async () => {
+    const { doc } = await withLods('textured-hierarchy.glb');
+    // An accessor that is not a mesh's (an animation's input) stays.
+    const keep = doc
+      .createAccessor('times')
+      .setType('SCALAR')
+      .setArray(new Float32Array([0, 1]));
+    const sampler = doc.createAnimationSampler().setInput(keep).setOutput(keep);
+    doc.createAnimation('a').addSampler(sampler);
+    const meshes = doc.getRoot().listMeshes().length;
+    const accessors = doc.getRoot().listAccessors().length;
+    const copy = meshlessCopy(doc);
+    expect(copy.getRoot().listMeshes()).toEqual([]);
+    expect(
+      copy
+        .getRoot()
+        .listAccessors()
+        .map((a) => a.getName()),
+    ).toEqual(['times']);
+    expect(
+      copy
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    ).toEqual(
+      doc
+        .getRoot()
+        .listNodes()
+        .map((n) => n.getName()),
+    );
+    expect(copy.getRoot().listMaterials().length).toBe(doc.getRoot().listMaterials().length);
+    expect(doc.getRoot().listMeshes().length).toBe(meshes);
+    expect(doc.getRoot().listAccessors().length).toBe(accessors);
+    expect(meshes).toBeGreaterThan(0);
   });
 
   it('gives every node of a shared mesh its own mesh', async () => {
