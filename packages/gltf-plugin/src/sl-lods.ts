@@ -25,7 +25,7 @@ import {
 } from '@slmesh/core';
 import { deflateOrDefault, scaleFactorsFor, type SizeRequest } from './report.js';
 import { documentToModel } from './to-model.js';
-import { meshlessCopy, uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
+import { siblingSource, uploadSlots, writeUploadSlot, type UploadSlot } from './upload-writer.js';
 import type { ImporterMode } from './importer-frame.js';
 import { assignDefaults } from '@slmesh/core';
 
@@ -258,9 +258,9 @@ export function slLods(_options: SlLodsOptions): Transform {
     const model2 = conformModel(result.model, model);
     if (options.onSiblings) {
       const siblings: Partial<Record<Exclude<UploadSlot, 'high'>, Document>> = {};
-      // Each sibling starts from one mesh-less copy: the input's geometry is copied once.
-      const meshless = meshlessCopy(document);
-      for (const slot of uploadSlots(model2))
+      const slots = uploadSlots(model2);
+      const meshless = siblingSource(document, slots);
+      for (const slot of slots)
         if (slot !== 'high')
           siblings[slot] = await writeUploadSlot(document, model2, nodes, slot, { slotNodes, meshless });
       options.onSiblings(siblings);

@@ -248,14 +248,14 @@ export interface WriteUploadOptions {
   slotNodes?: Iterable<number>;
   /** Rewrite `input` itself instead of a copy (the slLods transform does). Default false. */
   inPlace?: boolean;
-  /** For a slot other than high: copy this instead, `meshlessCopy(input)` made once for several slots. Default: a copy of `input`. */
+  /** Copy this instead of `input` for a slot other than high: siblingSource(input, ...), made once for several slots. Default: a copy of `input`. */
   meshless?: Document;
 }
 
 /**
  * A copy of `input` without its meshes and the accessors only they used, for writeUploadSlot
- * (which rebuilds every mesh of a slot): several slots copied from it copy a big input's geometry
- * once instead of once each.
+ * (which rebuilds every mesh of a slot other than high): several slots copied from it copy a big
+ * input's geometry once instead of once each.
  */
 export function meshlessCopy(input: Document): Document {
   const doc = cloneDocument(input).setLogger(input.getLogger());
@@ -266,6 +266,11 @@ export function meshlessCopy(input: Document): Document {
   }
   for (const accessor of root.listAccessors()) if (accessor.listParents().every((p) => p === root)) accessor.dispose();
   return doc;
+}
+
+/** What the sibling slots (all but high) are copied from: a mesh-less copy when two or more share it, else undefined (each copies `input`). */
+export function siblingSource(input: Document, slots: readonly UploadSlot[]): Document | undefined {
+  return slots.filter((s) => s !== 'high').length > 1 ? meshlessCopy(input) : undefined;
 }
 
 /**
@@ -280,7 +285,9 @@ export async function writeUploadSlot(
   slot: UploadSlot,
   options: WriteUploadOptions = {},
 ): Promise<Document> {
-  const doc = options.inPlace ? input : cloneDocument(options.meshless ?? input).setLogger(input.getLogger());
+  // High keeps the meshes of nodes that are not objects: it never starts from a mesh-less copy.
+  const from = slot === 'high' ? input : (options.meshless ?? input);
+  const doc = options.inPlace ? input : cloneDocument(from).setLogger(input.getLogger());
   const root = doc.getRoot();
   for (const ext of root.listExtensionsUsed()) if (DROPPED_EXTENSIONS.has(ext.extensionName)) ext.dispose();
   const list = root.listNodes();
@@ -337,9 +344,7 @@ export async function writeUploadFiles(
 ): Promise<Partial<Record<UploadSlot, Document>>> {
   const out: Partial<Record<UploadSlot, Document>> = {};
   const slots = uploadSlots(model);
-  // The siblings start from one mesh-less copy (high keeps the meshes of nodes that are not objects).
-  const meshless = !options.inPlace && slots.length > 2 ? meshlessCopy(input) : undefined;
-  for (const slot of slots)
-    out[slot] = await writeUploadSlot(input, model, nodes, slot, slot === 'high' ? options : { ...options, meshless });
+  const meshless = options.inPlace ? undefined : siblingSource(input, slots);
+  for (const slot of slots) out[slot] = await writeUploadSlot(input, model, nodes, slot, { ...options, meshless });
   return out;
 }

@@ -126,16 +126,18 @@ export interface LodSource {
   maxSide: number;
   /** Compacted buffers for the fallback modes, built on first use. */
   fallback: Partial<Record<'no-normals' | 'no-uvs', FallbackBuffers>>;
-  /** The weld joined only points that are equal (the source a weldTolerance of 0 gives). */
+  /** The weld joined only points that are equal (the source a weldTolerance of 0 gives); false when not known (checked only with checkExactWeld). */
   exactWeld: boolean;
 }
 
 export interface LodSourceOptions {
   /** Points closer than this fraction of the object's largest side are one point (seams close). Default 1e-6. */
   weldTolerance?: number;
+  /** Find out whether the weld joined only equal points (LodSource.exactWeld): one more pass over the vertices. Default false. */
+  checkExactWeld?: boolean;
 }
 
-export const LOD_SOURCE_DEFAULTS: Required<LodSourceOptions> = { weldTolerance: 1e-6 };
+export const LOD_SOURCE_DEFAULTS: Required<LodSourceOptions> = { weldTolerance: 1e-6, checkExactWeld: false };
 
 // -------------------------------------------------------------------------------------------
 // Welding
@@ -195,7 +197,7 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
   // Did the tolerance join only points that are equal anyway? Then this source is the one a
   // tolerance of 0 gives (its groups refine these: as many groups means the same groups).
   let exactWeld = cell === 0;
-  if (!exactWeld) {
+  if (!exactWeld && options.checkExactWeld) {
     const exact = firstOfEqualKeys(new Uint32Array(all.buffer, all.byteOffset, total * 3), 3, total);
     let groups = 0,
       exactGroups = 0;

@@ -118,7 +118,7 @@ import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import { conformMaxAddedTriangles, displayedLod } from './lod-conform.js';
 import { streamingCost } from '../cost/streaming-cost.js';
 
-export interface LodPlanOptions extends CascadeOptions, LodSourceOptions {
+export interface LodPlanOptions extends CascadeOptions, Omit<LodSourceOptions, 'checkExactWeld'> {
   /** meshoptimizer's MeshoptSimplifier, ready. Required. */
   simplifier: MeshSimplifier;
   /** RenderVolumeLODFactor the chain is planned for. Default 2 (Firestorm's default). */
@@ -434,7 +434,8 @@ export class ObjectLodPlanner {
         );
     }
     const high = object.lods.high;
-    this.highSource = prepareLodSource(high, o);
+    // Its weld checked, so the viewer's auto-LODs can start from it too (viewerLevel).
+    this.highSource = prepareLodSource(high, { ...o, checkExactWeld: true });
     this.maxSide = this.highSource.maxSide;
     const mesh = lodTriangles(high);
     this.modelRadius = radiusOfScale(boxSize(objectBox(object)));

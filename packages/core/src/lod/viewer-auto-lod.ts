@@ -127,7 +127,8 @@ export function viewerAutoLod(
 
 /**
  * The viewer's auto-LOD chain for an object: medium, low, lowest at 1/3, 1/9, 1/27 of high.
- * `highSource`: high already prepared, used when its weld was exact (LodSource.exactWeld).
+ * `highSource`: high already prepared, used when its weld is known to be exact (LodSource.exactWeld,
+ * prepareLodSource with checkExactWeld).
  */
 export function viewerAutoLods(
   object: SlObject,

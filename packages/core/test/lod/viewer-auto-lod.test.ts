@@ -27,8 +27,10 @@ describe('viewerAutoLods (genMeshOptimizerLODs, MESH_OPTIMIZER_AUTO)', () => {
   it("reuses the planner's prepared high only when its weld joined equal points alone", () => {
     const high = object('Bunny', [vhacdMesh('bunny.obj')]);
     const own = viewerAutoLods(high, simplifier).lods;
-    const exact = prepareLodSource(high.lods.high);
+    const exact = prepareLodSource(high.lods.high, { checkExactWeld: true });
     expect(exact.exactWeld).toBe(true);
+    // Unchecked, a tolerance weld is not taken as exact.
+    expect(prepareLodSource(high.lods.high).exactWeld).toBe(false);
     expect(viewerAutoLods(high, simplifier, exact).lods).toEqual(own);
     // Add a copy of one vertex, nudged by less than the weld tolerance, used by one triangle in
     // place of the original: the default weld joins the two, the viewer's does not.
@@ -47,7 +49,7 @@ describe('viewerAutoLods (genMeshOptimizerLODs, MESH_OPTIMIZER_AUTO)', () => {
         : undefined,
     };
     const nudged = object('Bunny', [{ ...face, ...extra, positions, indices }]);
-    const welded = prepareLodSource(nudged.lods.high);
+    const welded = prepareLodSource(nudged.lods.high, { checkExactWeld: true });
     expect(welded.exactWeld).toBe(false);
     expect(viewerAutoLods(nudged, simplifier, welded).lods).toEqual(viewerAutoLods(nudged, simplifier).lods);
   });
