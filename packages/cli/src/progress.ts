@@ -35,6 +35,7 @@ export const PHASE_LABELS: Readonly<Record<OptimizePhase, string>> = {
   physics: 'physics',
   write: 'writing',
   report: 'pricing the output',
+  join: 'pricing the objects joined into one',
 };
 
 const SILENT: Progress = { active: false, step() {}, fraction() {}, clear() {} };

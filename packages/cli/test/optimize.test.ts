@@ -84,6 +84,41 @@ describe('slmesh optimize', () => {
     expect(after.linkset.landImpact).toBeLessThan(before.linkset.landImpact);
   });
 
+  it('prices the chair joined into one object (a tip line), and --merge-objects writes it joined', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    const apart = slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'apart.glb'));
+    expect(apart.status).toBe(0);
+    const tip = apart.stdout.split('\n').find((l) => l.startsWith('tip: '));
+    expect(tip).toMatch(
+      /these 6 objects would cost less .* land impact 3\.000 apart, (\d+\.\d+) joined.*--merge-objects/,
+    );
+    const joinedPrice = Number(/, (\d+\.\d+) joined/.exec(tip!)![1]);
+    expect(costJson(join(dir, 'apart.glb')).objects).toHaveLength(6);
+
+    const r = slmesh(
+      'optimize',
+      asset('chair.glb'),
+      '-o',
+      join(dir, 'joined.glb'),
+      '--merge-objects',
+      '--report',
+      join(dir, 'r.json'),
+    );
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^objects: 6 objects joined into one, "Seat"/m);
+    const after = costJson(join(dir, 'joined.glb'));
+    expect(after.objects.map((o: { name: string }) => o.name)).toEqual(['Seat']);
+    // One prim: what the tip said, as `slmesh cost` prices the files written.
+    expect(after.linkset.prims).toBe(1);
+    expect(after.linkset.landImpact).toBeCloseTo(joinedPrice, 3);
+    expect(after.linkset.landImpact).toBeLessThan(costJson(join(dir, 'apart.glb')).linkset.landImpact);
+    // The same place and size as the six parts together.
+    const before = costJson(asset('chair.glb')).linkset.scale as number[];
+    (after.linkset.scale as number[]).forEach((v, k) => expect(v).toBeCloseTo(before[k], 5));
+    const report = JSON.parse(readFileSync(join(dir, 'r.json'), 'utf8'));
+    expect(validateReport(report)).toBe(true);
+  });
+
   it('writes sibling files the viewer loads next to the main one (--split is a deprecated no-op)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(dir, 'cube.glb')).status).toBe(0);

@@ -23,6 +23,7 @@ import {
   checkModel,
   convexHullPhysicsCost,
   MAX_HULL_VERTICES,
+  MAX_OBJECT_SCALE,
   encodeMeshAsset,
   landImpact,
   memoizeDeflate,
@@ -43,6 +44,7 @@ import { basename, dirname, join } from 'node:path';
 import { highFileSlots, isSiblingFileName, parseLodName, siblingFileName, type LodSlot } from './lod-naming.js';
 import type { ImporterMode } from './importer-frame.js';
 import { createNodeIO } from './node-io.js';
+import { mergeMeshNodes } from './merge-objects.js';
 import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import {
@@ -86,9 +88,10 @@ export type PhysicsHook = (object: SlObject, ctx: PhysicsHookContext) => Promise
 /**
  * The phases of the pipeline, in order, as reported to `onProgress`: 'read' (the input and its
  * siblings), 'price' (the input as it is), 'lods' (per object), 'physics' (per object, with a
- * hook), 'write' (the GLB bytes), 'report' (the output priced).
+ * hook), 'write' (the GLB bytes), 'report' (the output priced), and with `mergeObjects` (when
+ * tried) 'join' (the objects planned and priced joined into one: steps 3 to 6 again, one object).
  */
-export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'write' | 'report';
+export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'write' | 'report' | 'join';
 
 /** Progress callback: `done` of `total` steps of `phase` (each phase starts with done = 0 and ends with done = total). */
 export type OptimizeProgress = (phase: OptimizePhase, done: number, total: number) => void;
@@ -113,6 +116,16 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   inputLimit?: number;
   /** Progress of each phase (the pipeline itself never writes to the console). Default: none. */
   onProgress?: OptimizeProgress;
+  /**
+   * Several objects whose land impact is set by server or physics weight are also planned joined
+   * into one (merge-objects.ts). true: the join is written when its land impact is lower and no
+   * LOD shows more error than the parts apart (`objects-merged`, or `objects-kept` with the
+   * reason). 'suggest': the objects are written apart (the input's node tree) and an
+   * `objects-mergeable` note gives the join's price when it would be lower (the CLI's default).
+   * false: not tried. When tried, the physics hook also runs on the joined object (one more call,
+   * its name the first part's). Default: false.
+   */
+  mergeObjects?: boolean | 'suggest';
 }
 
 /**
@@ -153,9 +166,25 @@ export interface OptimizeResult {
   inputs: string[];
 }
 
-export const OPTIMIZE_DEFAULTS = { ...SL_LODS_DEFAULTS, siblings: true, importer: 'current' as ImporterMode };
+export const OPTIMIZE_DEFAULTS = {
+  ...SL_LODS_DEFAULTS,
+  siblings: true,
+  importer: 'current' as ImporterMode,
+  mergeObjects: false as boolean | 'suggest',
+};
 
 const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
+
+/** A read input: its document, its objects, and what the uploader would make of it. */
+interface InputRead {
+  doc: Document;
+  model: SlModel;
+  asUploaded: SlModel;
+  nodes: Map<string, MeshNodeGeometry>;
+  slotNodes: number[];
+  diagnostics: Diagnostic[];
+  files: string[];
+}
 
 /**
  * Step 1: the input document (its tree and materials are written back), the model with sibling
@@ -168,15 +197,7 @@ async function readInput(
   siblings: boolean,
   importer: ImporterMode,
   maxTriangles = OPTIMIZE_MAX_TRIANGLES,
-): Promise<{
-  doc: Document;
-  model: SlModel;
-  asUploaded: SlModel;
-  nodes: Map<string, MeshNodeGeometry>;
-  slotNodes: number[];
-  diagnostics: Diagnostic[];
-  files: string[];
-}> {
+): Promise<InputRead> {
   // Images are read (safely: inside the model's folder) because the output carries them.
   const doc = await readDocument(path, { io, images: 'read' });
   const main = readMeshNodes(doc, { source: path, importer, maxTriangles });
@@ -208,6 +229,51 @@ async function readInput(
     slotNodes: asLods.slotNodes.filter((sn) => sn.slot !== 'high').map((sn) => sn.node.index),
     diagnostics: [...diagnostics, ...asObjects.diagnostics, ...assembled.diagnostics],
     files,
+  };
+}
+
+/**
+ * Step 7's input: the read input's mesh nodes joined into one object (merge-objects.ts), or why
+ * they cannot be. Inputs with authored LODs (sibling files or `_LODn` / `_PHYS` nodes) are kept
+ * as they are, and so is a join wider than a prim can be.
+ */
+async function mergedInput(
+  read: InputRead,
+  path: string,
+  importer: ImporterMode,
+  maxTriangles: number | undefined,
+  f: Vec3,
+): Promise<{ read: InputRead; name: string; objects: number } | { reason: string }> {
+  if (read.files.length > 1) return { reason: 'its LODs come from sibling files' };
+  if (read.slotNodes.length > 0) return { reason: 'it has _LOD or _PHYS nodes' };
+  const joined = await mergeMeshNodes(read.doc);
+  if (!joined.merged) return { reason: joined.reason };
+  joined.doc.setLogger(read.doc.getLogger());
+  const main = readMeshNodes(joined.doc, {
+    source: path,
+    importer,
+    maxTriangles: maxTriangles ?? OPTIMIZE_MAX_TRIANGLES,
+  });
+  const assembled = assembleModel(highFileSlots(main.nodes, path, 'lods').slotNodes);
+  const model = assembled.model;
+  if (model.objects.length !== 1) return { reason: 'the joined file did not read as one object' };
+  const size = primScale(model.objects[0]).map((s, i) => s * f[i]);
+  if (size.some((s) => s > MAX_OBJECT_SCALE))
+    return {
+      reason: `joined they would be ${Math.max(...size).toFixed(1)} m across, over the ${MAX_OBJECT_SCALE} m a prim can be`,
+    };
+  return {
+    read: {
+      doc: joined.doc,
+      model,
+      asUploaded: model,
+      nodes: assembled.nodes,
+      slotNodes: [],
+      diagnostics: [...main.diagnostics, ...assembled.diagnostics],
+      files: [path],
+    },
+    name: joined.name,
+    objects: joined.objects,
   };
 }
 
@@ -285,6 +351,86 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
 
   progress('price', 1, 1);
 
+  // 3-6. LODs, physics, files and "after", for the objects as they are.
+  const ctx = { simplifier, deflate, io, logger, progress, scaleFactors, input };
+  let done = await planAndWrite(read, o, ctx);
+  let diagnostics = read.diagnostics;
+
+  // 7. Many prims, each at least 0.5 of server weight: the same parts joined into one object, its
+  //    LODs held to the pixel bound (no Generate allowance and no fallback: the parts' own LODs,
+  //    not the joined object's Generate, are what the creator would otherwise get; a LOD that
+  //    cannot shrink within the bound stays a copy of the one above). With mergeObjects true it
+  //    is written when its land impact is lower and no LOD looks worse than the parts' worst or
+  //    the bound; by default ('suggest') the parts are written apart and a note gives the price.
+  if (o.mergeObjects !== false && done.after.linkset.dominant !== 'download' && read.model.objects.length > 1) {
+    const joined = await mergedInput(read, input, o.importer, o.inputLimit, scaleFactors);
+    if ('reason' in joined) {
+      logger.info(`optimize: ${input}: objects not joined: ${joined.reason}.`);
+      if (o.mergeObjects === true)
+        done.after.diagnostics.unshift({
+          severity: 'info',
+          code: 'objects-kept',
+          message: `the objects were kept apart: ${joined.reason}`,
+        });
+    } else {
+      const held = { ...o, viewerBound: false, planner: { ...o.planner, fallback: false } };
+      progress('join', 0, 1);
+      const other = await planAndWrite(joined.read, held, { ...ctx, progress: () => {} });
+      progress('join', 1, 1);
+      const was = done.after.linkset.landImpact;
+      const now = other.after.linkset.landImpact;
+      const worst = (r: typeof done) =>
+        Math.max(0, ...r.plans.map((p) => Math.max(p.worstScreenErrorPx, p.high.screenErrorPx)));
+      const allowed = Math.max(worst(done), o.maxErrorPx);
+      const better = now < was && worst(other) <= allowed * (1 + 1e-9);
+      const n = joined.objects;
+      const prices = `land impact ${was.toFixed(3)} apart, ${now.toFixed(3)} joined, worst LOD error ${worst(other).toFixed(2)} px joined`;
+      if (better && o.mergeObjects === true) {
+        done = other;
+        diagnostics = [...joined.read.diagnostics];
+        done.after.diagnostics.unshift({
+          severity: 'info',
+          code: 'objects-merged',
+          object: joined.name,
+          message: `${n} objects joined into one, "${joined.name}" (every prim costs at least 0.5 of server weight): ${prices}`,
+        });
+      } else if (better) {
+        done.after.diagnostics.unshift({
+          severity: 'info',
+          code: 'objects-mergeable',
+          message: `joined into one object, these ${n} objects would cost less (every prim costs at least 0.5 of server weight): ${prices}; --merge-objects joins them`,
+        });
+      } else if (o.mergeObjects === true) {
+        const why =
+          now >= was
+            ? `their land impact would be ${now.toFixed(3)}, not lower than ${was.toFixed(3)}`
+            : `a LOD would show ${worst(other).toFixed(2)} px of error, over the ${allowed.toFixed(2)} px they show apart`;
+        done.after.diagnostics.unshift({
+          severity: 'info',
+          code: 'objects-kept',
+          message: `the ${n} objects were kept apart: joined into one, ${why}`,
+        });
+      }
+    }
+  }
+  return { ...done, before, diagnostics, inputs: read.files };
+}
+
+/** Steps 3 to 6 of optimizeFile on a read input. */
+async function planAndWrite(
+  read: InputRead,
+  o: OptimizeOptions & typeof OPTIMIZE_DEFAULTS,
+  ctx: {
+    simplifier: typeof MeshoptSimplifier;
+    deflate: DeflateFn;
+    io: NodeIO;
+    logger: ILogger;
+    progress: OptimizeProgress;
+    scaleFactors: Vec3;
+    input: string;
+  },
+): Promise<Pick<OptimizeResult, 'files' | 'model' | 'plans' | 'budget' | 'after'>> {
+  const { simplifier, deflate, io, logger, progress, scaleFactors, input } = ctx;
   // 3. LODs.
   progress('lods', 0, read.model.objects.length);
   const lods = generateModelLods(read.model, {
@@ -359,9 +505,6 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     model,
     plans: lods.plans,
     ...(lods.budget ? { budget: lods.budget } : {}),
-    before,
     after,
-    diagnostics: read.diagnostics,
-    inputs: read.files,
   };
 }

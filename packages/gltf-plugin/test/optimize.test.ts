@@ -302,3 +302,73 @@ describe('optimize on every bundled Blender export', () => {
     });
   }
 });
+
+describe('optimizeFile: joining objects (mergeObjects)', () => {
+  const worst = (r: Awaited<ReturnType<typeof optimizeFile>>) =>
+    Math.max(0, ...r.plans.map((p) => Math.max(p.worstScreenErrorPx, p.high.screenErrorPx)));
+
+  it('300 separate cubes: joined, every LOD a said copy of high (none shrinks within 1 px), far cheaper at no error', async () => {
+    const apart = await optimizeFile(asset('prims-300.glb'), { output: out('p300-apart.glb'), mergeObjects: false });
+    expect(apart.model.objects).toHaveLength(300);
+    expect(apart.after.diagnostics.some((d) => d.code.startsWith('objects-'))).toBe(false);
+    const joined = await optimizeFile(asset('prims-300.glb'), { output: out('p300.glb'), mergeObjects: true });
+    expect(joined.model.objects.map((o) => o.name)).toEqual(['P000']);
+    expect(joined.after.linkset.prims).toBe(1);
+    expect(joined.after.linkset.landImpact).toBeLessThan(apart.after.linkset.landImpact / 2);
+    expect(worst(joined)).toBeLessThanOrEqual(Math.max(worst(apart), 1));
+    const merged = joined.after.diagnostics.find((d) => d.code === 'objects-merged');
+    expect(merged?.message).toMatch(/^300 objects joined into one, "P000"/);
+    // Never a silent copy: each lower LOD says it is one.
+    const copies = joined.after.diagnostics.filter(
+      (d) => d.code === 'lod-fallback' && /fallbacks are off/.test(d.message),
+    );
+    expect(copies.map((d) => d.message.split(':')[1].trim()).sort()).toEqual(['low', 'lowest', 'medium']);
+    // Every part is in the joined high, in place: the same triangles and box as the 300 apart.
+    const high = joined.model.objects[0].lods.high;
+    expect(lodTriangleCount(high)).toBe(apart.model.objects.reduce((a, o) => a + lodTriangleCount(o.lods.high), 0));
+    const back = await readBack(joined, 'p300-back');
+    expect(back.model.objects).toHaveLength(1);
+    expect((await validator.validateBytes(joined.files[0].data)).issues.numErrors).toBe(0);
+  }, 60_000);
+
+  it("'suggest' writes the parts apart and prices the join (a 'join' phase); false, the default, does not try", async () => {
+    const phases: string[] = [];
+    const r = await optimizeFile(asset('chair.glb'), {
+      output: out('chair-suggest.glb'),
+      mergeObjects: 'suggest',
+      onProgress: (phase) => phases.push(phase),
+    });
+    expect(r.model.objects).toHaveLength(6);
+    const tip = r.after.diagnostics.find((d) => d.code === 'objects-mergeable');
+    expect(tip?.message).toMatch(/these 6 objects would cost less .*land impact \d+\.\d+ apart, \d+\.\d+ joined/);
+    expect([...new Set(phases)]).toEqual(['read', 'price', 'lods', 'write', 'report', 'join']);
+    const plain = await optimizeFile(asset('chair.glb'), { output: out('chair-plain.glb') });
+    expect(plain.after.diagnostics.some((d) => d.code.startsWith('objects-'))).toBe(false);
+
+    const doc = await io.read(asset('chair.glb'));
+    const node = doc.getRoot().listNodes()[0];
+    const times = doc
+      .createAccessor()
+      .setType('SCALAR')
+      .setArray(new Float32Array([0, 1]));
+    const values = doc
+      .createAccessor()
+      .setType('VEC3')
+      .setArray(new Float32Array([0, 0, 0, 0, 1, 0]));
+    const sampler = doc.createAnimationSampler().setInput(times).setOutput(values);
+    doc
+      .createAnimation('lift')
+      .addSampler(sampler)
+      .addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath('translation').setSampler(sampler));
+    mkdirSync(out(''), { recursive: true });
+    await io.write(out('chair-animated.glb'), doc);
+    const kept = await optimizeFile(out('chair-animated.glb'), {
+      output: out('chair-animated-out.glb'),
+      mergeObjects: true,
+    });
+    expect(kept.model.objects).toHaveLength(6);
+    expect(kept.after.diagnostics.find((d) => d.code === 'objects-kept')?.message).toBe(
+      'the objects were kept apart: the file has animations',
+    );
+  }, 60_000);
+});

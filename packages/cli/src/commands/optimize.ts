@@ -58,6 +58,7 @@ export interface OptimizeCommandOptions {
   physicsTolerance?: string;
   importer?: string;
   keepHigh?: boolean;
+  mergeObjects?: boolean;
   highDistance?: string;
   maxTriangles?: string;
   quiet?: boolean;
@@ -192,6 +193,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(size ? { size } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(options.keepHigh ? { keepHigh: true } : {}),
+    mergeObjects: options.mergeObjects ? true : 'suggest',
     ...(options.highDistance !== undefined ? { highDistance: positive(options.highDistance, '--high-distance') } : {}),
     ...(triangles.budgets ? { maxTriangles: triangles.budgets } : {}),
     ...(triangles.inputLimit !== undefined ? { inputLimit: triangles.inputLimit } : {}),
@@ -272,6 +274,10 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
           : ''),
     );
   }
+  // Joining the objects: written joined (--merge-objects), kept apart and why, or what it would save.
+  for (const d of result.after.diagnostics)
+    if (d.code === 'objects-merged' || d.code === 'objects-kept' || d.code === 'objects-mergeable')
+      out.push(`${d.code === 'objects-mergeable' ? 'tip' : 'objects'}: ${printable(d.message)}`);
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
     out.push(`note: the land impact went up; if the input had its own LODs, --keep-lods keeps them`);
   }
@@ -410,6 +416,10 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option(
       '--keep-high',
       'leave the high LOD as it is (by default it is simplified as far as stays within --max-error-px where the object fills the view)',
+    )
+    .option(
+      '--merge-objects',
+      'join the objects into one where that lowers land impact and no LOD looks worse (by default they stay apart, and a note gives the joined price when it would be lower)',
     )
     .option(
       '--high-distance <metres>',

@@ -752,6 +752,7 @@ export class ObjectLodPlanner {
         );
       }
       // 2e. Monotone: never more triangles or vertices than the LOD above.
+      const aboveTriangles = above.triangles;
       let level: LodLevelPlan;
       if (
         !found ||
@@ -785,6 +786,21 @@ export class ObjectLodPlanner {
           found.target,
         );
         above = linkOf(found);
+      }
+      if (
+        !fallback &&
+        !o.fallback &&
+        stuck &&
+        level.triangles >= aboveTriangles &&
+        aboveTriangles > FALLBACK_MIN_TRIANGLES
+      ) {
+        // Fallbacks off (optimize's joined objects): said, never a silent copy.
+        fallback = 'no-shrink';
+        note(
+          'warning',
+          'lod-fallback',
+          `${lodName}: no simplification within ${pxAt(bound, distance).toFixed(2)} px shrinks it (disconnected parts, leaf cards or flat detail) and fallbacks are off; it is a copy of the LOD above`,
+        );
       }
       if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {
         // A copy of a LOD above that was itself made by a fallback: over this bound too.
