@@ -47,7 +47,8 @@ function mul4(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   return out;
 }
 
-function det3(m: ArrayLike<number>): number {
+/** Determinant of a column-major 4x4's upper 3x3 (negative: the matrix mirrors). */
+export function det3(m: ArrayLike<number>): number {
   return m[0] * (m[5] * m[10] - m[9] * m[6]) - m[4] * (m[1] * m[10] - m[9] * m[2]) + m[8] * (m[1] * m[6] - m[5] * m[2]);
 }
 

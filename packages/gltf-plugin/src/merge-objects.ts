@@ -18,9 +18,11 @@
  * left with no children are removed. Other nodes, materials, textures and extras are kept.
  */
 
-import type { Accessor, Document, Material, Node, Primitive } from '@gltf-transform/core';
+import type { Document, Material, Node, Primitive } from '@gltf-transform/core';
 import { walkSceneNodes } from './node-walk.js';
 import { cloneDocument, prune } from './gltf-utils.js';
+import { det3, frameNormal, framePoint } from './importer-frame.js';
+import { readVec } from './to-model.js';
 
 /** glTF primitive mode TRIANGLES. */
 const TRIANGLES = 4;
@@ -34,48 +36,6 @@ export type MergeOutcome =
 interface Part {
   prim: Primitive;
   world: ArrayLike<number>;
-}
-
-/** An accessor's elements as floats (normalized and quantized ones decoded). */
-function floats(accessor: Accessor, size: number): Float32Array {
-  const n = accessor.getCount();
-  const arr = accessor.getArray();
-  if (arr instanceof Float32Array && !accessor.getNormalized() && accessor.getElementSize() === size) return arr;
-  const out = new Float32Array(n * size);
-  const el: number[] = [];
-  for (let i = 0; i < n; i++) {
-    accessor.getElement(i, el);
-    for (let k = 0; k < size; k++) out[i * size + k] = el[k];
-  }
-  return out;
-}
-
-/** The inverse transpose of a column-major 4x4's upper 3x3 (row-major 3x3) and its determinant. */
-function normalMatrix(m: ArrayLike<number>): { n: number[]; det: number } {
-  const a = m[0],
-    b = m[4],
-    c = m[8],
-    d = m[1],
-    e = m[5],
-    f = m[9],
-    g = m[2],
-    h = m[6],
-    i = m[10];
-  const det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g);
-  // Cofactor matrix = inverse transpose times det; the sign of det is kept so normals stay outward.
-  const s = det === 0 ? 1 : 1 / det;
-  const n = [
-    (e * i - f * h) * s,
-    -(d * i - f * g) * s,
-    (d * h - e * g) * s,
-    -(b * i - c * h) * s,
-    (a * i - c * g) * s,
-    -(a * h - b * g) * s,
-    (b * f - c * e) * s,
-    -(a * f - c * d) * s,
-    (a * e - b * d) * s,
-  ];
-  return { n, det };
 }
 
 /**
@@ -146,37 +106,19 @@ export async function mergeMeshNodes(source: Document): Promise<MergeOutcome> {
     let v0 = 0;
     let c0 = 0;
     for (const { prim, world: m } of parts) {
-      const pos = floats(prim.getAttribute('POSITION')!, 3);
+      const pos = readVec(prim.getAttribute('POSITION')!, 3);
       const count = pos.length / 3;
-      for (let v = 0; v < count; v++) {
-        const x = pos[3 * v],
-          y = pos[3 * v + 1],
-          z = pos[3 * v + 2];
-        const o = 3 * (v0 + v);
-        positions[o] = m[0] * x + m[4] * y + m[8] * z + m[12];
-        positions[o + 1] = m[1] * x + m[5] * y + m[9] * z + m[13];
-        positions[o + 2] = m[2] * x + m[6] * y + m[10] * z + m[14];
-      }
-      const { n, det } = normalMatrix(m);
+      for (let v = 0; v < count; v++)
+        framePoint(m, pos[3 * v], pos[3 * v + 1], pos[3 * v + 2], positions, 3 * (v0 + v));
+      const det = det3(m);
       const normalAccessor = prim.getAttribute('NORMAL');
-      if (normals && normalAccessor && normalAccessor.getCount() === count) {
-        const nrm = floats(normalAccessor, 3);
-        for (let v = 0; v < count; v++) {
-          const x = nrm[3 * v],
-            y = nrm[3 * v + 1],
-            z = nrm[3 * v + 2];
-          const a = n[0] * x + n[1] * y + n[2] * z;
-          const b = n[3] * x + n[4] * y + n[5] * z;
-          const c = n[6] * x + n[7] * y + n[8] * z;
-          const l = Math.hypot(a, b, c) || 1;
-          const o = 3 * (v0 + v);
-          normals[o] = a / l;
-          normals[o + 1] = b / l;
-          normals[o + 2] = c / l;
-        }
+      if (normals && normalAccessor) {
+        const nrm = readVec(normalAccessor, 3);
+        const mapNormal = frameNormal(m);
+        for (let v = 0; v < count; v++) mapNormal(nrm[3 * v], nrm[3 * v + 1], nrm[3 * v + 2], normals, 3 * (v0 + v));
       }
       const uvAccessor = prim.getAttribute('TEXCOORD_0');
-      if (uvs && uvAccessor && uvAccessor.getCount() === count) uvs.set(floats(uvAccessor, 2), 2 * v0);
+      if (uvs && uvAccessor) uvs.set(readVec(uvAccessor, 2), 2 * v0);
       const idx = prim.getIndices();
       const src = idx ? (idx.getArray() as ArrayLike<number>) : undefined;
       const k = src ? src.length - (src.length % 3) : count - (count % 3);

@@ -375,7 +375,11 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     } else {
       const held = { ...o, viewerBound: false, planner: { ...o.planner, fallback: false } };
       progress('join', 0, 1);
-      const other = await planAndWrite(joined.read, held, { ...ctx, progress: () => {} });
+      const other = await planAndWrite(joined.read, held, {
+        ...ctx,
+        progress: () => {},
+        write: o.mergeObjects === true,
+      });
       progress('join', 1, 1);
       const was = done.after.linkset.landImpact;
       const now = other.after.linkset.landImpact;
@@ -428,6 +432,8 @@ async function planAndWrite(
     progress: OptimizeProgress;
     scaleFactors: Vec3;
     input: string;
+    /** False: plan and price only, no GLB bytes. Default true. */
+    write?: boolean;
   },
 ): Promise<Pick<OptimizeResult, 'files' | 'model' | 'plans' | 'budget' | 'after'>> {
   const { simplifier, deflate, io, logger, progress, scaleFactors, input } = ctx;
@@ -476,7 +482,9 @@ async function planAndWrite(
   // 5. High's box and materials on every LOD and physics model, then the sibling files.
   progress('write', 0, 1);
   model = conformModel(model, read.model);
-  const parts = await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
+  // (Not for a join that is only priced: its bytes would never be written.)
+  const parts =
+    ctx.write === false ? {} : await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
   const files: OptimizeResult['files'] = [];
   for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
     const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));

@@ -81,7 +81,8 @@ export const TO_MODEL_DEFAULTS = {
   lodNodes: 'objects' as LodNodesMode,
 };
 
-function readVec(accessor: Accessor, size: number): Float32Array {
+/** An accessor's elements as floats (normalized and quantized ones decoded); the array itself when it already is. */
+export function readVec(accessor: Accessor, size: number): Float32Array {
   const n = accessor.getCount();
   const arr = accessor.getArray();
   if (arr instanceof Float32Array && !accessor.getNormalized() && accessor.getElementSize() === size) return arr;
