@@ -26,6 +26,7 @@ import {
   MAX_OBJECT_SCALE,
   encodeMeshAsset,
   landImpact,
+  lodTriangleCount,
   memoizeDeflate,
   primScale,
   prepareForUpload,
@@ -122,8 +123,9 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * LOD shows more error than the parts apart (`objects-merged`, or `objects-kept` with the
    * reason). 'suggest': the objects are written apart (the input's node tree) and an
    * `objects-mergeable` note gives the join's price when it would be lower (the CLI's default).
-   * false: not tried. When tried, the physics hook also runs on the joined object (one more call,
-   * its name the first part's). Default: false.
+   * false: not tried. 'suggest' skips models over SUGGEST_JOIN_MAX_TRIANGLES. When tried, the
+   * physics hook also runs on the joined object (one more call, its name the first part's).
+   * Default: false.
    */
   mergeObjects?: boolean | 'suggest';
 }
@@ -135,6 +137,12 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
  * with a clear message (raise it with --max-triangles). `cost` and `check` allow 5,000,000.
  */
 export const OPTIMIZE_MAX_TRIANGLES = 2_000_000;
+
+/**
+ * Most input triangles for which `mergeObjects: 'suggest'` prices the join (a second LOD plan and
+ * physics build of the whole model): a tip is not worth seconds on a big model. `true` has no limit.
+ */
+export const SUGGEST_JOIN_MAX_TRIANGLES = 100_000;
 
 /** Land impact of a linkset, with its parts. */
 export interface LandImpactSummary {
@@ -243,7 +251,7 @@ async function mergedInput(
   importer: ImporterMode,
   maxTriangles: number | undefined,
   f: Vec3,
-): Promise<{ read: InputRead; name: string; objects: number } | { reason: string }> {
+): Promise<{ read: InputRead; names: string[]; objects: number } | { reason: string }> {
   if (read.files.length > 1) return { reason: 'its LODs come from sibling files' };
   if (read.slotNodes.length > 0) return { reason: 'it has _LOD or _PHYS nodes' };
   const joined = await mergeMeshNodes(read.doc);
@@ -256,12 +264,13 @@ async function mergedInput(
   });
   const assembled = assembleModel(highFileSlots(main.nodes, path, 'lods').slotNodes);
   const model = assembled.model;
-  if (model.objects.length !== 1) return { reason: 'the joined file did not read as one object' };
-  const size = primScale(model.objects[0]).map((s, i) => s * f[i]);
-  if (size.some((s) => s > MAX_OBJECT_SCALE))
-    return {
-      reason: `joined they would be ${Math.max(...size).toFixed(1)} m across, over the ${MAX_OBJECT_SCALE} m a prim can be`,
-    };
+  for (const object of model.objects) {
+    const size = primScale(object).map((x, i) => x * f[i]);
+    if (size.some((x) => x > MAX_OBJECT_SCALE))
+      return {
+        reason: `joined, ${object.name} would be ${Math.max(...size).toFixed(1)} m across, over the ${MAX_OBJECT_SCALE} m a prim can be`,
+      };
+  }
   return {
     read: {
       doc: joined.doc,
@@ -272,7 +281,7 @@ async function mergedInput(
       diagnostics: [...main.diagnostics, ...assembled.diagnostics],
       files: [path],
     },
-    name: joined.name,
+    names: joined.names,
     objects: joined.objects,
   };
 }
@@ -362,7 +371,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   //    cannot shrink within the bound stays a copy of the one above). With mergeObjects true it
   //    is written when its land impact is lower and no LOD looks worse than the parts' worst or
   //    the bound; by default ('suggest') the parts are written apart and a note gives the price.
-  if (o.mergeObjects !== false && done.after.linkset.dominant !== 'download' && read.model.objects.length > 1) {
+  const inputTriangles = read.model.objects.reduce((a, x) => a + lodTriangleCount(x.lods.high), 0);
+  if (
+    o.mergeObjects !== false &&
+    done.after.linkset.dominant !== 'download' &&
+    read.model.objects.length > 1 &&
+    (o.mergeObjects === true || inputTriangles <= SUGGEST_JOIN_MAX_TRIANGLES)
+  ) {
     const joined = await mergedInput(read, input, o.importer, o.inputLimit, scaleFactors);
     if ('reason' in joined) {
       logger.info(`optimize: ${input}: objects not joined: ${joined.reason}.`);
@@ -388,6 +403,13 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
       const allowed = Math.max(worst(done), o.maxErrorPx);
       const better = now < was && worst(other) <= allowed * (1 + 1e-9);
       const n = joined.objects;
+      const k = joined.names.length;
+      const quoted =
+        joined.names
+          .slice(0, 4)
+          .map((q) => JSON.stringify(q))
+          .join(', ') + (k > 4 ? ', ...' : '');
+      const into = k === 1 ? `one, ${quoted}` : `${k}, ${quoted}`;
       const prices = `land impact ${was.toFixed(3)} apart, ${now.toFixed(3)} joined, worst LOD error ${worst(other).toFixed(2)} px joined`;
       if (better && o.mergeObjects === true) {
         done = other;
@@ -395,14 +417,14 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         done.after.diagnostics.unshift({
           severity: 'info',
           code: 'objects-merged',
-          object: joined.name,
-          message: `${n} objects joined into one, "${joined.name}" (every prim costs at least 0.5 of server weight): ${prices}`,
+          object: joined.names[0],
+          message: `${n} objects joined into ${into} (every prim costs at least 0.5 of server weight): ${prices}`,
         });
       } else if (better) {
         done.after.diagnostics.unshift({
           severity: 'info',
           code: 'objects-mergeable',
-          message: `joined into one object, these ${n} objects would cost less (every prim costs at least 0.5 of server weight): ${prices}; --merge-objects joins them`,
+          message: `joined into ${k === 1 ? 'one object' : `${k} objects`}, these ${n} objects would cost less (every prim costs at least 0.5 of server weight): ${prices}; --merge-objects joins them`,
         });
       } else if (o.mergeObjects === true) {
         const why =
@@ -412,7 +434,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         done.after.diagnostics.unshift({
           severity: 'info',
           code: 'objects-kept',
-          message: `the ${n} objects were kept apart: joined into one, ${why}`,
+          message: `the ${n} objects were kept apart: joined into ${k === 1 ? 'one' : k}, ${why}`,
         });
       }
     }

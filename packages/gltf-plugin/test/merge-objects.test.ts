@@ -114,6 +114,43 @@ function twoParts() {
 }
 
 describe('mergeMeshNodes', () => {
+  it('joins a model of more than 8 materials into groups that fit a prim, each one region, in scene order', async () => {
+    // 12 cubes in a row along x, each its own material: two joined objects of 8 and 4 neighbours.
+    const doc = new Document();
+    const scene = doc.createScene();
+    const order = [5, 0, 11, 3, 8, 1, 10, 6, 2, 9, 4, 7];
+    for (const i of order)
+      scene.addChild(
+        doc
+          .createNode(`c${i}`)
+          .setMesh(cube(doc, doc.createMaterial(`m${i}`)))
+          .setTranslation([2 * i, 0, 0]),
+      );
+    const before = worldTriangles(doc);
+    const r = await mergeMeshNodes(doc);
+    if (!r.merged) throw new Error(r.reason);
+    expect(r.objects).toBe(12);
+    expect(r.names).toEqual(['c5', 'c11']);
+    const joined = r.doc
+      .getRoot()
+      .listNodes()
+      .filter((n) => n.getMesh());
+    expect(joined.map((n) => n.getName())).toEqual(['c5', 'c11']);
+    const materials = joined.map((n) =>
+      n
+        .getMesh()!
+        .listPrimitives()
+        .map((p) => Number(p.getMaterial()!.getName().slice(1)))
+        .sort((a, b) => a - b),
+    );
+    // The sweep along x: the 8 leftmost cubes, then the 4 rightmost.
+    expect(materials).toEqual([
+      [0, 1, 2, 3, 4, 5, 6, 7],
+      [8, 9, 10, 11],
+    ]);
+    expect(worldTriangles(r.doc).map((t) => t.key)).toEqual(before.map((t) => t.key));
+  });
+
   it('joins the mesh nodes into one node with the same world triangles, one primitive per material', async () => {
     const doc = twoParts();
     const before = worldTriangles(doc);
@@ -179,10 +216,24 @@ describe('mergeMeshNodes', () => {
     skinned.getRoot().listNodes()[0].setSkin(skinned.createSkin());
     expect(await mergeMeshNodes(skinned)).toMatchObject({ merged: false, reason: 'A is skinned' });
 
-    const many = new Document();
-    const s2 = many.createScene();
-    for (let i = 0; i < 9; i++) s2.addChild(many.createNode(`n${i}`).setMesh(cube(many, many.createMaterial(`m${i}`))));
-    expect(await mergeMeshNodes(many)).toMatchObject({ merged: false, reason: '9 materials (one prim has at most 8)' });
+    // Two parts of 5 materials each: together over a prim's 8 faces.
+    const wide = new Document();
+    const s2 = wide.createScene();
+    for (let i = 0; i < 2; i++) {
+      const mesh = wide.createMesh(`m${i}`);
+      for (let j = 0; j < 5; j++)
+        for (const prim of cube(wide, wide.createMaterial(`m${i}-${j}`)).listPrimitives()) mesh.addPrimitive(prim);
+      s2.addChild(
+        wide
+          .createNode(`n${i}`)
+          .setMesh(mesh)
+          .setTranslation([3 * i, 0, 0]),
+      );
+    }
+    expect(await mergeMeshNodes(wide)).toMatchObject({
+      merged: false,
+      reason: "10 materials and no two objects fit in one prim's 8",
+    });
 
     const mixed = new Document();
     const m = mixed.createMaterial('m');
