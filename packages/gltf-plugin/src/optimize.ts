@@ -390,11 +390,20 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     } else {
       const held = { ...o, viewerBound: false, planner: { ...o.planner, fallback: false } };
       progress('join', 0, 1);
-      const other = await planAndWrite(joined.read, held, {
-        ...ctx,
-        progress: () => {},
-        write: o.mergeObjects === true,
-      });
+      let other: Awaited<ReturnType<typeof planAndWrite>>;
+      try {
+        other = await planAndWrite(joined.read, held, {
+          ...ctx,
+          progress: () => {},
+          write: o.mergeObjects === true,
+        });
+      } catch (e) {
+        // A tip never costs the run its output; a cancel (AbortError) still ends it.
+        if (o.mergeObjects === true || (e as Error)?.name === 'AbortError') throw e;
+        logger.warn(`optimize: ${input}: the objects could not be priced joined: ${(e as Error)?.message ?? e}`);
+        progress('join', 1, 1);
+        return { ...done, before, diagnostics, inputs: read.files };
+      }
       progress('join', 1, 1);
       const was = done.after.linkset.landImpact;
       const now = other.after.linkset.landImpact;

@@ -331,6 +331,40 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     expect((await validator.validateBytes(joined.files[0].data)).issues.numErrors).toBe(0);
   }, 60_000);
 
+  it("a join that fails to price never costs 'suggest' its output; a cancel still ends the run", async () => {
+    // The hook fails on the joined object only (the 7th call): apart, the six parts are fine.
+    const failing = (error: Error) => {
+      let calls = 0;
+      return (object: SlObject) => {
+        if (++calls > 6) throw error;
+        return object;
+      };
+    };
+    const r = await optimizeFile(asset('chair.glb'), {
+      output: out('chair-fail.glb'),
+      mergeObjects: 'suggest',
+      physics: failing(new Error('boom')),
+    });
+    expect(r.model.objects).toHaveLength(6);
+    expect(r.files.length).toBeGreaterThan(0);
+    expect(r.after.diagnostics.some((d) => d.code.startsWith('objects-'))).toBe(false);
+    const abort = Object.assign(new Error('cancelled'), { name: 'AbortError' });
+    await expect(
+      optimizeFile(asset('chair.glb'), {
+        output: out('chair-abort.glb'),
+        mergeObjects: 'suggest',
+        physics: failing(abort),
+      }),
+    ).rejects.toThrow('cancelled');
+    await expect(
+      optimizeFile(asset('chair.glb'), {
+        output: out('chair-true.glb'),
+        mergeObjects: true,
+        physics: failing(new Error('boom')),
+      }),
+    ).rejects.toThrow('boom');
+  }, 60_000);
+
   it("'suggest' writes the parts apart and prices the join (a 'join' phase); false, the default, does not try", async () => {
     const phases: string[] = [];
     const r = await optimizeFile(asset('chair.glb'), {
