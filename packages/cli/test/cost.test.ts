@@ -4,7 +4,7 @@
  */
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inflateSync } from 'node:zlib';
@@ -218,5 +218,34 @@ describe('slmesh cost on broken input', () => {
     const r = slmesh('cost', asset('cube.glb'), '--size', 'big');
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe('slmesh cost: an optional extension no reader knows', () => {
+  it('is ignored quietly, as the viewer ignores it (assimp writes FB_ngon_encoding)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-ext-'));
+    const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+    const gltf = {
+      asset: { version: '2.0' },
+      extensionsUsed: ['FB_ngon_encoding'],
+      scene: 0,
+      scenes: [{ nodes: [0] }],
+      nodes: [{ name: 'Tri', mesh: 0 }],
+      meshes: [{ primitives: [{ attributes: { POSITION: 0 } }] }],
+      buffers: [
+        {
+          byteLength: 36,
+          uri: `data:application/octet-stream;base64,${Buffer.from(positions.buffer).toString('base64')}`,
+        },
+      ],
+      bufferViews: [{ buffer: 0, byteLength: 36 }],
+      accessors: [{ bufferView: 0, componentType: 5126, count: 3, type: 'VEC3', min: [0, 0, 0], max: [1, 1, 0] }],
+    };
+    const file = join(dir, 'tri.gltf');
+    writeFileSync(file, JSON.stringify(gltf));
+    const r = slmesh('cost', file);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toMatch(/tri\.gltf: 1 prim/);
   });
 });

@@ -3,7 +3,7 @@
  * the meshopt decoder, and the Draco decoder (loaded only when asked, it is a large WASM module).
  */
 
-import { NodeIO } from '@gltf-transform/core';
+import { Logger, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 
@@ -14,6 +14,22 @@ export interface CreateNodeIOOptions {
   draco?: boolean;
 }
 
+/**
+ * glTF-Transform's reader logger at WARN, minus one message: an optional extension it does not
+ * know ("Missing optional extension, ..."; assimp writes FB_ngon_encoding) may be ignored by any
+ * reader, the viewer's importer too, so it is no news to a creator. Other warnings keep their
+ * text, marked as the glTF reader's.
+ */
+class ReaderLogger extends Logger {
+  constructor() {
+    super(Logger.Verbosity.WARN);
+  }
+  override warn(text: string): void {
+    if (text.startsWith('Missing optional extension')) return;
+    super.warn(`slmesh: glTF reader: ${text}`);
+  }
+}
+
 export async function createNodeIO(options: CreateNodeIOOptions = {}): Promise<NodeIO> {
   await MeshoptDecoder.ready;
   const deps: Record<string, unknown> = { 'meshopt.decoder': MeshoptDecoder };
@@ -21,5 +37,5 @@ export async function createNodeIO(options: CreateNodeIOOptions = {}): Promise<N
     dracoDecoder ??= import('draco3dgltf').then((m) => (m.default ?? m).createDecoderModule());
     deps['draco3d.decoder'] = await dracoDecoder;
   }
-  return new NodeIO().registerExtensions(ALL_EXTENSIONS).registerDependencies(deps);
+  return new NodeIO().setLogger(new ReaderLogger()).registerExtensions(ALL_EXTENSIONS).registerDependencies(deps);
 }
