@@ -45,6 +45,77 @@
 import { AVATAR_PASSAGE_HEIGHT, AVATAR_PASSAGE_WIDTH } from '../constants.js';
 import { partHull } from './concavity.js';
 import { forEachTriangleCell } from './solid-field.js';
+import { exactConvexHull } from './convex-hull.js';
+
+/** Surfaces of at most this many triangles are checked for being a convex solid (convexSolidPlanes). */
+const CONVEX_CHECK_MAX_TRIANGLES = 4096;
+
+/**
+ * The convex hull's face planes (nx, ny, nz, d; n.x <= d inside) when the surface is a closed
+ * convex solid, else undefined: every edge used once each way (closed and consistently
+ * oriented, vertices welded where equal), every triangle on a face plane of the convex hull of
+ * its vertices, and the enclosed volume that hull's. Such a surface has no opening an avatar can
+ * use and no space a hull inside its convex hull could close. `eps`: distance tolerance.
+ */
+export function convexSolidPlanes(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  eps: number,
+): Float64Array | undefined {
+  const t = Math.floor(indices.length / 3);
+  if (t < 4 || t > CONVEX_CHECK_MAX_TRIANGLES) return undefined;
+  // Weld equal positions; directed edges a->b must pair with b->a exactly once.
+  const ids = new Map<string, number>();
+  const points: number[] = [];
+  const id = (v: number) => {
+    const key = `${positions[3 * v]},${positions[3 * v + 1]},${positions[3 * v + 2]}`;
+    let i = ids.get(key);
+    if (i === undefined) {
+      i = ids.size;
+      ids.set(key, i);
+      points.push(positions[3 * v], positions[3 * v + 1], positions[3 * v + 2]);
+    }
+    return i;
+  };
+  const tri = new Int32Array(3 * t);
+  for (let k = 0; k < 3 * t; k++) tri[k] = id(indices[k]);
+  const edges = new Map<number, number>();
+  const n = ids.size;
+  for (let f = 0; f < t; f++)
+    for (let e = 0; e < 3; e++) {
+      const a = tri[3 * f + e],
+        b = tri[3 * f + ((e + 1) % 3)];
+      if (a === b) return undefined;
+      const key = a * n + b;
+      if (edges.has(key)) return undefined;
+      edges.set(key, f);
+    }
+  for (const key of edges.keys()) if (!edges.has((key % n) * n + Math.floor(key / n))) return undefined;
+  const hull = exactConvexHull(Float64Array.from(points));
+  if (!hull) return undefined;
+  const pl = hull.planes;
+  const planes = pl.length / 4;
+  // Every triangle on one face plane of the hull; the signed volume it encloses.
+  let volume = 0;
+  const at = (i: number, k: number) => points[3 * i + k];
+  for (let f = 0; f < t; f++) {
+    const [a, b, c] = [tri[3 * f], tri[3 * f + 1], tri[3 * f + 2]];
+    let on = false;
+    for (let q = 0; q < planes && !on; q++) {
+      on = [a, b, c].every(
+        (i) =>
+          Math.abs(pl[4 * q] * at(i, 0) + pl[4 * q + 1] * at(i, 1) + pl[4 * q + 2] * at(i, 2) - pl[4 * q + 3]) <= eps,
+      );
+    }
+    if (!on) return undefined;
+    volume +=
+      (at(a, 0) * (at(b, 1) * at(c, 2) - at(b, 2) * at(c, 1)) +
+        at(a, 1) * (at(b, 2) * at(c, 0) - at(b, 0) * at(c, 2)) +
+        at(a, 2) * (at(b, 0) * at(c, 1) - at(b, 1) * at(c, 0))) /
+      6;
+  }
+  return Math.abs(volume) >= hull.volume * (1 - 1e-6) ? pl : undefined;
+}
 
 export interface AvatarOpeningOptions {
   /** Width of the avatar (its capsule's diameter), metres. Default AVATAR_PASSAGE_WIDTH (0.5). */
@@ -57,6 +128,11 @@ export interface AvatarOpeningOptions {
   clearance?: number;
   /** Most voxels. Default 1,000,000. */
   maxCells?: number;
+  /**
+   * Answer "closes nothing" without the voxel grid for a hull inside the convex hull of a surface
+   * that is itself a closed convex solid (see convexSolidPlanes). Default true; false for tests.
+   */
+  convexShortcut?: boolean;
 }
 
 export interface AvatarOpening {
@@ -305,6 +381,30 @@ export function avatarOpenings(
   hulls: readonly ArrayLike<number>[],
   options: AvatarOpeningOptions = {},
 ): AvatarOpening[] {
+  // A closed convex solid: a hull inside its convex hull closes nothing (no grid needed).
+  let inside = hulls.map(() => false);
+  if (options.convexShortcut !== false) {
+    let size = 0;
+    for (let k = 0; k < 3; k++) {
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let i = k; i < positions.length; i += 3) {
+        lo = Math.min(lo, positions[i]);
+        hi = Math.max(hi, positions[i]);
+      }
+      size = Math.max(size, hi - lo);
+    }
+    const eps = 1e-6 * size;
+    const solid = size > 0 ? convexSolidPlanes(positions, indices, eps) : undefined;
+    if (solid)
+      inside = hulls.map((h) => {
+        for (let i = 0; i + 2 < h.length; i += 3)
+          for (let q = 0; q < solid.length; q += 4)
+            if (solid[q] * h[i] + solid[q + 1] * h[i + 1] + solid[q + 2] * h[i + 2] > solid[q + 3] + eps) return false;
+        return true;
+      });
+    if (inside.every(Boolean)) return hulls.map(() => ({ closes: false }));
+  }
   const g = avatarGrid(positions, indices, options);
   if (!g) return hulls.map(() => ({ closes: false }));
   const { origin, cell, d2, reached, lo, hi, floor } = g;
@@ -321,7 +421,11 @@ export function avatarOpenings(
       k = Math.floor(g / (nx * ny));
     return [origin[0] + (i + 0.5) * cell, origin[1] + (j + 0.5) * cell, origin[2] + (k + 0.5) * cell];
   };
-  return hulls.map((points): AvatarOpening => {
+  // A cell's place in a hull's list of inside cells plus one (0: not inside): one grid for every
+  // hull, cleared after each (only the cells set), not a fresh million-cell array per hull.
+  const slot = new Int32Array(nx * ny * nz);
+  return hulls.map((points, hullIndex): AvatarOpening => {
+    if (inside[hullIndex]) return { closes: false };
     const hull = partHull(points, 2 * cell);
     if (!hull) return { closes: false };
     const pl = hull.planes;
@@ -351,7 +455,6 @@ export function avatarOpenings(
     // The reached cells inside the hull, in scan order, with their depth; `slot` maps a cell to
     // its place in that list plus one (0: not inside). Typed arrays: a grid has up to a million
     // cells and this runs once per hull and per candidate shape.
-    const slot = new Int32Array(nx * ny * nz);
     let insideCells = new Int32Array(1024),
       insideDepth = new Float64Array(1024),
       count = 0,
@@ -516,6 +619,7 @@ export function avatarOpenings(
       kept.forEach((g, q) => points.set(centre(g), 3 * q));
       best.points = points;
     }
+    for (let q = 0; q < count; q++) slot[insideCells[q]] = 0;
     return best;
   });
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { avatarOpenings } from '../../src/physics/avatar-openings.js';
-import { convexHull } from '../../src/physics/convex-hull.js';
+import { avatarOpenings, convexSolidPlanes } from '../../src/physics/avatar-openings.js';
+import { convexHull, exactConvexHull } from '../../src/physics/convex-hull.js';
 import {
+  box,
   boxes,
   doorwayWall,
   room,
@@ -179,5 +180,81 @@ describe('avatarOpenings', () => {
       }),
       { numRuns: 16 },
     );
+  });
+});
+
+describe('avatarOpenings: closed convex solids need no grid', () => {
+  /** A closed convex solid: the hull of random points, as its triangles. */
+  const convexSolid = (pts: number[][]): TestMesh => {
+    const h = exactConvexHull(Float64Array.from(pts.flat()));
+    return h ? { positions: [...h.points], indices: [...h.triangles] } : { positions: [], indices: [] };
+  };
+  const withAndWithout = (m: TestMesh) => {
+    const hulls = [hullOf(m), boxPointsOf(m)];
+    const quick = avatarOpenings(m.positions, m.indices, hulls);
+    const full = avatarOpenings(m.positions, m.indices, hulls, { convexShortcut: false });
+    return { quick: quick.map((o) => o.closes), full: full.map((o) => o.closes) };
+  };
+  const boxPointsOf = (m: TestMesh) => {
+    const lo = [0, 1, 2].map((k) => Math.min(...m.positions.filter((_, i) => i % 3 === k)));
+    const hi = [0, 1, 2].map((k) => Math.max(...m.positions.filter((_, i) => i % 3 === k)));
+    return box(lo, hi).positions;
+  };
+
+  it("property: for random convex solids (2 to 8 m) the answer with the shortcut is the grid's", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+          ),
+          { minLength: 8, maxLength: 40 },
+        ),
+        fc.double({ min: 2, max: 8, noNaN: true }),
+        (unit, size) => {
+          const m = convexSolid(unit.map((p) => p.map((v) => v * size)));
+          if (!m.indices.length) return;
+          expect(convexSolidPlanes(m.positions, m.indices, 1e-6 * size)).toBeDefined();
+          const { quick, full } = withAndWithout(m);
+          expect(quick).toEqual(full);
+        },
+      ),
+      { numRuns: 12, seed: 7 },
+    );
+  });
+
+  it('is not taken for an open, inconsistently wound, duplicated or concave surface', () => {
+    const b = box([0, 0, 0], [3, 3, 2.5]);
+    expect(convexSolidPlanes(b.positions, b.indices, 1e-6)).toBeDefined();
+    // An open-top box 3 m wide: a room the hull closes (the grid must say so).
+    const top = b.indices.findIndex(
+      (_, t) => t % 3 === 0 && [0, 1, 2].every((k) => b.positions[3 * b.indices[t + k] + 2] === 2.5),
+    );
+    const open = { positions: b.positions, indices: b.indices.filter((_, i) => Math.floor(i / 3) !== top / 3) };
+    expect(convexSolidPlanes(open.positions, open.indices, 1e-6)).toBeUndefined();
+    const flipped = {
+      positions: b.positions,
+      indices: [b.indices[0], b.indices[2], b.indices[1], ...b.indices.slice(3)],
+    };
+    expect(convexSolidPlanes(flipped.positions, flipped.indices, 1e-6)).toBeUndefined();
+    const doubled = { positions: b.positions, indices: [...b.indices, ...b.indices.slice(0, 3)] };
+    expect(convexSolidPlanes(doubled.positions, doubled.indices, 1e-6)).toBeUndefined();
+    const ell = boxes([
+      [
+        [0, 0, 0],
+        [3, 1, 2.5],
+      ],
+      [
+        [0, 1, 0],
+        [1, 3, 2.5],
+      ],
+    ]);
+    expect(convexSolidPlanes(ell.positions, ell.indices, 1e-6)).toBeUndefined();
+    // The shortcut never changes an answer: a room (open box walls) still closes under its hull.
+    const r = room();
+    expect(withAndWithout(r).quick).toEqual(withAndWithout(r).full);
+    expect(withAndWithout(r).quick[0]).toBe(true);
   });
 });
