@@ -22,23 +22,17 @@
  * extras are kept.
  */
 
-import type { Buffer, Document, Material, Node, Primitive } from '@gltf-transform/core';
+import { Primitive, type Buffer, type Document, type Material, type Node } from '@gltf-transform/core';
+import { MAX_FACES_PER_OBJECT } from '@slmesh/core';
 import { walkSceneNodes } from './node-walk.js';
 import { cloneDocument, prune } from './gltf-utils.js';
 import { det3, frameNormal, framePoint } from './importer-frame.js';
 import { readVec } from './to-model.js';
 
-/** glTF primitive mode TRIANGLES. */
-const TRIANGLES = 4;
-/** Faces per prim (spec section 4). */
-const MAX_FACES = 8;
-
 export type MergeOutcome =
   | {
       merged: true;
       doc: Document;
-      /** The first joined object's name (the first part of the first group). */
-      name: string;
       /** Each joined object's name, in scene order. */
       names: string[];
       /** Mesh nodes joined (parts left alone not counted). */
@@ -80,12 +74,12 @@ function groupParts(parts: MeshNode[]): MeshNode[][] {
   let current: MeshNode[] = [];
   let materials = new Set<Material | null>();
   for (const { p } of order) {
-    if (p.materials.size > MAX_FACES) {
+    if (p.materials.size > MAX_FACES_PER_OBJECT) {
       groups.push([p]);
       continue;
     }
     const union = new Set([...materials, ...p.materials]);
-    if (union.size > MAX_FACES) {
+    if (union.size > MAX_FACES_PER_OBJECT) {
       groups.push(current);
       current = [];
       materials = new Set(p.materials);
@@ -127,7 +121,8 @@ export async function mergeMeshNodes(source: Document): Promise<MergeOutcome> {
     for (const prim of mesh.listPrimitives()) {
       if (refused) return;
       if (prim.listTargets().length > 0) refused = `${name} has morph targets`;
-      else if (prim.getMode() !== TRIANGLES) refused = `${name} has a primitive that is not a triangle list`;
+      else if (prim.getMode() !== Primitive.Mode.TRIANGLES)
+        refused = `${name} has a primitive that is not a triangle list`;
       const position = prim.getAttribute('POSITION');
       if (refused || !position) continue;
       for (const a of ['NORMAL', 'TEXCOORD_0'])
@@ -197,7 +192,7 @@ export async function mergeMeshNodes(source: Document): Promise<MergeOutcome> {
       if (copy.listChildren().length === 0) copy.dispose();
     }
   await doc.transform(prune({ keepLeaves: true }));
-  return { merged: true, doc, name: names[0], names, objects: groups.reduce((a, g) => a + g.length, 0) };
+  return { merged: true, doc, names, objects: groups.reduce((a, g) => a + g.length, 0) };
 }
 
 /** One primitive of `parts` (one material), their vertices in the scene's frame. */

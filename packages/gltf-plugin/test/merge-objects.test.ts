@@ -157,7 +157,7 @@ describe('mergeMeshNodes', () => {
     const r = await mergeMeshNodes(doc);
     if (!r.merged) throw new Error(r.reason);
     expect(r.objects).toBe(3);
-    expect(r.name).toBe('A');
+    expect(r.names).toEqual(['A']);
     const meshNodes = r.doc
       .getRoot()
       .listNodes()

@@ -216,17 +216,15 @@ interface AvatarGrid {
 }
 
 /** Steps 1-4 of the file comment: the grid, the distance to the surface, the flooded capsule axis. */
-function avatarGrid(
+/**
+ * The box of the surface's finite vertices, or undefined when there is nothing an avatar could
+ * meet: no triangle, or a box smaller than the ball (nothing an avatar fits through or into can be).
+ */
+function surfaceBox(
   positions: ArrayLike<number>,
   indices: ArrayLike<number>,
   options: AvatarOpeningOptions,
-): AvatarGrid | undefined {
-  const width = options.width ?? AVATAR_PASSAGE_WIDTH;
-  const height = Math.max(width, options.height ?? AVATAR_PASSAGE_HEIGHT);
-  const r = width / 2;
-  const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
-  const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
-  // 1. The grid: the surface's box, padded by more than the ball.
+): { lo: number[]; hi: number[] } | undefined {
   const lo = [Infinity, Infinity, Infinity],
     hi = [-Infinity, -Infinity, -Infinity];
   for (let i = 0; i + 2 < positions.length; i += 3) {
@@ -238,8 +236,25 @@ function avatarGrid(
     }
   }
   if (!(lo[0] <= hi[0]) || indices.length < 3) return undefined;
-  // Nothing an avatar fits through or into can be smaller than the ball.
+  const width = options.width ?? AVATAR_PASSAGE_WIDTH;
+  const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
   if (Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) < clearance * width) return undefined;
+  return { lo, hi };
+}
+
+function avatarGrid(
+  positions: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  options: AvatarOpeningOptions,
+  box: { lo: number[]; hi: number[] },
+): AvatarGrid {
+  const width = options.width ?? AVATAR_PASSAGE_WIDTH;
+  const height = Math.max(width, options.height ?? AVATAR_PASSAGE_HEIGHT);
+  const r = width / 2;
+  const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
+  const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
+  // 1. The grid: the surface's box (surfaceBox), padded by more than the ball.
+  const { lo, hi } = box;
   let cell = width / 6;
   const dimsAt = (c: number) => [0, 1, 2].map((k) => Math.ceil((hi[k] - lo[k]) / c) + 2 * (Math.ceil(r / c) + 2));
   while (dimsAt(cell).reduce((a, b) => a * b, 1) > maxCells) cell *= 1.15;
@@ -381,21 +396,13 @@ export function avatarOpenings(
   hulls: readonly ArrayLike<number>[],
   options: AvatarOpeningOptions = {},
 ): AvatarOpening[] {
+  const box = surfaceBox(positions, indices, options);
+  if (!box) return hulls.map(() => ({ closes: false }));
   // A closed convex solid: a hull inside its convex hull closes nothing (no grid needed).
   let inside = hulls.map(() => false);
   if (options.convexShortcut !== false) {
-    let size = 0;
-    for (let k = 0; k < 3; k++) {
-      let lo = Infinity,
-        hi = -Infinity;
-      for (let i = k; i < positions.length; i += 3) {
-        lo = Math.min(lo, positions[i]);
-        hi = Math.max(hi, positions[i]);
-      }
-      size = Math.max(size, hi - lo);
-    }
-    const eps = 1e-6 * size;
-    const solid = size > 0 ? convexSolidPlanes(positions, indices, eps) : undefined;
+    const eps = 1e-6 * Math.max(box.hi[0] - box.lo[0], box.hi[1] - box.lo[1], box.hi[2] - box.lo[2]);
+    const solid = convexSolidPlanes(positions, indices, eps);
     if (solid)
       inside = hulls.map((h) => {
         for (let i = 0; i + 2 < h.length; i += 3)
@@ -405,8 +412,7 @@ export function avatarOpenings(
       });
     if (inside.every(Boolean)) return hulls.map(() => ({ closes: false }));
   }
-  const g = avatarGrid(positions, indices, options);
-  if (!g) return hulls.map(() => ({ closes: false }));
+  const g = avatarGrid(positions, indices, options, box);
   const { origin, cell, d2, reached, lo, hi, floor } = g;
   const [nx, ny, nz] = g.dims;
   const gridDims = g.dims;
