@@ -15,8 +15,11 @@
 
 import { primUpAxis, type MeshLod, type SlObject, type Vec3 } from '@slmesh/core';
 
-/** Everything buildPhysics reads from an object besides its name and translation, as flat arrays. */
-function physicsArrays(object: SlObject): ArrayLike<number>[] {
+/**
+ * Everything buildPhysics reads from an object besides its name and translation, as flat arrays,
+ * and the surface it is given (the input's high where the high was planned).
+ */
+function physicsArrays(object: SlObject, surface: MeshLod | undefined): ArrayLike<number>[] {
   const out: ArrayLike<number>[] = [];
   const lod = (l: MeshLod | undefined) => {
     out.push([l ? l.faces.length : -1]);
@@ -27,6 +30,7 @@ function physicsArrays(object: SlObject): ArrayLike<number>[] {
   lod(object.lods.low);
   lod(object.lods.lowest);
   lod(object.physicsMesh);
+  lod(surface);
   out.push(object.hull ?? [-1]);
   out.push([object.decomposition ? object.decomposition.length : -1], ...(object.decomposition ?? []));
   out.push([primUpAxis(object), object.rigged ? 1 : 0]);
@@ -91,8 +95,9 @@ export class PhysicsReuse<R> {
     object: SlObject,
     scaleFactors: Vec3,
     downloadWeight: number | undefined,
+    surface: MeshLod | undefined,
   ): { key: string; arrays: ArrayLike<number>[]; scales: number[] } {
-    const arrays = physicsArrays(object);
+    const arrays = physicsArrays(object, surface);
     const scales = [...(object.placement?.scale ?? [1, 1, 1]), ...scaleFactors, downloadWeight ?? -1];
     return { key: hashArrays(arrays), arrays, scales };
   }
@@ -101,14 +106,21 @@ export class PhysicsReuse<R> {
     object: SlObject,
     scaleFactors: Vec3,
     downloadWeight: number | undefined,
+    surface?: MeshLod,
   ): { name: string; built: R } | undefined {
-    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight);
+    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight, surface);
     const hit = this.byKey.get(key)?.find((b) => near(b.scales, scales) && sameArrays(b.arrays, arrays));
     return hit && { name: hit.name, built: hit.built };
   }
 
-  add(object: SlObject, scaleFactors: Vec3, downloadWeight: number | undefined, built: R): void {
-    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight);
+  add(
+    object: SlObject,
+    scaleFactors: Vec3,
+    downloadWeight: number | undefined,
+    surface: MeshLod | undefined,
+    built: R,
+  ): void {
+    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight, surface);
     const list = this.byKey.get(key) ?? [];
     list.push({ arrays, scales, name: object.name, built });
     this.byKey.set(key, list);

@@ -66,6 +66,11 @@ export interface PhysicsHookContext {
   index: number;
   /** The model after LOD generation (objects before `index` have been through the hook). */
   model: SlModel;
+  /**
+   * The object as read, before its LODs were planned. Its high is the authored surface, which a
+   * planned high only approximates; physics is best fitted to it (core buildPhysics `surface`).
+   */
+  input?: SlObject;
   /** The input file. */
   source: string;
   /** RenderVolumeLODFactor the LODs were planned for. */
@@ -493,6 +498,7 @@ async function planAndWrite(
       const got = await o.physics(given, {
         index: i,
         model: { ...model, objects },
+        input: read.model.objects[i]?.name === given.name ? read.model.objects[i] : given,
         source: input,
         lodFactor: o.lodFactor,
         scaleFactors,

@@ -162,6 +162,25 @@ describe('optimizeFile', () => {
     expect((await validator.validateBytes(phys.data)).issues.numErrors).toBe(0);
   });
 
+  it('gives the physics hook the object as read: the authored high, where its own high was planned', async () => {
+    const seen: { planned: number; input?: number; name?: string }[] = [];
+    await optimizeFile(asset('suzanne.glb'), {
+      output: out('suzanne-phys.glb'),
+      physics: (object: SlObject, ctx) => {
+        seen.push({
+          planned: lodTriangleCount(object.lods.high),
+          input: ctx.input && lodTriangleCount(ctx.input.lods.high),
+          name: ctx.input?.name,
+        });
+        return object;
+      },
+    });
+    expect(seen).toHaveLength(1);
+    expect(seen[0].name).toBe('Suzanne');
+    expect(seen[0].input).toBe(7872);
+    expect(seen[0].planned).toBeLessThan(7872);
+  });
+
   it('refuses a physics hook that changes the object it was given', async () => {
     await expect(
       optimizeFile(asset('cube.glb'), { output: out('c.glb'), physics: (o) => ({ ...o, name: 'Other' }) }),

@@ -109,13 +109,16 @@ export function physicsHookFor(
               { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors },
             ).objects.reduce((a, o) => a + o.streaming, 0)
           : undefined;
+      // The decomposition and the opening test follow the authored surface, not the planned high.
+      const surface = ctx.input && ctx.input.lods.high !== object.lods.high ? ctx.input.lods.high : undefined;
       const physicsOptions = {
         mode,
         scale: ctx.scaleFactors,
+        ...(surface ? { surface } : {}),
         ...(tolerance !== undefined ? { tolerance } : {}),
         ...(downloadWeight !== undefined ? { downloadWeight } : {}),
       };
-      const same = built.find(object, ctx.scaleFactors, downloadWeight);
+      const same = built.find(object, ctx.scaleFactors, downloadWeight, surface);
       if (same) {
         report(same.built.diagnostics, { from: same.name, to: object.name });
         return withPhysicsOf(object, same.built.object);
@@ -129,7 +132,10 @@ export function physicsHookFor(
       const result = small
         ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await (simplify ??= meshoptSimplifyFn()) } })
         : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
-      built.add(object, ctx.scaleFactors, downloadWeight, { object: result.object, diagnostics: result.diagnostics });
+      built.add(object, ctx.scaleFactors, downloadWeight, surface, {
+        object: result.object,
+        diagnostics: result.diagnostics,
+      });
       report(result.diagnostics);
       // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
       return result.object;

@@ -9,8 +9,9 @@
  * Modes:
  * - `hull`: the single hull only (convex-hull.ts: at most 256 vertices, containing every vertex).
  * - `decompose`: the convex decomposition (decompose.ts) of the authored physics mesh if there is
- *   one, else of the high LOD. Its weight is an ESTIMATE (no public formula), and it assumes the
- *   creator clicks Analyze in the uploader.
+ *   one, else of `surface` (optimize: the input's high where it planned a new one), else of the
+ *   high LOD. Its weight is an ESTIMATE (no public formula), and it assumes the creator clicks
+ *   Analyze in the uploader.
  * - `mesh`: a triangle physics mesh (physics-mesh.ts) from the authored physics mesh or a LOD;
  *   on an object with a side under 0.5 m the server charges it as its single hull.
  * - `none`: nothing is built; the object is returned as it is, priced on the shape it has.
@@ -86,6 +87,15 @@ export interface BuildPhysicsOptions {
    * largest of download, physics and server weight). Default 0: physics weight alone decides.
    */
   downloadWeight?: number;
+  /**
+   * The surface the decomposition, the opening test and auto's opening-keeping mesh are made from
+   * when the object has no physics model of its own, in the frame of its LODs. Default: its high
+   * LOD. `optimize` passes the input's high when the high is a planned simplification of it: a
+   * simplifier may zip a sheet's borders into non-manifold seams that look the same but read as
+   * another solid (assimp's regr01 house at 20 m: its outer walls decomposed into 21 hulls from the
+   * authored surface, 128 without fitting from the planned one).
+   */
+  surface?: MeshLod;
   /** How auto finds openings an avatar uses (ball width, voxel budget), or false to skip the test. Default AVATAR_OPENING_DEFAULTS. */
   openings?: AvatarOpeningOptions | false;
   /** Called with the fraction done, 0 to 1. */
@@ -350,8 +360,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   }
 
   // 4. The decomposition, at the world size; hulls mapped back to the authored frame, as written.
-  const geometry =
-    object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0 ? object.physicsMesh : object.lods.high;
+  const fromPhysicsModel = !!object.physicsMesh && lodTriangleCount(object.physicsMesh) > 0;
+  const geometry = fromPhysicsModel
+    ? object.physicsMesh!
+    : options.surface && lodTriangleCount(options.surface) > 0
+      ? options.surface
+      : object.lods.high;
   const tri = lodTriangles(geometry);
   const worldPositions = scaledCopy(tri.positions, f);
   let hulls: Float32Array[] = [];
@@ -456,7 +470,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       note(
         'info',
         'physics-open-mesh',
-        `the ${geometry === object.lods.high ? 'high LOD' : 'physics mesh'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`,
+        `the ${fromPhysicsModel ? 'physics mesh' : 'high LOD'} is not watertight: ${decomposition.holesClosed} holes were closed before decomposing${decomposition.open ? ', and solid the surface leaves open was filled from its voxels' : ''}`,
       );
     }
   };
@@ -544,8 +558,11 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     meshResult.cost.triangles > 0 &&
     li(meshWeight) > floor * (1 + 1e-9)
   ) {
+    // The planned high (when the surface is the authored one) is simplified too: either may end lighter.
+    const planned = geometry === object.lods.high || fromPhysicsModel ? undefined : lodTriangles(object.lods.high);
     const m = openingKeepingMesh(worldPositions, tri.indices, {
       simplify,
+      ...(planned ? { alternatives: [{ positions: scaledCopy(planned.positions, f), indices: planned.indices }] } : {}),
       opening: hullOpening,
       hull: scaledCopy(single.points, f),
       openingOptions,
@@ -561,7 +578,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       meshResult = {
         ...meshResult,
         mesh: { faces: [{ material: 'physics', positions: authored, indices: m.indices }] },
-        source: geometry === object.lods.high ? 'high' : 'physics',
+        source: fromPhysicsModel ? 'physics' : 'high',
         cost: triangleMeshPhysicsCost(m.positions, m.indices, settings),
       };
       meshHull = convexHull(authored).points;

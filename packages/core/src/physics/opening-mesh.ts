@@ -6,8 +6,8 @@
  * pelvis at 2.6 m: 257 triangles of a low LOD, 63.4, where its download weight is 6.3).
  *
  * Here the object's surface (welded by position) is simplified with the injected simplifier to
- * half, a quarter, ... of its triangles (fewer, larger triangles: lighter), and a simplification
- * is kept only when it still keeps the opening:
+ * half, a quarter, ... of its triangles (fewer, larger triangles: lighter), and so is each of its
+ * `alternatives`; a simplification is kept only when it still keeps the opening:
  * 1. the avatar test run on the simplified surface itself still finds an opening that the hull
  *    closes, a passage where the original was one (a hollow may become a passage: it opens
  *    further): the avatar can still reach it and fits in it;
@@ -60,6 +60,12 @@ export interface OpeningMeshOptions {
    * at least 0.21 m from any surface, so two openings a wall apart are at least 0.42 m apart.
    */
   near?: number;
+  /**
+   * Other versions of the same surface (same frame) whose simplifications compete too: optimize
+   * gives the planned high, already simplified within a pixel, beside the authored surface. A
+   * simplifier's path from each differs, and either may end lighter.
+   */
+  alternatives?: readonly { positions: Float32Array; indices: ArrayLike<number> }[];
   /** Fewest triangles tried. Default 4. */
   minTriangles?: number;
   /** Called between steps; throws to cancel. */
@@ -124,23 +130,25 @@ export function openingKeepingMesh(
 ): OpeningMesh | undefined {
   const { opening } = options;
   if (!opening.closes || !opening.points || opening.points.length === 0) return undefined;
-  // 1. The surface welded by position (exports split vertices along seams).
   const size = Math.max(...boxSize(growBox(emptyBox(), positions)));
-  const w = weldMesh(positions, indices, 1e-6 * size);
-  const p = Float32Array.from(w.positions);
-  // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
   const minTriangles = options.minTriangles ?? 4;
   const candidates: OpeningMesh[] = [];
-  let current = withoutZeroAreaTriangles(p, Uint32Array.from(w.indices));
-  for (let target = Math.floor(current.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
-    options.check?.();
-    // A step may overshoot its target: never ask for more than the current mesh has.
-    const next = withoutZeroAreaTriangles(p, options.simplify(p, current, 3 * Math.min(target, current.length / 3)));
-    if (next.length === 0 || next.length >= current.length) continue;
-    current = next;
-    const weight = triangleMeshPhysicsCost(p, next, options.physics).cost;
-    if (weight < options.maxWeight)
-      candidates.push({ positions: p, indices: next, weight, triangles: next.length / 3 });
+  for (const source of [{ positions, indices }, ...(options.alternatives ?? [])]) {
+    // 1. The surface welded by position (exports split vertices along seams).
+    const w = weldMesh(source.positions, source.indices, 1e-6 * size);
+    const p = Float32Array.from(w.positions);
+    // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
+    let current = withoutZeroAreaTriangles(p, Uint32Array.from(w.indices));
+    for (let target = Math.floor(current.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
+      options.check?.();
+      // A step may overshoot its target: never ask for more than the current mesh has.
+      const next = withoutZeroAreaTriangles(p, options.simplify(p, current, 3 * Math.min(target, current.length / 3)));
+      if (next.length === 0 || next.length >= current.length) continue;
+      current = next;
+      const weight = triangleMeshPhysicsCost(p, next, options.physics).cost;
+      if (weight < options.maxWeight)
+        candidates.push({ positions: p, indices: next, weight, triangles: next.length / 3 });
+    }
   }
   // 3. The closest fit at the floor, else the lightest, that keeps the opening.
   const pts = opening.points;

@@ -223,6 +223,34 @@ describe('buildPhysics', () => {
     expect(['decomposition', 'mesh']).toContain(heavy.choice!.shape);
   });
 
+  it('auto judges and decomposes the given surface, not the high (optimize: the authored surface under a planned high)', () => {
+    const m = room();
+    // A high that lost the doorway (a solid block over the room's box) judged on its own: the hull keeps everything.
+    const lo = [Infinity, Infinity, Infinity],
+      hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < m.positions.length; i++) {
+      lo[i % 3] = Math.min(lo[i % 3], m.positions[i]);
+      hi[i % 3] = Math.max(hi[i % 3], m.positions[i]);
+    }
+    const block = objectOf(boxes([[lo, hi]]));
+    const alone = buildPhysics(block, { mode: 'auto', ...FAST });
+    expect(alone.object.decomposition).toBeUndefined();
+    expect(alone.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(true);
+    // With the room as its surface, the doorway is found and kept.
+    const surface = objectOf(m).lods.high;
+    const r = buildPhysics(block, { mode: 'auto', surface, ...FAST });
+    expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    expect(r.choice!.reason).toMatch(/single hull would close/);
+    // The decomposition is fitted to the surface: the doorway stays clear.
+    const d = buildPhysics(block, { mode: 'decompose', surface, ...FAST });
+    expect(d.object.decomposition!.length).toBeGreaterThan(1);
+    for (const p of m.doorway)
+      expect(d.object.decomposition!.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+    // An authored physics model still comes first.
+    const authored = buildPhysics({ ...block, physicsMesh: block.lods.high }, { mode: 'decompose', surface, ...FAST });
+    expect(authored.object.decomposition!.length).toBe(1);
+  });
+
   it('a thin open sheet stays thin', () => {
     const sheet = {
       positions: Float64Array.from([0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0]),

@@ -71,6 +71,18 @@ describe('openingKeepingMesh', () => {
     expect(atFloor.triangles).toBeGreaterThan(light.triangles);
   });
 
+  it('alternatives compete: the same ring at another tessellation can only make the result lighter, and alone it is chosen', () => {
+    const coarse = standingTorus(1.35, 0.25, 20, 8);
+    const alt = { positions: Float32Array.from(coarse.positions), indices: coarse.indices };
+    const own = openingKeepingMesh(positions, ring.indices, { ...base, floorWeight: 0.5 })!;
+    const fromAlt = openingKeepingMesh(alt.positions, alt.indices, { ...base, floorWeight: 0.5 })!;
+    const both = openingKeepingMesh(positions, ring.indices, { ...base, floorWeight: 0.5, alternatives: [alt] })!;
+    expect(both.weight).toBeLessThanOrEqual(Math.min(own.weight, fromAlt.weight) * (1 + 1e-12));
+    expect([own.weight, fromAlt.weight]).toContain(both.weight);
+    const [again] = avatarOpenings(both.positions, both.indices, [hull], { up: 2 });
+    expect(again.closes).toBe(true);
+  });
+
   it('returns nothing when no opening is closed or nothing is lighter than the mesh it would replace', () => {
     expect(openingKeepingMesh(positions, ring.indices, { ...base, opening: { closes: false }, floorWeight: 0.5 })).toBe(
       undefined,
