@@ -73,9 +73,19 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
     if (ok && cur === start && loop.length >= 3) loops.push(loop);
     else openLoops++;
   }
-  // 3. Triangulate each loop on its best-fit plane.
+  // 3. A flat sheet with holes (a ring, a wall with windows) is capped as one polygon with holes,
+  //    so it becomes a two-sided sheet that keeps them: capping its outer loop alone would cover them.
   const caps: number[] = [];
+  const sheetLoops = new Set<number[]>();
+  for (const group of flatSheets(mesh, loops)) {
+    const cap = capWithHoles(p, group);
+    if (!cap) continue;
+    caps.push(...cap);
+    for (const loop of group) sheetLoops.add(loop);
+  }
+  // 4. Triangulate each other loop on its best-fit plane.
   for (const loop of loops) {
+    if (sheetLoops.has(loop)) continue;
     const pts = new Float64Array(loop.length * 3);
     loop.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
     const pa = principalAxes(pts);
@@ -104,4 +114,115 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   indices.set(ix);
   indices.set(caps, ix.length);
   return { positions: mesh.positions, indices, capped: loops.length, openLoops };
+}
+
+/** A flat sheet is one whose vertices all lie within this share of its size from its plane. */
+const FLAT_SHARE = 1e-5;
+
+/**
+ * The loops of each connected part of the mesh that has several loops and is flat (every vertex
+ * of the part within FLAT_SHARE of its size from its best-fit plane).
+ */
+function flatSheets(mesh: IndexedMesh<Float64Array>, loops: number[][]): number[][][] {
+  const ix = mesh.indices,
+    p = mesh.positions;
+  const parent = new Int32Array(p.length / 3).map((_, i) => i);
+  const root = (v: number): number => {
+    while (parent[v] !== v) v = parent[v] = parent[parent[v]];
+    return v;
+  };
+  for (let t = 0; t + 2 < ix.length; t += 3) {
+    const a = root(ix[t]);
+    for (let k = 1; k < 3; k++) {
+      const b = root(ix[t + k]);
+      if (a !== b) parent[b] = a;
+    }
+  }
+  const byPart = new Map<number, number[][]>();
+  for (const loop of loops) {
+    const r = root(loop[0]);
+    (byPart.get(r) ?? byPart.set(r, []).get(r)!).push(loop);
+  }
+  const out: number[][][] = [];
+  for (const [r, group] of byPart) {
+    if (group.length < 2) continue;
+    const verts: number[] = [];
+    for (let v = 0; v < parent.length; v++) if (root(v) === r) verts.push(v);
+    const pts = new Float64Array(verts.length * 3);
+    verts.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
+    const pa = principalAxes(pts);
+    const n = pa.axes[2];
+    let lo = Infinity,
+      hi = -Infinity,
+      size = 0;
+    const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < pts.length; i += 3) {
+      const d = n[0] * pts[i] + n[1] * pts[i + 1] + n[2] * pts[i + 2];
+      lo = Math.min(lo, d);
+      hi = Math.max(hi, d);
+      for (let k = 0; k < 3; k++) {
+        box[k] = Math.min(box[k], pts[i + k]);
+        box[k + 3] = Math.max(box[k + 3], pts[i + k]);
+      }
+    }
+    size = Math.hypot(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
+    if (size > 0 && hi - lo <= FLAT_SHARE * size) out.push(group);
+  }
+  return out;
+}
+
+/**
+ * The cap of a flat sheet's loops as one polygon with holes, wound like each loop (undefined when
+ * the loops are not one outer ring around holes of the opposite winding: capped one by one then).
+ */
+function capWithHoles(p: Float64Array, group: number[][]): number[] | undefined {
+  const all = group.flat();
+  const pts = new Float64Array(all.length * 3);
+  all.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
+  const pa = principalAxes(pts);
+  const [u, w] = [pa.axes[0], pa.axes[1]];
+  // 2D coordinates by position in `all`; each loop a ring of those positions.
+  const xy = new Float64Array(all.length * 2);
+  all.forEach((v, i) => {
+    xy[2 * i] = u[0] * p[3 * v] + u[1] * p[3 * v + 1] + u[2] * p[3 * v + 2];
+    xy[2 * i + 1] = w[0] * p[3 * v] + w[1] * p[3 * v + 1] + w[2] * p[3 * v + 2];
+  });
+  const rings: number[][] = [];
+  let at = 0;
+  for (const loop of group) {
+    rings.push(loop.map((_, i) => at + i));
+    at += loop.length;
+  }
+  const area = (ring: number[]) => {
+    let a = 0;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+      a += (xy[2 * ring[j]] - xy[2 * ring[i]]) * (xy[2 * ring[j] + 1] + xy[2 * ring[i] + 1]);
+    return a;
+  };
+  const areas = rings.map(area);
+  let outer = 0;
+  for (let k = 1; k < rings.length; k++) if (Math.abs(areas[k]) > Math.abs(areas[outer])) outer = k;
+  const inside = (x: number, y: number, ring: number[]) => {
+    let c = false;
+    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
+      const [xi, yi, xj, yj] = [xy[2 * ring[i]], xy[2 * ring[i] + 1], xy[2 * ring[j]], xy[2 * ring[j] + 1]];
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
+    }
+    return c;
+  };
+  const holes = rings.filter((_, k) => k !== outer);
+  for (const h of holes) {
+    const k = rings.indexOf(h);
+    if (Math.sign(areas[k]) === Math.sign(areas[outer])) return undefined;
+    if (!h.every((q) => inside(xy[2 * q], xy[2 * q + 1], rings[outer]))) return undefined;
+  }
+  const tris = triangulatePolygon(xy, rings[outer], holes);
+  const flip = areas[outer] < 0;
+  const cap: number[] = [];
+  for (let t = 0; t < tris.length; t += 3) {
+    const [a, b, c] = [all[tris[t]], all[tris[t + 1]], all[tris[t + 2]]];
+    if (flip) cap.push(a, c, b);
+    else cap.push(a, b, c);
+  }
+  return cap;
 }

@@ -49,6 +49,29 @@ function coverage(m: TestMesh, hulls: Float32Array[], n = 2000): number {
 }
 
 describe('decompose', () => {
+  it('a flat standing ring (an open sheet with a hole) is fitted as a thin ring: the hole stays empty', () => {
+    const pos: number[] = [],
+      idx: number[] = [];
+    for (let i = 0; i < 32; i++) {
+      const a = (2 * Math.PI * i) / 32;
+      pos.push(2 * Math.cos(a), 0, 2 + 2 * Math.sin(a), 1.7 * Math.cos(a), 0, 2 + 1.7 * Math.sin(a));
+    }
+    for (let i = 0; i < 32; i++) {
+      const o = 2 * i,
+        q = 2 * ((i + 1) % 32);
+      idx.push(o, q, o + 1, o + 1, q, q + 1);
+    }
+    const d = decompose(Float64Array.from(pos), Uint32Array.from(idx), { tolerance: 0.05 });
+    expect(d.limited).toBe(false);
+    expect(d.concavity).toBeLessThanOrEqual(0.05 * 1.0001);
+    // No hull reaches into the hole: points on a circle of radius 1.5 (0.2 m inside the rim) are outside every hull.
+    for (let i = 0; i < 16; i++) {
+      const a = (2 * Math.PI * (i + 0.5)) / 16;
+      const [x, z] = [1.5 * Math.cos(a), 2 + 1.5 * Math.sin(a)];
+      expect(d.hulls.some((h) => insideHull(hullPlanes(h), x, 0, z))).toBe(false);
+    }
+  });
+
   it('convex input gives exactly one hull: a sphere and a box', () => {
     expect(decompose(sphere(1, 24, 12).positions, sphere(1, 24, 12).indices, FAST).hulls.length).toBe(1);
     const b = box([0, 0, 0], [2, 1, 0.5]);
