@@ -349,10 +349,12 @@ function capsuleCells(
 }
 
 /** At most `most` of `xs`, evenly spread: every n-th, n = ceil(length / most); `xs` itself when it fits. */
-function everyNth<T>(xs: T[], most: number): T[] {
+function everyNth(xs: Int32Array, most: number): Int32Array {
   if (xs.length <= most) return xs;
   const step = Math.ceil(xs.length / most);
-  return xs.filter((_, q) => q % step === 0);
+  const out = new Int32Array(Math.ceil(xs.length / step));
+  for (let q = 0, o = 0; q < xs.length; q += step) out[o++] = xs[q];
+  return out;
 }
 
 /** Calls `f` on the cells 6-connected to cell `g` of an nx x ny x nz grid, in the order -x, +x, -y, +y, -z, +z. */
@@ -521,19 +523,24 @@ export function avatarOpenings(
     };
     const seen = new Uint8Array(count);
     let best: AvatarOpening = { closes: false };
-    const openingCells: number[] = [];
-    const stack: number[] = [];
+    // Groups are disjoint: each one's cells are a range of `grouped` (filled in visiting order),
+    // and the cells of the openings found a prefix of `openingCells`. No per-cell allocation.
+    const grouped = new Int32Array(count);
+    const openingCells = new Int32Array(count);
+    const stack = new Int32Array(count);
+    let filled = 0,
+      openings = 0;
     for (let s0 = 0; s0 < count; s0++) {
       if (seen[s0]) continue;
       const seed = insideCells[s0];
       // Group the cells (6-connected) and collect the faces the ball leaves them through.
-      stack.length = 0;
-      stack.push(seed);
-      const cells: number[] = [];
+      let sp = 0;
+      stack[sp++] = seed;
+      const start = filled;
       seen[s0] = 1;
       const exits = new Set<number>();
       let deepest = 0,
-        widest = 0,
+        widest2 = 0,
         at = seed;
       const visit = (h: number) => {
         if (!reached[h]) return;
@@ -541,21 +548,23 @@ export function avatarOpenings(
         if (sh > 0) {
           if (!seen[sh - 1]) {
             seen[sh - 1] = 1;
-            stack.push(h);
+            stack[sp++] = h;
           }
         } else exits.add(exitFace(h));
       };
-      while (stack.length > 0) {
-        const g = stack.pop()!;
-        cells.push(g);
+      while (sp > 0) {
+        const g = stack[--sp];
+        grouped[filled++] = g;
         const dg = insideDepth[slot[g] - 1];
         if (dg > deepest) {
           deepest = dg;
           at = g;
         }
-        widest = Math.max(widest, Math.sqrt(d2[g]) * cell);
+        if (d2[g] > widest2) widest2 = d2[g];
         forEachNeighbour(g, nx, ny, nz, visit);
       }
+      const cells = grouped.subarray(start, filled);
+      const widest = Math.sqrt(widest2) * cell;
       // The most opposed pair of exit faces: the passage's direction.
       let pairDot = 1,
         dir: number[] = [];
@@ -584,10 +593,11 @@ export function avatarOpenings(
       let mid = lowest;
       for (let below = perLayer[lowest]; below <= (cells.length - 1) >> 1; below += perLayer[++mid]);
       const all = everyNth(cells, SAMPLE_CELLS);
-      const low = everyNth(
-        cells.filter((g) => upIndex(g) <= mid),
-        SAMPLE_CELLS,
-      );
+      let lowCount = 0;
+      for (let t = 0; t <= mid; t++) lowCount += perLayer[t];
+      const lower = new Int32Array(lowCount);
+      for (let q = 0, o = 0; q < cells.length; q++) if (upIndex(cells[q]) <= mid) lower[o++] = cells[q];
+      const low = everyNth(lower, SAMPLE_CELLS);
       const share = (axis: number, both: boolean) => {
         const from = axis === up ? all : low;
         return from.filter((g) => wallFrom(g, axis, 1) && (!both || wallFrom(g, axis, -1))).length / from.length;
@@ -609,7 +619,10 @@ export function avatarOpenings(
         }
       }
       const enclosed = !passage && deepest >= r && walledAll();
-      if (passage || enclosed) for (const c of cells) openingCells.push(c);
+      if (passage || enclosed) {
+        openingCells.set(cells, openings);
+        openings += cells.length;
+      }
       if ((passage || enclosed) && widest > (best.width ?? 0)) {
         best = {
           closes: true,
@@ -620,7 +633,7 @@ export function avatarOpenings(
       }
     }
     if (best.closes) {
-      const kept = everyNth(openingCells, MAX_OPENING_POINTS);
+      const kept = everyNth(openingCells.subarray(0, openings), MAX_OPENING_POINTS);
       const points = new Float64Array(3 * kept.length);
       kept.forEach((g, q) => points.set(centre(g), 3 * q));
       best.points = points;
