@@ -86,21 +86,10 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   // 4. Triangulate each other loop on its best-fit plane.
   for (const loop of loops) {
     if (sheetLoops.has(loop)) continue;
-    const pts = new Float64Array(loop.length * 3);
-    loop.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
-    const pa = principalAxes(pts);
-    const [u, w] = [pa.axes[0], pa.axes[1]];
-    const xy = new Float64Array(loop.length * 2);
-    loop.forEach((v, i) => {
-      xy[2 * i] = u[0] * p[3 * v] + u[1] * p[3 * v + 1] + u[2] * p[3 * v + 2];
-      xy[2 * i + 1] = w[0] * p[3 * v] + w[1] * p[3 * v + 1] + w[2] * p[3 * v + 2];
-    });
+    const xy = planeCoordinates(p, loop);
     const ring = loop.map((_, i) => i);
     // Triangles come out counter-clockwise; the cap must follow the loop's own direction.
-    let area = 0;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
-      area += (xy[2 * j] - xy[2 * i]) * (xy[2 * j + 1] + xy[2 * i + 1]);
-    const flip = area < 0;
+    const flip = ringArea(xy, ring) < 0;
     const tris = triangulatePolygon(xy, ring);
     for (let t = 0; t < tris.length; t += 3) {
       const a = loop[tris[t]],
@@ -114,6 +103,28 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   indices.set(ix);
   indices.set(caps, ix.length);
   return { positions: mesh.positions, indices, capped: loops.length, openLoops };
+}
+
+/** The vertices `verts` in 2D on their best-fit plane (principal axes), xy pairs in their order. */
+function planeCoordinates(p: Float64Array, verts: readonly number[]): Float64Array {
+  const pts = new Float64Array(verts.length * 3);
+  verts.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
+  const pa = principalAxes(pts);
+  const [u, w] = [pa.axes[0], pa.axes[1]];
+  const xy = new Float64Array(verts.length * 2);
+  verts.forEach((v, i) => {
+    xy[2 * i] = u[0] * p[3 * v] + u[1] * p[3 * v + 1] + u[2] * p[3 * v + 2];
+    xy[2 * i + 1] = w[0] * p[3 * v] + w[1] * p[3 * v + 1] + w[2] * p[3 * v + 2];
+  });
+  return xy;
+}
+
+/** Twice the signed area of a ring of 2D points (indices into xy pairs); its sign gives the winding. */
+function ringArea(xy: Float64Array, ring: readonly number[]): number {
+  let a = 0;
+  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
+    a += (xy[2 * ring[j]] - xy[2 * ring[i]]) * (xy[2 * ring[j] + 1] + xy[2 * ring[i] + 1]);
+  return a;
 }
 
 /** A flat sheet is one whose vertices all lie within this share of its size from its plane. */
@@ -177,29 +188,15 @@ function flatSheets(mesh: IndexedMesh<Float64Array>, loops: number[][]): number[
  */
 function capWithHoles(p: Float64Array, group: number[][]): number[] | undefined {
   const all = group.flat();
-  const pts = new Float64Array(all.length * 3);
-  all.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
-  const pa = principalAxes(pts);
-  const [u, w] = [pa.axes[0], pa.axes[1]];
   // 2D coordinates by position in `all`; each loop a ring of those positions.
-  const xy = new Float64Array(all.length * 2);
-  all.forEach((v, i) => {
-    xy[2 * i] = u[0] * p[3 * v] + u[1] * p[3 * v + 1] + u[2] * p[3 * v + 2];
-    xy[2 * i + 1] = w[0] * p[3 * v] + w[1] * p[3 * v + 1] + w[2] * p[3 * v + 2];
-  });
+  const xy = planeCoordinates(p, all);
   const rings: number[][] = [];
   let at = 0;
   for (const loop of group) {
     rings.push(loop.map((_, i) => at + i));
     at += loop.length;
   }
-  const area = (ring: number[]) => {
-    let a = 0;
-    for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
-      a += (xy[2 * ring[j]] - xy[2 * ring[i]]) * (xy[2 * ring[j] + 1] + xy[2 * ring[i] + 1]);
-    return a;
-  };
-  const areas = rings.map(area);
+  const areas = rings.map((ring) => ringArea(xy, ring));
   let outer = 0;
   for (let k = 1; k < rings.length; k++) if (Math.abs(areas[k]) > Math.abs(areas[outer])) outer = k;
   const inside = (x: number, y: number, ring: number[]) => {
