@@ -157,18 +157,20 @@ export function openingKeepingMesh(
   const nearOriginal = pointGrid(pts, options.near ?? 0.2);
   const keeps = (c: OpeningMesh): boolean => {
     options.check?.();
+    // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
+    // a surface simplified into the opening fails it without one.
+    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
+    let clear = 0;
+    for (let i = 0; i + 2 < pts.length; i += 3)
+      if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
+    if (clear < keepShare * (pts.length / 3)) return false;
     const [again] = avatarOpenings(c.positions, c.indices, [options.hull], options.openingOptions);
     // A passage stays a passage; a hollow may become one (it opens further: a ring's lower rim).
     if (!again.closes || !again.points || (opening.kind === 'passage' && again.kind !== 'passage')) return false;
     let far = 0;
     for (let i = 0; i + 2 < again.points.length; i += 3)
       if (!nearOriginal(again.points[i], again.points[i + 1], again.points[i + 2])) far++;
-    if (far > (1 - NEAR_SHARE) * (again.points.length / 3)) return false;
-    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
-    let clear = 0;
-    for (let i = 0; i + 2 < pts.length; i += 3)
-      if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
-    return clear >= keepShare * (pts.length / 3);
+    return far <= (1 - NEAR_SHARE) * (again.points.length / 3);
   };
   const floor = options.floorWeight * (1 + 1e-9);
   const atFloor = candidates.filter((c) => c.weight <= floor).sort((a, b) => b.triangles - a.triangles);
