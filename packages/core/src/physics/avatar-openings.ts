@@ -445,11 +445,15 @@ export function avatarOpenings(
       return true;
     };
     const steps = [1, nx, nx * ny];
-    /** From cell g along an axis (sign s): does a surface cell come before the hull's outside? */
+    /**
+     * From cell g along an axis (sign s): does the surface (a surface cell or one beside it) come
+     * before the hull's outside? Beside counts: a flat sheet's hull is thickened to two cells, and
+     * a sheet lying on a cell boundary is rasterised into one of the two layers only.
+     */
     const wallFrom = (g: number, axis: number, s: number): boolean => {
       const idx = [g % nx, Math.floor(g / nx) % ny, Math.floor(g / (nx * ny))];
       for (let t = idx[axis] + s, h = g + s * steps[axis]; t >= 0 && t < gridDims[axis]; t += s, h += s * steps[axis]) {
-        if (d2[h] === 0) return true;
+        if (d2[h] <= 1) return true;
         if (!inHull(h)) return false;
       }
       return false;

@@ -148,6 +148,26 @@ describe('avatarOpenings', () => {
     expect(avatarOpenings(small.positions, small.indices, [hullOf(small)], { height: 0.5 })[0].closes).toBe(false);
   });
 
+  it('a flat standing ring (a single sheet, no thickness) is a passage wherever its plane falls on the grid', () => {
+    for (const offset of [0, 0.02, 0.0417]) {
+      const pos: number[] = [],
+        idx: number[] = [];
+      for (let i = 0; i < 32; i++) {
+        const a = (2 * Math.PI * i) / 32;
+        pos.push(2 * Math.cos(a), offset, 2 + 2 * Math.sin(a), 1.85 * Math.cos(a), offset, 2 + 1.85 * Math.sin(a));
+      }
+      for (let i = 0; i < 32; i++) {
+        const o = 2 * i,
+          q = 2 * ((i + 1) % 32);
+        idx.push(o, q, o + 1, o + 1, q, q + 1);
+      }
+      const p = Float32Array.from(pos);
+      const [o] = avatarOpenings(p, Uint32Array.from(idx), [convexHull(p).points], { up: 2 });
+      expect(o.closes).toBe(true);
+      expect(o.kind).toBe('passage');
+    }
+  });
+
   it('property: a closed convex blob (a sphere, any size) never has an opening', () => {
     fc.assert(
       fc.property(fc.double({ min: 0.2, max: 4, noNaN: true }), fc.integer({ min: 8, max: 24 }), (radius, seg) => {
