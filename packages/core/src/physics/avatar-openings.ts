@@ -446,14 +446,15 @@ export function avatarOpenings(
     };
     const steps = [1, nx, nx * ny];
     /**
-     * From cell g along an axis (sign s): does the surface (a surface cell or one beside it) come
-     * before the hull's outside? Beside counts: a flat sheet's hull is thickened to two cells, and
-     * a sheet lying on a cell boundary is rasterised into one of the two layers only.
+     * From cell g along an axis (sign s): does the surface come before the hull's outside? For a
+     * flat hull (thickened to two cells) a cell beside the surface counts too: a sheet lying on a
+     * cell boundary is rasterised into one of the two layers only.
      */
+    const wallD2 = hull.thickened ? 1 : 0;
     const wallFrom = (g: number, axis: number, s: number): boolean => {
       const idx = [g % nx, Math.floor(g / nx) % ny, Math.floor(g / (nx * ny))];
       for (let t = idx[axis] + s, h = g + s * steps[axis]; t >= 0 && t < gridDims[axis]; t += s, h += s * steps[axis]) {
-        if (d2[h] <= 1) return true;
+        if (d2[h] <= wallD2) return true;
         if (!inHull(h)) return false;
       }
       return false;
