@@ -414,7 +414,7 @@ export async function run({ root, log }) {
   lines.push(
     'IoU: volume overlap with the solid (Monte Carlo, ' +
       SAMPLES.toLocaleString('en-US') +
-      ' Halton points; solid = core `MeshInsideTest`, the six-ray vote, so holes in a non-watertight mesh count as closed). Weight: core `decompositionPhysicsCost`, an **estimate** (0.04 per hull + 0.04 per vertex; Second Life publishes no formula). Time: **CPU time** (user + system, `process.cpuUsage`) of one run each; the machine was shared with other jobs while this ran, which inflates both columns alike but not their ratio much.',
+      ' Halton points; solid = core `MeshInsideTest`, the six-ray vote, so holes in a non-watertight mesh count as closed). Weight: core `decompositionPhysicsCost`, an **estimate** (0.04 per hull + 0.04 per vertex; Second Life publishes no formula). Time: **CPU time** (user + system, `process.cpuUsage`) of one run each; CPU time on this shared machine varies from run to run, on both sides and not always alike (the same decomposition of the bunny: a 6.3x speed-up over V-HACD on 2026-11-24, 3.5x on 2026-11-26), so read the ratios as approximate.',
   );
   lines.push('');
   lines.push(
