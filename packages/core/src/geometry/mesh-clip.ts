@@ -27,6 +27,31 @@ function root(parent: Int32Array, i: number): number {
 }
 
 /**
+ * Each vertex's connected piece, named by one of its vertices (triangles sharing a vertex are
+ * connected, and so are the vertex pairs in `links`); a vertex no triangle uses is its own piece.
+ */
+export function vertexComponents(nv: number, indices: ArrayLike<number>, links: readonly number[] = []): Int32Array {
+  const parent = new Int32Array(nv);
+  for (let i = 0; i < nv; i++) parent[i] = i;
+  for (let l = 0; l + 1 < links.length; l += 2) {
+    const a = root(parent, links[l]),
+      b = root(parent, links[l + 1]);
+    if (a !== b) parent[b] = a;
+  }
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const a = root(parent, indices[t]);
+    const b = root(parent, indices[t + 1]);
+    const c = root(parent, indices[t + 2]);
+    if (b !== a) parent[b] = a;
+    const c2 = root(parent, c);
+    const a2 = root(parent, a);
+    if (c2 !== a2) parent[c2] = a2;
+  }
+  for (let i = 0; i < nv; i++) parent[i] = root(parent, i);
+  return parent;
+}
+
+/**
  * The connected pieces of a mesh (triangles sharing a vertex are connected, and so are the vertex
  * pairs in `links`), each re-indexed.
  */
@@ -36,26 +61,11 @@ export function connectedComponents(
 ): IndexedMesh<Float64Array>[] {
   const nv = part.positions.length / 3;
   const ix = part.indices;
-  const parent = new Int32Array(nv);
-  for (let i = 0; i < nv; i++) parent[i] = i;
-  for (let l = 0; l + 1 < links.length; l += 2) {
-    const a = root(parent, links[l]),
-      b = root(parent, links[l + 1]);
-    if (a !== b) parent[b] = a;
-  }
-  for (let t = 0; t < ix.length; t += 3) {
-    const a = root(parent, ix[t]);
-    const b = root(parent, ix[t + 1]);
-    const c = root(parent, ix[t + 2]);
-    if (b !== a) parent[b] = a;
-    const c2 = root(parent, c);
-    const a2 = root(parent, a);
-    if (c2 !== a2) parent[c2] = a2;
-  }
-  // Group triangles by root, in order of first appearance.
+  const component = vertexComponents(nv, ix, links);
+  // Group triangles by component, in order of first appearance.
   const group = new Map<number, number[]>();
   for (let t = 0; t < ix.length; t += 3) {
-    const r = root(parent, ix[t]);
+    const r = component[ix[t]];
     let g = group.get(r);
     if (!g) group.set(r, (g = []));
     g.push(t);

@@ -21,7 +21,7 @@ export function isEmptyBox(box: Box3): boolean {
 }
 
 /** Grows `box` by every finite vertex of a flat xyz array. */
-export function growBox(box: Box3, positions: Float32Array): Box3 {
+export function growBox(box: Box3, positions: ArrayLike<number>): Box3 {
   const { min, max } = box;
   for (let i = 0; i + 2 < positions.length; i += 3) {
     const x = positions[i],

@@ -215,7 +215,6 @@ interface AvatarGrid {
   floor: number;
 }
 
-/** Steps 1-4 of the file comment: the grid, the distance to the surface, the flooded capsule axis. */
 /**
  * The box of the surface's finite vertices, or undefined when there is nothing an avatar could
  * meet: no triangle, or a box smaller than the ball (nothing an avatar fits through or into can be).
@@ -242,6 +241,7 @@ function surfaceBox(
   return { lo, hi };
 }
 
+/** Steps 1-4 of the file comment: the grid, the distance to the surface, the flooded capsule axis. */
 function avatarGrid(
   positions: ArrayLike<number>,
   indices: ArrayLike<number>,

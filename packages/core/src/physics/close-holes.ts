@@ -17,6 +17,8 @@
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import { triangulatePolygon } from '../geometry/polygon-triangulate.js';
 import { principalAxes } from '../geometry/principal-axes.js';
+import { vertexComponents } from '../geometry/mesh-clip.js';
+import { boxSize, emptyBox, growBox } from '../geometry/object-geometry.js';
 
 export interface ClosedMesh extends IndexedMesh<Float64Array> {
   /** Loops capped. */
@@ -135,48 +137,32 @@ const FLAT_SHARE = 1e-5;
  * of the part within FLAT_SHARE of its size from its best-fit plane).
  */
 function flatSheets(mesh: IndexedMesh<Float64Array>, loops: number[][]): number[][][] {
-  const ix = mesh.indices,
-    p = mesh.positions;
-  const parent = new Int32Array(p.length / 3).map((_, i) => i);
-  const root = (v: number): number => {
-    while (parent[v] !== v) v = parent[v] = parent[parent[v]];
-    return v;
-  };
-  for (let t = 0; t + 2 < ix.length; t += 3) {
-    const a = root(ix[t]);
-    for (let k = 1; k < 3; k++) {
-      const b = root(ix[t + k]);
-      if (a !== b) parent[b] = a;
-    }
-  }
+  const p = mesh.positions;
+  const component = vertexComponents(p.length / 3, mesh.indices);
   const byPart = new Map<number, number[][]>();
   for (const loop of loops) {
-    const r = root(loop[0]);
+    const r = component[loop[0]];
     (byPart.get(r) ?? byPart.set(r, []).get(r)!).push(loop);
   }
+  // The vertices of each part with several loops, in one pass.
+  const partVerts = new Map<number, number[]>();
+  for (const [r, group] of byPart) if (group.length >= 2) partVerts.set(r, []);
+  for (let v = 0; v < component.length; v++) partVerts.get(component[v])?.push(v);
   const out: number[][][] = [];
-  for (const [r, group] of byPart) {
-    if (group.length < 2) continue;
-    const verts: number[] = [];
-    for (let v = 0; v < parent.length; v++) if (root(v) === r) verts.push(v);
+  for (const [r, verts] of partVerts) {
+    const group = byPart.get(r)!;
     const pts = new Float64Array(verts.length * 3);
     verts.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
     const pa = principalAxes(pts);
     const n = pa.axes[2];
     let lo = Infinity,
-      hi = -Infinity,
-      size = 0;
-    const box = [Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity];
+      hi = -Infinity;
     for (let i = 0; i < pts.length; i += 3) {
       const d = n[0] * pts[i] + n[1] * pts[i + 1] + n[2] * pts[i + 2];
       lo = Math.min(lo, d);
       hi = Math.max(hi, d);
-      for (let k = 0; k < 3; k++) {
-        box[k] = Math.min(box[k], pts[i + k]);
-        box[k + 3] = Math.max(box[k + 3], pts[i + k]);
-      }
     }
-    size = Math.hypot(box[3] - box[0], box[4] - box[1], box[5] - box[2]);
+    const size = Math.hypot(...boxSize(growBox(emptyBox(), pts)));
     if (size > 0 && hi - lo <= FLAT_SHARE * size) out.push(group);
   }
   return out;
