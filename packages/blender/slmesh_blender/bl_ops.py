@@ -362,6 +362,7 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
             max_error_px=settings.max_error_px,
             keep_lods=settings.keep_lods,
             keep_high=settings.keep_high,
+            merge_objects=settings.merge_objects,
         )
         job = pipeline.export_job(base, lambda p: gltf_export(context, objects, p), path, options)
         return job, pipeline.EXPORT_STEPS
@@ -382,12 +383,15 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
                 "after": {"landImpact": after.land_impact, "rounded": after.land_impact_rounded},
                 "line": line,
                 "warnings": result.warnings,
+                "notes": result.notes,
             }
         )
         # The panel shows the written files' pricing: what the upload will cost.
         scene.slmesh_report = result.after_text
         for warning in result.warnings:
             self.report({"WARNING"}, warning)
+        for note in result.notes:
+            self.report({"INFO"}, note)
         self.report({"INFO"}, f"{line}; wrote {', '.join(os.path.basename(f) for f in result.files)}")
 
 

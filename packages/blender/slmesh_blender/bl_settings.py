@@ -96,6 +96,7 @@ class SLMESH_PG_settings(bpy.types.PropertyGroup):
     max_error_px: FloatProperty(name="Largest error (px)", description="How far each LOD may stray from the high LOD, in pixels where it appears", default=1.0, min=0.05, soft_max=8.0)  # type: ignore[valid-type]
     keep_lods: BoolProperty(name="Keep my LODs", description="Objects with their own _LOD2/_LOD1/_LOD0 objects keep them (hand-edited LODs)", default=False)  # type: ignore[valid-type]
     keep_high: BoolProperty(name="Keep my high LOD", description="Upload the high LOD as modelled (newer slmesh simplifies it as far as stays invisible where the object fills the view)", default=False)  # type: ignore[valid-type]
+    merge_objects: BoolProperty(name="Join objects", description="Upload the selection as one object where that lowers the land impact and no LOD looks worse (every object costs at least 0.5; joined parts can no longer be moved or scripted apart)", default=False)  # type: ignore[valid-type]
     export_path: StringProperty(name="Export to", subtype="FILE_PATH", description="Output .glb; its _LOD2/_LOD1/_LOD0/_PHYS sibling files are written next to it")  # type: ignore[valid-type]
     import_lods: BoolProperty(name="Bring LODs into the scene", description="Import the generated LODs and physics into the collection 'SL LODs' to inspect or edit them", default=False)  # type: ignore[valid-type]
     # Results (not settings): shown by the panel.

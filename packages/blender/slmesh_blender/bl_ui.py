@@ -186,6 +186,7 @@ class SLMESH_PT_export(_Tab, bpy.types.Panel):
         col.prop(settings, "max_error_px")
         col.prop(settings, "keep_lods")
         col.prop(settings, "keep_high")
+        col.prop(settings, "merge_objects")
         col.prop(settings, "import_lods")
         row = layout.row(align=True)
         row.scale_y = 1.3
@@ -200,6 +201,8 @@ class SLMESH_PT_export(_Tab, bpy.types.Panel):
             _paragraph(box, context, result.get("line", ""), icon="CHECKMARK")
             for path in result.get("files", []):
                 box.label(text=os.path.basename(path), icon="FILE_3D")
+            for note in result.get("notes", []):
+                _paragraph(box, context, note, icon="INFO")
             for warning in result.get("warnings", []):
                 _paragraph(box, context, warning, icon="ERROR")
 

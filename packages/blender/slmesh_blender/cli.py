@@ -171,6 +171,7 @@ class OptimizeOptions:
     max_error_px: float = 1.0
     keep_lods: bool = False
     keep_high: bool = False
+    merge_objects: bool = False
 
 
 @dataclass(frozen=True)
@@ -195,8 +196,8 @@ def optimize_argv(
 
     ``supported`` is :func:`parse_help_options` of ``optimize --help``: ``--split`` is passed
     when the CLI has it (older CLIs write one file by default; newer ones write siblings by
-    default), ``--report``, ``--target-li``, ``--max-error-px`` and ``--keep-lods`` only when
-    listed. An option the CLI lacks is left out and named in ``notes``.
+    default), ``--report``, ``--target-li``, ``--max-error-px``, ``--keep-lods`` and
+    ``--merge-objects`` only when listed. An option the CLI lacks is left out and named in ``notes``.
     """
     argv = [*base, "optimize", model, "-o", output]
     notes: list[str] = []
@@ -223,6 +224,8 @@ def optimize_argv(
         want("--keep-lods", label="keep authored LODs")
     if options.keep_high and "--keep-high" in supported:
         argv.append("--keep-high")  # older CLIs never touch the high LOD: nothing to note
+    if options.merge_objects:
+        want("--merge-objects", label="joining objects")
     used_report = None
     if report_path and "--report" in supported:
         argv.extend(["--report", report_path])

@@ -67,7 +67,8 @@ def price_job(base: Sequence[str], export: ExportFn, lod_factor: float = 2.0) ->
 @dataclass
 class ExportResult:
     """What an export wrote: ``files`` (out.glb first, then the siblings that exist), the
-    reports of the input (``before``) and of the written files (``after``), and ``warnings``."""
+    reports of the input (``before``) and of the written files (``after``), ``warnings``, and
+    ``notes``: what optimize said about joining the objects (:func:`join_notes`)."""
 
     files: list[str]
     before: dict
@@ -75,6 +76,26 @@ class ExportResult:
     after_text: str
     warnings: list[str] = field(default_factory=list)
     optimize_report: Optional[dict] = None
+    notes: list[str] = field(default_factory=list)
+
+
+JOIN_CODES = ("objects-merged", "objects-kept", "objects-mergeable")
+
+
+def join_notes(report: Optional[dict]) -> list[str]:
+    """What optimize's report says about joining the objects: joined (``objects-merged``), kept
+    apart and why (``objects-kept``), or what joining would save (``objects-mergeable``, the CLI's
+    tip, pointed at the panel's 'Join objects' instead of the command-line flag)."""
+    notes: list[str] = []
+    for entry in (report or {}).get("files", []) if isinstance(report, dict) else []:
+        for d in entry.get("diagnostics", []) if isinstance(entry, dict) else []:
+            if not isinstance(d, dict) or d.get("code") not in JOIN_CODES or not isinstance(d.get("message"), str):
+                continue
+            message = d["message"]
+            if d["code"] == "objects-mergeable":
+                message = message.replace("--merge-objects joins them", "tick 'Join objects' to join them")
+            notes.append(message[:1].upper() + message[1:])
+    return notes
 
 
 EXPORT_STEPS = 4
@@ -135,7 +156,7 @@ def export_job(
         result = yield Run(cli.cost_argv(base, destination, options.lod_factor), "Pricing the written files", COST_TIMEOUT)
         _check(result, "slmesh cost (of the written files)")
         after = parse_report(result.stdout)
-        return ExportResult(files, before, after, result.stdout, warnings, optimize_report)
+        return ExportResult(files, before, after, result.stdout, warnings, optimize_report, join_notes(optimize_report))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -34,8 +34,10 @@ class FakeSlmesh:
     """
 
     def __init__(self, split_flag: bool = True, writes=("LOD2", "LOD1", "LOD0", "PHYS"), optimize_code: int = 0,
-                 help_extra: str = "--report <file.json>\n  --target-li <N>\n  --max-error-px <px>\n  --keep-lods"):
+                 help_extra: str = "--report <file.json>\n  --target-li <N>\n  --max-error-px <px>\n  --keep-lods",
+                 optimize_report: Optional[dict] = None):
         self.split_flag = split_flag
+        self.optimize_report = optimize_report or {"schemaVersion": 1, "optimize": {"maxErrorPx": 1}}
         self.writes = writes
         self.optimize_code = optimize_code
         self.help_extra = help_extra
@@ -67,7 +69,7 @@ class FakeSlmesh:
             report = arg_after(argv, "--report")
             if report:
                 with open(report, "w", encoding="utf-8") as handle:
-                    json.dump({"schemaVersion": 1, "optimize": {"maxErrorPx": 1}}, handle)
+                    json.dump(self.optimize_report, handle)
             stderr = "slmesh: land impact 3.2 is over the target 2 (physics weight sets it)\n" if self.optimize_code == 1 else ""
             return RunResult(argv, self.optimize_code, "done\n", stderr)
         if command == "preview":

@@ -150,6 +150,18 @@ Options:
         self.assertEqual(len(plan.notes), 2)
         self.assertIn("--target-li", plan.notes[0])
 
+    def test_join_objects_only_when_asked_and_supported(self):
+        options = frozenset({"--output", "--lod-factor", "--physics", "--merge-objects"})
+        joined = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(merge_objects=True), options)
+        self.assertIn("--merge-objects", joined.argv)
+        self.assertEqual(joined.notes, ())
+        apart = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(), options)
+        self.assertNotIn("--merge-objects", apart.argv)
+        older = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(merge_objects=True), options - {"--merge-objects"})
+        self.assertNotIn("--merge-objects", older.argv)
+        self.assertEqual(len(older.notes), 1)
+        self.assertIn("joining objects ignored", older.notes[0])
+
     def test_optimize_rejects_unknown_physics(self):
         with self.assertRaises(cli.SlmeshError):
             cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(physics="jelly"), frozenset({"--physics"}))

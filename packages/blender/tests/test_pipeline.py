@@ -109,6 +109,34 @@ class PipelineTest(unittest.TestCase):
         self.assertIn("--target-li", result.warnings[0])
         self.assertIsNone(result.optimize_report)
 
+    def test_join_tip_names_the_panel_switch(self):
+        tip = "joined into one object, these 6 objects would cost less (every prim costs at least 0.5 of server weight): land impact 3.000 apart, 0.750 joined, worst LOD error 0.90 px joined; --merge-objects joins them"
+        report = {"schemaVersion": 1, "files": [{"diagnostics": [
+            {"severity": "info", "code": "objects-mergeable", "message": tip},
+            {"severity": "info", "code": "lod-fallback", "message": "not about joining"},
+        ]}]}
+        fake = FakeSlmesh(help_extra="--report <file.json>\n  --merge-objects", optimize_report=report)
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions()), fake)
+        optimize = next(r for r in fake.runs if r[1] == "optimize" and "--help" not in r)
+        self.assertNotIn("--merge-objects", optimize, "objects stay apart unless asked")
+        self.assertEqual(len(result.notes), 1)
+        self.assertTrue(result.notes[0].startswith("Joined into one object"))
+        self.assertIn("tick 'Join objects' to join them", result.notes[0])
+        self.assertNotIn("--merge-objects", result.notes[0])
+
+    def test_join_asked_and_said(self):
+        report = {"files": [{"diagnostics": [{"code": "objects-merged", "message": "6 objects joined into one, \"Seat\""}]}]}
+        fake = FakeSlmesh(help_extra="--report <file.json>\n  --merge-objects", optimize_report=report)
+        result = run_sync(pipeline.export_job(["slmesh"], fake_export, self.dest, OptimizeOptions(merge_objects=True)), fake)
+        optimize = next(r for r in fake.runs if r[1] == "optimize" and "--help" not in r)
+        self.assertIn("--merge-objects", optimize)
+        self.assertEqual(result.notes, ['6 objects joined into one, "Seat"'])
+        self.assertEqual(result.warnings, [])
+
+    def test_join_notes_ignore_odd_reports(self):
+        for odd in (None, [], {"files": "x"}, {"files": [None, {"diagnostics": [7, {"code": "objects-kept"}]}]}):
+            self.assertEqual(pipeline.join_notes(odd), [])
+
     def test_preview(self):
         fake = FakeSlmesh()
         folder = os.path.join(self.tmp.name, "preview")

@@ -197,6 +197,32 @@ def main() -> None:
     page = scene.slmesh.preview_path
     check(os.path.isfile(page) and open(page, encoding="utf-8").read(200).lower().lstrip().startswith("<!doctype html"), f"preview writes an HTML page ({page})")
 
+    # 4b. joining: the chair's parts apart give a tip pointing at 'Join objects'; with it ticked
+    # they are written as one object that costs less, and the panel says so.
+    bpy.ops.object.select_all(action="DESELECT")
+    for obj in chair:
+        obj.select_set(True)
+    join_dir = os.path.join(opts.out, "join")
+    os.makedirs(join_dir, exist_ok=True)
+    scene.slmesh.physics = "hull"
+    scene.slmesh.merge_objects = False
+    check(bpy.ops.slmesh.export(filepath=os.path.join(join_dir, "apart.glb"), import_lods=False) == {"FINISHED"}, "export of the chair apart finishes")
+    apart = json.loads(scene.slmesh.export_result)
+    check(any("tick 'Join objects'" in n for n in apart.get("notes", [])), f"apart, the panel's tip names 'Join objects' ({apart.get('notes')})")
+    scene.slmesh.merge_objects = True
+    t = time.monotonic()
+    check(bpy.ops.slmesh.export(filepath=os.path.join(join_dir, "joined.glb"), import_lods=False) == {"FINISHED"}, "export of the chair joined finishes")
+    timings["export-joined"] = time.monotonic() - t
+    joined = json.loads(scene.slmesh.export_result)
+    scene.slmesh.merge_objects = False
+    check(any(" joined into " in n for n in joined.get("notes", [])), f"joined, the panel says what was joined ({joined.get('notes')})")
+    joined_objects = cost(opts, os.path.join(join_dir, "joined.glb"))["files"][0]["objects"]
+    check(len(joined_objects) < len(chair), f"the joined export has fewer objects than the chair's {len(chair)} parts ({len(joined_objects)})")
+    check(joined["after"]["landImpact"] < apart["after"]["landImpact"], f"joined costs less than apart ({joined['after']['landImpact']:.3f} vs {apart['after']['landImpact']:.3f})")
+    bpy.ops.object.select_all(action="DESELECT")
+    for obj in parts:
+        obj.select_set(True)
+
     # 5. missing slmesh
     prefs.mode = "EXECUTABLE"
     prefs.executable = os.path.join(opts.out, "no-such-dir", "slmesh")
