@@ -82,6 +82,20 @@ interface Built<R> {
   scales: number[];
   name: string;
   built: R;
+  /** hashArrays(arrays), made when another input of the same signature is looked up. */
+  hash?: string;
+}
+
+/** Arrays up to this long are part of the signature by value, longer ones by length. */
+const SIGNATURE_VALUES = 16;
+
+/**
+ * What two equal inputs must share, cheap to make: every array's length, the short ones'
+ * values. Inputs are hashed (hashArrays, a pass over every vertex) only when another input has
+ * the same signature: one object, or objects of different sizes, cost no hashing at all.
+ */
+function signature(arrays: readonly ArrayLike<number>[]): string {
+  return arrays.map((a) => (a.length <= SIGNATURE_VALUES ? `[${Array.from(a).join(',')}]` : a.length)).join(' ');
 }
 
 /**
@@ -89,17 +103,17 @@ interface Built<R> {
  * name of the object it was built for); `add` records one.
  */
 export class PhysicsReuse<R> {
-  private readonly byKey = new Map<string, Built<R>[]>();
+  private readonly bySignature = new Map<string, Built<R>[]>();
 
-  private key(
+  private inputOf(
     object: SlObject,
     scaleFactors: Vec3,
     downloadWeight: number | undefined,
     surface: MeshLod | undefined,
-  ): { key: string; arrays: ArrayLike<number>[]; scales: number[] } {
+  ): { arrays: ArrayLike<number>[]; scales: number[] } {
     const arrays = physicsArrays(object, surface);
     const scales = [...(object.placement?.scale ?? [1, 1, 1]), ...scaleFactors, downloadWeight ?? -1];
-    return { key: hashArrays(arrays), arrays, scales };
+    return { arrays, scales };
   }
 
   find(
@@ -108,8 +122,14 @@ export class PhysicsReuse<R> {
     downloadWeight: number | undefined,
     surface?: MeshLod,
   ): { name: string; built: R } | undefined {
-    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight, surface);
-    const hit = this.byKey.get(key)?.find((b) => near(b.scales, scales) && sameArrays(b.arrays, arrays));
+    const { arrays, scales } = this.inputOf(object, scaleFactors, downloadWeight, surface);
+    const list = this.bySignature.get(signature(arrays));
+    if (!list) return undefined;
+    const hash = hashArrays(arrays);
+    const hit = list.find((b) => {
+      b.hash ??= hashArrays(b.arrays);
+      return b.hash === hash && near(b.scales, scales) && sameArrays(b.arrays, arrays);
+    });
     return hit && { name: hit.name, built: hit.built };
   }
 
@@ -120,10 +140,11 @@ export class PhysicsReuse<R> {
     surface: MeshLod | undefined,
     built: R,
   ): void {
-    const { key, arrays, scales } = this.key(object, scaleFactors, downloadWeight, surface);
-    const list = this.byKey.get(key) ?? [];
+    const { arrays, scales } = this.inputOf(object, scaleFactors, downloadWeight, surface);
+    const key = signature(arrays);
+    const list = this.bySignature.get(key) ?? [];
     list.push({ arrays, scales, name: object.name, built });
-    this.byKey.set(key, list);
+    this.bySignature.set(key, list);
   }
 }
 

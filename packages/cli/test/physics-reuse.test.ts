@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { zlibNgDeflate, type Placement, type SlObject, type Vec3 } from '@slmesh/core';
 import type { PhysicsHookContext } from '@slmesh/gltf-plugin/node';
 import { physicsHookFor } from '../src/commands/optimize.js';
+import { PhysicsReuse } from '../src/physics-reuse.js';
 
 /** A UV sphere of radius r (closed, ~2 * seg * rings triangles). */
 function sphere(r: number, seg: number, rings: number): { positions: Float32Array; indices: Uint32Array } {
@@ -108,5 +109,29 @@ describe('physics of copies', () => {
       expect(lines[i]).toMatch(/^slmesh: Sign: /);
       expect(lines[half + i]).toBe(lines[i].replace('slmesh: Sign: ', 'slmesh: Sign.001: '));
     }
+  });
+});
+
+describe('PhysicsReuse', () => {
+  it('finds only an equal input, hashing only inputs of the same shape', () => {
+    const reuse = new PhysicsReuse<string>();
+    const a = part('a');
+    expect(reuse.find(a, [1, 1, 1], 2)).toBeUndefined();
+    reuse.add(a, [1, 1, 1], 2, undefined, 'built for a');
+    // Same array lengths (same signature), one coordinate moved: a different input.
+    const moved = part('moved');
+    const face = moved.lods.high.faces[0];
+    face.positions[face.positions.length - 1] += 0.01;
+    expect(reuse.find(moved, [1, 1, 1], 2)).toBeUndefined();
+    reuse.add(moved, [1, 1, 1], 2, undefined, 'built for moved');
+    // A copy of either finds its own, whichever was added first.
+    expect(reuse.find(part('copy'), [1, 1, 1], 2)).toEqual({ name: 'a', built: 'built for a' });
+    const copyOfMoved = part('copy of moved');
+    copyOfMoved.lods.high.faces[0].positions.set(face.positions);
+    expect(reuse.find(copyOfMoved, [1, 1, 1], 2)).toEqual({ name: 'moved', built: 'built for moved' });
+    // Another size factor or download weight, or another surface: not the same input.
+    expect(reuse.find(part('copy'), [1, 1, 2], 2)).toBeUndefined();
+    expect(reuse.find(part('copy'), [1, 1, 1], 3)).toBeUndefined();
+    expect(reuse.find(part('copy'), [1, 1, 1], 2, part('s').lods.high)).toBeUndefined();
   });
 });
