@@ -888,9 +888,13 @@ export class ObjectLodPlanner {
     }
     const worst = Math.max(0, ...levels.map((l) => l.screenErrorPx));
     // 3. Each LOD in the triangle order that compresses best (the same geometry); with keepHigh,
-    //    high stays exactly as given.
+    //    high stays exactly as given. A level that is the viewer's own LOD (Generate's) keeps
+    //    Generate's order: then it is the baseline's LOD triangle for triangle, and any measure of
+    //    its error, which a sampled one depends on the order for, gives the baseline's figure (in
+    //    another order the same triangles measured 0.05 % more on 0 A.D.'s kart_wall_gate).
     const ordered = new Map<MeshLod, MeshLod>();
-    const order = (lod: MeshLod): MeshLod => {
+    const order = (lod: MeshLod, level?: LodLevelPlan): MeshLod => {
+      if (level?.mode === 'viewer') return lod;
       let r = ordered.get(lod);
       if (!r) ordered.set(lod, (r = this.compressedOrder(lod)));
       return r;
@@ -900,9 +904,9 @@ export class ObjectLodPlanner {
         ...this.object,
         lods: {
           high: o.keepHigh ? top.lod : order(top.lod),
-          medium: order(lods.medium!),
-          low: order(lods.low!),
-          lowest: order(lods.lowest!),
+          medium: order(lods.medium!, levels[0]),
+          low: order(lods.low!, levels[1]),
+          lowest: order(lods.lowest!, levels[2]),
         },
       },
       plan: {
