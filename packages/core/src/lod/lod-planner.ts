@@ -703,6 +703,10 @@ export class ObjectLodPlanner {
           lean,
           lodName,
           above,
+          // With viewerBound, a fallback over the bound never passes Generate's worst (margin as the bounds').
+          viewerWorstPx === undefined
+            ? Infinity
+            : errorForPixels(VIEWER_BOUND_MARGIN * viewerWorstPx, distance, o.screen) / k,
         );
         const cheaper = relaxed && (!found || relaxed.cost < found.cost);
         if (cheaper && !stuck && relaxed.coverage >= o.minCoverage && withinBound(relaxed, bound)) {
@@ -1000,7 +1004,8 @@ export class ObjectLodPlanner {
    * own auto-LOD at this level (when it is no bigger than the LOD above). Of those that keep the
    * silhouette floor, the cheapest whose error is within the bound or the viewer's own LOD's error
    * wins, so a fallback never looks worse than the uploader's "Generate" would at that LOD; when
-   * none is, the one with the least error. When none keeps the floor, the same choice among those
+   * none is, the one with the least error if that is at most `ceiling` (plan() passes Generate's
+   * worst with viewerBound, so no fallback passes it). When none keeps the floor, the same choice among those
    * that cover at least as much as the viewer's own LOD (the viewer's LOD among them): no worse
    * than Generate in error or silhouette, where the alternative is a copy of the LOD above.
    * Undefined when none does.
@@ -1012,6 +1017,7 @@ export class ObjectLodPlanner {
     lean: boolean,
     lodName: LowerLodName,
     above: { triangles: number; vertices: number },
+    ceiling = Infinity,
   ): Candidate | undefined {
     const o = this.options;
     const big = source.triangles > BIG_SOURCE_TRIANGLES;
@@ -1046,7 +1052,11 @@ export class ObjectLodPlanner {
     const pick = (pool: Candidate[]): Candidate | undefined => {
       let best: Candidate | undefined;
       for (const c of pool) if (ok(c) && (!best || c.cost < best.cost)) best = c;
-      if (!best) for (const c of pool) if (!best || c.error < best.error) best = c;
+      // None within: the least error, if it is under the ceiling (Generate's worst, with
+      // viewerBound: 0 A.D.'s kart_ship_quinquereme got a 4.47 px medium where Generate's worst is
+      // 3.56 px). Else nothing: the caller keeps what the search found within the bound, or a copy.
+      if (!best)
+        for (const c of pool) if (c.error <= ceiling * (1 + 1e-9) && (!best || c.error < best.error)) best = c;
       return best;
     };
     return pick(found.filter((c) => c.coverage >= o.minCoverage)) ?? pick(found);
