@@ -17,7 +17,9 @@
  *    LOD's vertex nearest that side (every vertex at that position, in every face, so seams stay
  *    closed) moves onto it along that axis, by at most the LOD's error there. No triangle is
  *    added, so triangle budgets hold. (A LOD without vertices takes a triangle of high touching
- *    the side instead.)
+ *    the side instead.) An axis the LOD is flat on (extent under the uploader's
+ *    F_APPROXIMATELY_ZERO) is not stretched by the uploader, which shows the LOD at the centre of
+ *    high's box there: the LOD is moved to that centre on it instead.
  * 4. A face without a non-degenerate triangle gets high's largest triangle of that material (the
  *    one case that adds triangles).
  *
@@ -26,13 +28,15 @@
  * decomposition the single hull becomes the hull of the conformed model the uploader takes it from
  * (physics mesh, else low, medium, high); hulls (the single hull with a decomposition, every hull
  * of a decomposition) are clamped and the hull nearest a missed side
- * takes high's extreme vertex. Guarantee: afterwards lodBox(lod) equals high's box exactly on
- * every side that high's triangles touch (always, for a non-empty high LOD).
+ * takes high's extreme vertex. Guarantee: afterwards a lower LOD shows as written (boxStretch
+ * finds no mismatch): lodBox(lod) equals high's box exactly on every side that high's triangles
+ * touch, except on an axis the LOD is flat on, where it sits at the centre of high's box.
  */
 
 import type { Box3, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
 import { boxSize, emptyBox, growBox, isEmptyBox, lodBox, singleHullSource } from '../geometry/object-geometry.js';
 import { convexHull } from '../physics/convex-hull.js';
+import { F_APPROXIMATELY_ZERO } from '../constants.js';
 
 /** Relative tolerance (of the object's largest side) under which a box side counts as reached. */
 export const LOD_BOX_TOLERANCE = 1e-6;
@@ -108,6 +112,23 @@ function sideTriangles(high: MeshLod, box: Box3): (SourceTriangle | undefined)[]
     }
   });
   return out;
+}
+
+/**
+ * Axes on which `inner` (non-empty) has less extent than the uploader's F_APPROXIMATELY_ZERO
+ * while `box` has more than `tol`: the uploader normalises such an axis by 1, not by its size, so
+ * the model shows at the centre of high's box there (displayedLod).
+ */
+function flatAxes(box: Box3, inner: Box3, tol: number): number[] {
+  if (isEmptyBox(inner)) return [];
+  return [0, 1, 2].filter(
+    (k) => inner.max[k] - inner.min[k] < F_APPROXIMATELY_ZERO && box.max[k] - box.min[k] > tol,
+  );
+}
+
+/** Every vertex's coordinate on axis k set to `centre`. In place. */
+function centreAxis(faces: Face[], k: number, centre: number): void {
+  for (const f of faces) for (let i = k; i < f.positions.length; i += 3) f.positions[i] = centre;
 }
 
 /** Sides of `box` (0..5) that `inner` does not reach within `tol`. */
@@ -222,9 +243,15 @@ export function conformLod(high: MeshLod, lod: MeshLod): MeshLod {
     return { ...f, positions: clampPositions(f.positions, box) };
   });
   // 3. The sides the LOD misses: its nearest vertex moves onto them (a LOD without vertices
-  //    takes a triangle of high touching the side).
+  //    takes a triangle of high touching the side). An axis the LOD has no extent on (under the
+  //    uploader's F_APPROXIMATELY_ZERO: a flat LOD, as Generate makes of a mushroom) is not
+  //    stretched by the uploader: the LOD shows at the centre of high's box on it. It is put
+  //    there, as the uploader shows it, instead of being pulled out to both sides (which bent
+  //    0 A.D.'s agaric's flat low LOD into a slope: 15.13 px where Generate's flat one is 10.65).
   const add: SourceTriangle[][] = high.faces.map(() => []);
-  const missed = missedSides(box, lodBox({ faces }), tol);
+  const flat = flatAxes(box, lodBox({ faces }), tol);
+  for (const k of flat) centreAxis(faces, k, (box.min[k] + box.max[k]) / 2);
+  const missed = missedSides(box, lodBox({ faces }), tol).filter((side) => !flat.includes(side >> 1));
   if (missed.length > 0 && faces.some((f) => f.indices.length >= 3)) {
     snapToSides(faces, box, missed);
   } else if (missed.length > 0) {
@@ -361,7 +388,11 @@ export function boxStretch(high: Box3, box: Box3): { factors: [number, number, n
   const factors = [0, 1, 2].map((k) => (s[k] > 0 ? hs[k] / s[k] : Infinity)) as [number, number, number];
   let mismatch = isEmptyBox(box);
   for (let k = 0; k < 3 && !mismatch; k++)
-    mismatch = Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
+    mismatch =
+      s[k] < F_APPROXIMATELY_ZERO && hs[k] > tol
+        ? // Flat on this axis: shown at the centre of high's box (displayedLod), stretched by nothing.
+          Math.abs((box.min[k] + box.max[k]) / 2 - (high.min[k] + high.max[k]) / 2) > tol
+        : Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
   return { factors, mismatch };
 }
 
@@ -380,7 +411,7 @@ export function displayedLod(high: MeshLod, lod: MeshLod): MeshLod {
   const map = [0, 1, 2].map((k) => {
     const size = lb.max[k] - lb.min[k];
     const centre = (hb.min[k] + hb.max[k]) / 2;
-    if (!(size > 0)) return (_v: number) => centre;
+    if (!(size >= F_APPROXIMATELY_ZERO)) return (_v: number) => centre; // normalised by 1: the centre
     const f = (hb.max[k] - hb.min[k]) / size;
     return (v: number) => hb.min[k] + (v - lb.min[k]) * f;
   });

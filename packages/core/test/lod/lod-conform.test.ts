@@ -63,6 +63,40 @@ describe('conformLod', () => {
     );
   });
 
+  it("a LOD flat on an axis (as Generate makes of a mushroom) sits at the centre of high's box there, as the uploader shows it, not bent out to both sides", () => {
+    const high: MeshLod = { faces: [uvSphere(12, 1, 'Cap', [0, 1, 0])] }; // y from 0 to 2
+    const quad = (y: number): MeshLod => ({
+      faces: [
+        {
+          material: 'Cap',
+          positions: Float32Array.from([-1, y, -1, 1, y, -1, 1, y, 1, -1, y, 1]),
+          indices: Uint32Array.from([0, 1, 2, 0, 2, 3]),
+        },
+      ],
+    });
+    const hb = lodBox(high);
+    for (const y of [1, 0.7, 1.9]) {
+      const lod = quad(y);
+      const out = conformLod(high, lod);
+      const box = lodBox(out);
+      // Flat at high's centre on y, high's box on x and z; shown as written, and as the uploader
+      // shows the flat LOD it was given.
+      expect(box.min[1]).toBeCloseTo(1, 6);
+      expect(box.max[1]).toBeCloseTo(1, 6);
+      for (const k of [0, 2]) {
+        expect(box.min[k]).toBeCloseTo(hb.min[k], 6);
+        expect(box.max[k]).toBeCloseTo(hb.max[k], 6);
+      }
+      expect(boxStretch(hb, box).mismatch).toBe(false);
+      expect(Array.from(displayedLod(high, out).faces[0].positions)).toEqual(Array.from(out.faces[0].positions));
+      const shown = displayedLod(high, lod).faces[0].positions;
+      out.faces[0].positions.forEach((v, i) => expect(v).toBeCloseTo(shown[i], 6));
+      expect(out.faces[0].indices.length).toBe(6);
+    }
+    // Off the centre is what the uploader would move: a mismatch before conformance.
+    expect(boxStretch(hb, lodBox(quad(0.7))).mismatch).toBe(true);
+  });
+
   it("leaves a LOD that already has high's box and materials as it is", () => {
     const high = { faces: [uvSphere(16)] };
     const lod = conformLod(high, high);
