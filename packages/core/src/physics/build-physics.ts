@@ -342,6 +342,13 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     };
   if (options.mode === 'mesh' || options.mode === 'auto') {
     meshResult = buildPhysicsMesh(object, { ...options.mesh, scale: f, physics: settings });
+    // Auto prices a mesh without its slivers: when a few thin triangles make it explode, the
+    // same mesh snapped to the grid the warning names (a tenth of its median triangle width:
+    // the shape moves by at most half a cell) is the mesh candidate. 0 A.D.'s banana plant: a
+    // 25-triangle mesh from its low LOD weighed 108.7 for three slivers, snapped 1.96; auto took
+    // the 108.7 mesh to keep the space under its leaves open, at land impact 109 instead of 6.
+    const snapTo = options.mode === 'auto' && options.mesh?.snap === undefined ? meshResult.snapWouldHelp : undefined;
+    if (snapTo) meshResult = buildPhysicsMesh(object, { ...options.mesh, snap: snapTo.grid, scale: f, physics: settings });
     meshHull = convexHull(meshPoints(meshResult.mesh)).points;
     meshWeight = convexified ? convexHullPhysicsCost(meshHull.length / 3, settings) : meshResult.cost.cost;
     if (options.mode === 'mesh') {

@@ -57,6 +57,11 @@ export interface PhysicsMeshResult {
   medianWidth: number;
   /** What snapping removed. */
   snapped?: { grid: number; vertices: number; triangles: number };
+  /**
+   * Set when slivers make the weight explode (the `physics-mesh-costly` warning) and snapping to
+   * `grid` (authored metres) would cut it below 0.9 of it: that grid and the weight it gives.
+   */
+  snapWouldHelp?: { grid: number; weight: number };
   diagnostics: Diagnostic[];
 }
 
@@ -216,6 +221,7 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
     );
   }
   const ratio = PHYSICS_MESH_DEFAULTS.costlyWidthRatio;
+  let snapWouldHelp: PhysicsMeshResult['snapWouldHelp'];
   const clamped = cost.triangles > 0 && cost.width <= settings.meshMinWidth;
   if (cost.triangles > 0 && cost.cost > settings.meshMinimumCost && (clamped || cost.width < ratio * median)) {
     // What snapping would do: a grid of a tenth of the median width (at least 1 mm), in the authored frame.
@@ -226,6 +232,7 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
       1e-6 * Math.max(size[0], size[1], size[2]),
     );
     const trial = price({ faces: faces.map((fc) => snapFace(fc, grid).face) }, f, settings).cost;
+    if (trial.cost < cost.cost * 0.9) snapWouldHelp = { grid, weight: trial.cost };
     add(
       'warning',
       'physics-mesh-costly',
@@ -235,5 +242,13 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
           : ''),
     );
   }
-  return { mesh, source, cost, medianWidth: median, ...(snapped ? { snapped } : {}), diagnostics };
+  return {
+    mesh,
+    source,
+    cost,
+    medianWidth: median,
+    ...(snapped ? { snapped } : {}),
+    ...(snapWouldHelp ? { snapWouldHelp } : {}),
+    diagnostics,
+  };
 }

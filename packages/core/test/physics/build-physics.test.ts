@@ -2,6 +2,7 @@ import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { buildPhysics, hullBudget } from '../../src/physics/build-physics.js';
+import { buildPhysicsMesh } from '../../src/physics/physics-mesh.js';
 import { primUpAxis } from '../../src/geometry/placement.js';
 import { convexHull } from '../../src/physics/convex-hull.js';
 import { decompose, DECOMPOSE_DEFAULTS } from '../../src/physics/decompose.js';
@@ -109,6 +110,31 @@ describe('buildPhysics', () => {
     const hull = s.choice!.candidates.find((c) => c.shape === 'hull')!;
     expect(hull.keepsOpenings).toBe(true);
     expect(Math.max(s.weight, 0.5)).toBeLessThanOrEqual(hull.landImpact + 1e-12);
+  });
+
+  it('auto prices the triangle mesh without its slivers: snapped to the grid the costly-mesh warning names', () => {
+    // A standing ring (its hull closes an avatar-sized hole) with three needle triangles on top.
+    const ring = standingTorus(1.35, 0.25, 48, 16);
+    const pos = Array.from(ring.positions);
+    const idx = Array.from(ring.indices);
+    const top = Math.max(...pos.filter((_, i) => i % 3 === 2));
+    for (let i = 0; i < 3; i++) {
+      const b = pos.length / 3,
+        x = -0.3 + 0.3 * i;
+      pos.push(x, 0, top, x + 0.2, 0, top, x + 0.1, 1e-4, top);
+      idx.push(b, b + 1, b + 2);
+    }
+    const thing = objectOf({ positions: Float32Array.from(pos), indices: Uint32Array.from(idx) });
+    const plain = buildPhysicsMesh(thing);
+    expect(plain.snapWouldHelp).toBeDefined();
+    expect(plain.snapWouldHelp!.weight).toBeLessThan(0.5 * plain.cost.cost);
+    const forced = buildPhysics(thing, { mode: 'mesh', ...FAST });
+    expect(forced.weight).toBeCloseTo(plain.cost.cost, 6); // --physics mesh: the mesh as it is
+    const auto = buildPhysics(thing, { mode: 'auto', ...FAST });
+    expect(auto.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    const mesh = auto.choice!.candidates.find((c) => c.shape === 'mesh')!;
+    expect(mesh.weight).toBeCloseTo(plain.snapWouldHelp!.weight, 6);
+    expect(mesh.keepsOpenings).toBe(true);
   });
 
   it('auto: a small object (convexified) whose hull sets land impact gets that hull with fewer vertices as its physics mesh', () => {
