@@ -121,9 +121,7 @@ function sideTriangles(high: MeshLod, box: Box3): (SourceTriangle | undefined)[]
  */
 function flatAxes(box: Box3, inner: Box3, tol: number): number[] {
   if (isEmptyBox(inner)) return [];
-  return [0, 1, 2].filter(
-    (k) => inner.max[k] - inner.min[k] < F_APPROXIMATELY_ZERO && box.max[k] - box.min[k] > tol,
-  );
+  return [0, 1, 2].filter((k) => inner.max[k] - inner.min[k] < F_APPROXIMATELY_ZERO && box.max[k] - box.min[k] > tol);
 }
 
 /** Every vertex's coordinate on axis k set to `centre`. In place. */

@@ -1075,8 +1075,7 @@ export class ObjectLodPlanner {
       // None within: the least error, if it is under the ceiling (Generate's worst, with
       // viewerBound: 0 A.D.'s kart_ship_quinquereme got a 4.47 px medium where Generate's worst is
       // 3.56 px). Else nothing: the caller keeps what the search found within the bound, or a copy.
-      if (!best)
-        for (const c of pool) if (c.error <= ceiling * (1 + 1e-9) && (!best || c.error < best.error)) best = c;
+      if (!best) for (const c of pool) if (c.error <= ceiling * (1 + 1e-9) && (!best || c.error < best.error)) best = c;
       return best;
     };
     return pick(found.filter((c) => c.coverage >= o.minCoverage)) ?? pick(found);

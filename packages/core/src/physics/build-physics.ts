@@ -348,7 +348,8 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     // 25-triangle mesh from its low LOD weighed 108.7 for three slivers, snapped 1.96; auto took
     // the 108.7 mesh to keep the space under its leaves open, at land impact 109 instead of 6.
     const snapTo = options.mode === 'auto' && options.mesh?.snap === undefined ? meshResult.snapWouldHelp : undefined;
-    if (snapTo) meshResult = buildPhysicsMesh(object, { ...options.mesh, snap: snapTo.grid, scale: f, physics: settings });
+    if (snapTo)
+      meshResult = buildPhysicsMesh(object, { ...options.mesh, snap: snapTo.grid, scale: f, physics: settings });
     meshHull = convexHull(meshPoints(meshResult.mesh)).points;
     meshWeight = convexified ? convexHullPhysicsCost(meshHull.length / 3, settings) : meshResult.cost.cost;
     if (options.mode === 'mesh') {
