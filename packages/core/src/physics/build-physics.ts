@@ -189,6 +189,17 @@ const OPENING_HULL_ERROR = 0.01;
 const HULL_REDUCTION_SHARE = 0.1;
 /** Fit rank for ties on land impact: higher fits the model more closely. */
 const FIT_RANK: Record<PhysicsCandidate['shape'], number> = { mesh: 3, decomposition: 2, hull: 1, box: 0 };
+/**
+ * Auto keeps an opening the hull closes unless that costs more than this many times the land
+ * impact the hull gives and OPENING_COST_MIN_RISE more: past both the object is unusable either
+ * way (0 A.D.'s trireme, its 7.8 m deck kept open only by a triangle mesh of thin planks and oars:
+ * 976 against the hull's 52), so the cheapest shape is taken and a warning gives the price of
+ * keeping it (`--physics mesh` or `decompose` keeps it). A room's decomposition at 5 times a
+ * 0.5 hull, or a house's at twice its hull, is kept.
+ */
+export const OPENING_COST_LIMIT = 10;
+/** ... and this much land impact above the hull's (see OPENING_COST_LIMIT). */
+export const OPENING_COST_MIN_RISE = 10;
 
 /** Each hull as the writer writes it in `_PHYS`: its closed hull mesh's vertices (points inside a face dropped). */
 function writtenHulls(hulls: Float32Array[]): Float32Array[] {
@@ -644,8 +655,24 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       landImpact: li(dCost.cost),
       keepsOpenings: !decompositionCloses,
     });
-  const usable = candidates.filter((c) => c.keepsOpenings && (c.shape !== 'box' || boxFits));
-  const pool = usable.length > 0 ? usable : candidates.filter((c) => c.shape === 'hull');
+  const fits = (c: PhysicsCandidate) => c.shape !== 'box' || boxFits;
+  let usable = candidates.filter((c) => c.keepsOpenings && fits(c));
+  // Keeping the opening at any price: past OPENING_COST_LIMIT times the hull's land impact, not kept.
+  const hullLandImpact = li(hullInfo.weight);
+  const keeper = usable.reduce<PhysicsCandidate | undefined>(
+    (a, c) => (!a || c.landImpact < a.landImpact ? c : a),
+    undefined,
+  );
+  const tooCostly =
+    hullOpening.closes &&
+    keeper &&
+    keeper.landImpact > OPENING_COST_LIMIT * hullLandImpact &&
+    keeper.landImpact > hullLandImpact + OPENING_COST_MIN_RISE
+      ? keeper
+      : undefined;
+  if (tooCostly) usable = [];
+  const pool =
+    usable.length > 0 ? usable : tooCostly ? candidates.filter(fits) : candidates.filter((c) => c.shape === 'hull');
   const least = Math.min(...pool.map((c) => c.landImpact));
   const tied = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
   // A convexified mesh is simulated as its hull: it fits no better, and needs a `_PHYS` model.
@@ -662,7 +689,11 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     : '';
   let reason: string;
   const dominated = download >= chosen.weight && download > server;
-  if (hullOpening.closes)
+  const notKept = tooCostly
+    ? `keeping it open would cost land impact ${fmt(tooCostly.landImpact)} (${tooCostly.shape === 'mesh' ? 'a triangle mesh' : 'a convex decomposition'}${tooCostly.estimate ? ', estimate' : ''}), over ${OPENING_COST_LIMIT}x the ${fmt(hullLandImpact)} the single hull gives: not kept (\`--physics ${tooCostly.shape === 'mesh' ? 'mesh' : 'decompose'}\` keeps it; an authored _PHYS can keep it for less)`
+    : '';
+  if (tooCostly) reason = `${opening}; ${notKept}`;
+  else if (hullOpening.closes)
     reason = `${opening}; the cheapest shape that keeps it open${usable.length === 0 ? ' could not be made: hull used' : ''}`;
   else if (dominated)
     reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it`;
@@ -672,7 +703,8 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   if (decompositionSkipped) reason += '; no decomposition tried (it could not lower the land impact)';
   const choice: PhysicsChoice = { shape: chosen.shape, reason, candidates };
   out.physicsChoice = choice;
-  if (hullOpening.closes)
+  if (tooCostly) add('warning', 'physics-opening-closed', `${opening}: ${notKept}`);
+  else if (hullOpening.closes)
     add(
       'info',
       'physics-opening-kept',

@@ -1,7 +1,12 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildPhysics, hullBudget } from '../../src/physics/build-physics.js';
+import {
+  buildPhysics,
+  hullBudget,
+  OPENING_COST_LIMIT,
+  OPENING_COST_MIN_RISE,
+} from '../../src/physics/build-physics.js';
 import { buildPhysicsMesh } from '../../src/physics/physics-mesh.js';
 import { primUpAxis } from '../../src/geometry/placement.js';
 import { convexHull } from '../../src/physics/convex-hull.js';
@@ -232,6 +237,41 @@ describe('buildPhysics', () => {
     expect(primUpAxis(objectOf(m))).toBe(2);
     const r = buildPhysics(o, { mode: 'auto', ...FAST });
     expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+  });
+
+  it("auto: an opening kept only at over OPENING_COST_LIMIT times the hull's land impact is not kept, and a warning says what keeping it would cost", () => {
+    // The room, each triangle split into 256 (a costly triangle mesh); one hull at most (the
+    // decomposition cannot keep the doorway); no simplifier (no lighter opening-keeping mesh).
+    let m: TestMesh = room();
+    for (let level = 0; level < 4; level++) {
+      const p = Array.from(m.positions);
+      const idx: number[] = [];
+      const mid = (a: number, b: number) => {
+        p.push((p[3 * a] + p[3 * b]) / 2, (p[3 * a + 1] + p[3 * b + 1]) / 2, (p[3 * a + 2] + p[3 * b + 2]) / 2);
+        return p.length / 3 - 1;
+      };
+      for (let t = 0; t < m.indices.length; t += 3) {
+        const [a, b, c] = [m.indices[t], m.indices[t + 1], m.indices[t + 2]];
+        const [ab, bc, ca] = [mid(a, b), mid(b, c), mid(c, a)];
+        idx.push(a, ab, ca, ab, b, bc, ca, bc, c, ab, bc, ca);
+      }
+      m = { positions: Float32Array.from(p), indices: Uint32Array.from(idx) };
+    }
+    const r = buildPhysics(objectOf(m), { mode: 'auto', maxHulls: 1, ...FAST });
+    const hull = r.choice!.candidates.find((c) => c.shape === 'hull')!;
+    const mesh = r.choice!.candidates.find((c) => c.shape === 'mesh')!;
+    expect(hull.keepsOpenings).toBe(false);
+    expect(mesh.keepsOpenings).toBe(true);
+    expect(mesh.landImpact).toBeGreaterThan(OPENING_COST_LIMIT * hull.landImpact);
+    expect(r.choice!.shape).not.toBe('mesh');
+    expect(r.choice!.reason).toMatch(/would close .*not kept/);
+    expect(r.diagnostics.some((d) => d.code === 'physics-opening-closed' && d.severity === 'warning')).toBe(true);
+    expect(mesh.landImpact).toBeGreaterThan(hull.landImpact + OPENING_COST_MIN_RISE);
+    // The room as authored: its decomposition keeps the doorway at 5 times the hull's 0.5 (2.5),
+    // well under the limits: kept.
+    const plain = buildPhysics(objectOf(room()), { mode: 'auto', ...FAST });
+    expect(['decomposition', 'mesh']).toContain(plain.choice!.shape);
+    expect(plain.diagnostics.some((d) => d.code === 'physics-opening-closed')).toBe(false);
   });
 
   it('auto: a room with a 1 m doorway keeps the doorway open', () => {
