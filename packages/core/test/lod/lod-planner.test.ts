@@ -316,6 +316,43 @@ describe('planObjectLods', () => {
     expect(strict.diagnostics.some((d) => d.code === 'lod-generate-level')).toBe(false);
   });
 
+  it("viewerBound: a LOD that is Generate's own keeps Generate's triangle order, where reordering would have compressed it smaller", () => {
+    // Sorting triangles by their smallest vertex index: a reorder that often compresses smaller.
+    const low3 = (idx: Uint32Array, t: number) => Math.min(idx[3 * t], idx[3 * t + 1], idx[3 * t + 2]);
+    const byFirst = (idx: Uint32Array) => {
+      const order = Array.from({ length: idx.length / 3 }, (_, t) => t).sort((a, b) => low3(idx, a) - low3(idx, b));
+      const out = new Uint32Array(idx.length);
+      order.forEach((t, i) => out.set(idx.subarray(3 * t, 3 * t + 3), 3 * i));
+      return out;
+    };
+    const reorder = (lod: MeshLod): MeshLod => ({
+      faces: lod.faces.map((f) => (f.indices.length >= 6 ? { ...f, indices: byFirst(f.indices) } : f)),
+    });
+    let kept = 0;
+    for (const name of ['hornbug.obj', 'character.obj', 'cow-nonormals.obj']) {
+      const high = object(name, [vhacdMesh(name)]);
+      const { object: planned, plan } = planObjectLods(high, {
+        simplifier,
+        deflate,
+        viewerBound: true,
+        reorderTriangles: byFirst,
+      });
+      const generate = viewerAutoLods(high, simplifier).lods;
+      const n = computeUploadNormalization(high.lods.high);
+      for (const [i, l] of LOWER.entries()) {
+        if (plan.levels[i].mode !== 'viewer') continue;
+        const theirs = displayedLod(high.lods.high, generate[l]);
+        // Generate's triangles in Generate's order, face by face.
+        expect(planned.lods[l]!.faces.map((f) => Array.from(f.indices))).toEqual(
+          theirs.faces.map((f) => Array.from(f.indices)),
+        );
+        if (lodBlockBytes(reorder(theirs), n, deflate) < lodBlockBytes(theirs, n, deflate)) kept++;
+      }
+    }
+    // At least one of them would have been written reordered (the test has teeth).
+    expect(kept).toBeGreaterThan(0);
+  });
+
   it("viewerBound: a big high (over the proxy threshold) may still be its proxy where the viewer's chain is finer", () => {
     const big = object('Big', [uvSphere(260)]); // 67,080 triangles: measured through a proxy
     const { plan } = planObjectLods(big, { simplifier, deflate, viewerBound: true });
