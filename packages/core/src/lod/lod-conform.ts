@@ -385,12 +385,12 @@ export function boxStretch(high: Box3, box: Box3): { factors: [number, number, n
   const tol = 1e-5 * Math.max(...hs);
   const factors = [0, 1, 2].map((k) => (s[k] > 0 ? hs[k] / s[k] : Infinity)) as [number, number, number];
   let mismatch = isEmptyBox(box);
+  const flat = flatAxes(high, box, tol);
   for (let k = 0; k < 3 && !mismatch; k++)
-    mismatch =
-      s[k] < F_APPROXIMATELY_ZERO && hs[k] > tol
-        ? // Flat on this axis: shown at the centre of high's box (displayedLod), stretched by nothing.
-          Math.abs((box.min[k] + box.max[k]) / 2 - (high.min[k] + high.max[k]) / 2) > tol
-        : Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
+    mismatch = flat.includes(k)
+      ? // Flat on this axis: shown at the centre of high's box (displayedLod), stretched by nothing.
+        Math.abs((box.min[k] + box.max[k]) / 2 - (high.min[k] + high.max[k]) / 2) > tol
+      : Math.abs(box.min[k] - high.min[k]) > tol || Math.abs(box.max[k] - high.max[k]) > tol;
   return { factors, mismatch };
 }
 

@@ -945,7 +945,8 @@ export class ObjectLodPlanner {
     if (!w) {
       const { reorderTriangles, deflate } = this.options;
       const size = (l: MeshLod) => lodBlockBytes(l, this.normalization, deflate!);
-      let form: { lod: MeshLod; bytes?: number } = { lod };
+      let out = lod;
+      let bytes: number | undefined;
       if (!keepOrder && reorderTriangles && deflate && lodTriangleCount(lod) >= 2) {
         const reordered: MeshLod = {
           faces: lod.faces.map((f) =>
@@ -953,10 +954,9 @@ export class ObjectLodPlanner {
           ),
         };
         const [a, b] = [size(reordered), size(lod)];
-        form = a < b ? { lod: reordered, bytes: a } : { lod, bytes: b };
+        [out, bytes] = a < b ? [reordered, a] : [lod, b];
       }
-      const made = form;
-      w = { lod: made.lod, bytes: () => (made.bytes ??= size(made.lod)) };
+      w = { lod: out, bytes: () => (bytes ??= size(out)) };
       cache.set(lod, w);
     }
     return w;

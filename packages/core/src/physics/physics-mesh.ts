@@ -237,9 +237,7 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
       'warning',
       'physics-mesh-costly',
       `physics mesh (from ${source}) weighs ${fmt(cost.cost)}: its thinnest triangles bring the mean width to ${fmt(cost.width)} m against a typical ${fmt(median)} m (slivers, tiny or jittered triangles)` +
-        (trial.cost < cost.cost * 0.9
-          ? `; snapping to a ${fmt(grid * 1000)} mm grid would make it ${fmt(trial.cost)}`
-          : ''),
+        (snapWouldHelp ? `; snapping to a ${fmt(grid * 1000)} mm grid would make it ${fmt(trial.cost)}` : ''),
     );
   }
   return {
