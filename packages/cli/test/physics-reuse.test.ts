@@ -135,3 +135,78 @@ describe('PhysicsReuse', () => {
     expect(reuse.find(part('copy'), [1, 1, 1], 2, part('s').lods.high)).toBeUndefined();
   });
 });
+
+/** Closed axis-aligned boxes as one mesh (flat xyz, outward). */
+function boxesMesh(list: [Vec3, Vec3][]): { positions: Float32Array; indices: Uint32Array } {
+  const p: number[] = [];
+  const idx: number[] = [];
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ];
+  for (const [lo, hi] of list) {
+    const base = p.length / 3;
+    for (let i = 0; i < 8; i++) p.push(i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]);
+    for (const [a, b, c, d] of quads) idx.push(base + a, base + b, base + c, base + a, base + c, base + d);
+  }
+  return { positions: Float32Array.from(p), indices: Uint32Array.from(idx) };
+}
+
+describe('auto physics in a linkset', () => {
+  // A 4 m by 3 m room of walls on a floor, no doorway (prim frame centred), and a flat roof.
+  const walls = boxesMesh([
+    [
+      [-2, -1.5, -1.35],
+      [2, 1.5, -1.25],
+    ],
+    [
+      [-2, 1.3, -1.25],
+      [2, 1.5, 1.25],
+    ],
+    [
+      [-2, -1.5, -1.25],
+      [2, -1.3, 1.25],
+    ],
+    [
+      [-2, -1.3, -1.25],
+      [-1.8, 1.3, 1.25],
+    ],
+    [
+      [1.8, -1.3, -1.25],
+      [2, 1.3, 1.25],
+    ],
+  ]);
+  const roof = boxesMesh([
+    [
+      [-2.2, -1.7, -0.1],
+      [2.2, 1.7, 0.1],
+    ],
+  ]);
+  const obj = (name: string, mesh: typeof walls, translation: Vec3): SlObject => ({
+    name,
+    lods: { high: { faces: [{ material: 'm', positions: mesh.positions.slice(), indices: mesh.indices.slice() }] } },
+    placement: { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation },
+  });
+  const inModel = (objects: SlObject[], index: number): PhysicsHookContext => ({ ...ctx(), model: { objects }, index });
+
+  it("walls under another object's roof get their hull; the same walls elsewhere without a roof keep the room open (not a copy's physics)", async () => {
+    const hook = physicsHookFor('auto', undefined, () => {});
+    const objects = [
+      obj('Walls', walls, [0, 0, 1.35]),
+      obj('Roof', roof, [0, 0, 2.7]),
+      obj('Walls.001', walls, [20, 0, 1.35]),
+    ];
+    const roofed = await hook(objects[0], inModel(objects, 0));
+    expect(roofed.physicsChoice!.shape).toBe('hull');
+    const open = await hook(objects[2], inModel(objects, 2));
+    expect(open.physicsChoice!.shape).not.toBe('hull');
+    expect(open.physicsChoice!.reason).toMatch(/single hull would close/);
+    // Judged alone (a model of one object), the walls keep the room open too.
+    const alone = await hook(objects[0], inModel([objects[0]], 0));
+    expect(alone.physicsChoice!.shape).not.toBe('hull');
+  });
+});

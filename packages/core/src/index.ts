@@ -60,6 +60,7 @@ export {
   primUpAxis,
   worldBox,
   bakePlacement,
+  linksetSurroundings,
 } from './geometry/placement.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';
@@ -208,4 +209,5 @@ export {
   type AvatarOpening,
   AVATAR_OPENING_DEFAULTS,
   avatarOpenings,
+  mayHaveOpenings,
 } from './physics/avatar-openings.js';

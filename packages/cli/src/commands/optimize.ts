@@ -12,7 +12,12 @@
 
 import type { Command } from 'commander';
 import {
+  AVATAR_PASSAGE_HEIGHT,
+  AVATAR_PASSAGE_WIDTH,
   buildPhysics,
+  linksetSurroundings,
+  mayHaveOpenings,
+  primScale,
   costReport,
   type Diagnostic,
   lodTriangleCount,
@@ -111,14 +116,27 @@ export function physicsHookFor(
           : undefined;
       // The decomposition and the opening test follow the authored surface, not the planned high.
       const surface = ctx.input && ctx.input.lods.high !== object.lods.high ? ctx.input.lods.high : undefined;
+      // Auto judges openings in the linkset: the other objects near this one are obstacles. An
+      // object too small for any opening needs none (and its copies keep sharing one build).
+      const worldSize = primScale(object).map((v, k) => v * ctx.scaleFactors[k]);
+      const surroundings =
+        mode === 'auto' && ctx.model.objects.length > 1 && mayHaveOpenings(worldSize)
+          ? linksetSurroundings(
+              ctx.model.objects,
+              ctx.index,
+              (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...ctx.scaleFactors),
+            )
+          : undefined;
       const physicsOptions = {
         mode,
         scale: ctx.scaleFactors,
         ...(surface ? { surface } : {}),
+        ...(surroundings ? { surroundings } : {}),
         ...(tolerance !== undefined ? { tolerance } : {}),
         ...(downloadWeight !== undefined ? { downloadWeight } : {}),
       };
-      const same = built.find(object, ctx.scaleFactors, downloadWeight, surface);
+      // Copies share physics only when judged alone (surroundings differ from copy to copy).
+      const same = surroundings ? undefined : built.find(object, ctx.scaleFactors, downloadWeight, surface);
       if (same) {
         report(same.built.diagnostics, { from: same.name, to: object.name });
         return withPhysicsOf(object, same.built.object);
@@ -132,10 +150,11 @@ export function physicsHookFor(
       const result = small
         ? buildPhysics(object, { ...physicsOptions, decompose: { simplify: await (simplify ??= meshoptSimplifyFn()) } })
         : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
-      built.add(object, ctx.scaleFactors, downloadWeight, surface, {
-        object: result.object,
-        diagnostics: result.diagnostics,
-      });
+      if (!surroundings)
+        built.add(object, ctx.scaleFactors, downloadWeight, surface, {
+          object: result.object,
+          diagnostics: result.diagnostics,
+        });
       report(result.diagnostics);
       // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
       return result.object;

@@ -120,3 +120,49 @@ export function primUpAxis(object: SlObject): 0 | 1 | 2 {
   const row = [Math.abs(r[6]), Math.abs(r[7]), Math.abs(r[8])];
   return row[0] >= row[1] && row[0] >= row[2] ? 0 : row[1] >= row[2] ? 1 : 2;
 }
+
+/**
+ * The high LODs of the other objects of a linkset whose world boxes come within `reach` (world
+ * metres) of object `index`'s sideways, at any height above its base, as one triangle soup in
+ * that object's prim frame (what the physics opening test takes as `surroundings`), or undefined
+ * when none does.
+ */
+export function linksetSurroundings(
+  objects: readonly SlObject[],
+  index: number,
+  reach: number,
+): { positions: Float32Array; indices: Uint32Array } | undefined {
+  const self = objects[index];
+  const own = worldBox(self);
+  if (isEmptyBox(own)) return undefined;
+  // Beside it within reach, or anywhere above it (world z is up); not wholly below its base.
+  const near = (b: Box3) =>
+    !isEmptyBox(b) &&
+    [0, 1, 2].every((k) => b.max[k] >= own.min[k] - reach && (k === 2 || b.min[k] <= own.max[k] + reach));
+  const parts = objects.filter((o, i) => i !== index && near(worldBox(o)));
+  if (parts.length === 0) return undefined;
+  const faces = parts.flatMap((o) => o.lods.high.faces.map((f) => ({ o, f })));
+  const vertices = faces.reduce((a, { f }) => a + f.positions.length / 3, 0);
+  const positions = new Float32Array(3 * vertices);
+  const indices = new Uint32Array(faces.reduce((a, { f }) => a + f.indices.length, 0));
+  // World = R p + t for each part; into this prim frame: R_selfᵀ (world - t_self) (R a rotation).
+  const r = self.placement?.rotation ?? [1, 0, 0, 0, 1, 0, 0, 0, 1];
+  const t = self.placement?.translation ?? [0, 0, 0];
+  let v = 0,
+    w = 0;
+  for (const { o, f } of faces) {
+    const world = placePositions(o.placement, f.positions);
+    for (let i = 0; i + 2 < world.length; i += 3) {
+      const x = world[i] - t[0],
+        y = world[i + 1] - t[1],
+        z = world[i + 2] - t[2];
+      positions[3 * v + i] = r[0] * x + r[3] * y + r[6] * z;
+      positions[3 * v + i + 1] = r[1] * x + r[4] * y + r[7] * z;
+      positions[3 * v + i + 2] = r[2] * x + r[5] * y + r[8] * z;
+    }
+    for (let i = 0; i < f.indices.length; i++) indices[w + i] = f.indices[i] + v;
+    v += f.positions.length / 3;
+    w += f.indices.length;
+  }
+  return { positions, indices };
+}

@@ -133,6 +133,14 @@ export interface AvatarOpeningOptions {
    * that is itself a closed convex solid (see convexSolidPlanes). Default true; false for tests.
    */
   convexShortcut?: boolean;
+  /**
+   * The rest of the linkset (the other objects' surfaces, same frame and units): obstacles the
+   * avatar cannot pass, so space only they and this surface enclose together (a house's walls
+   * under a roof that is another object) is not reached from outside. Only what lies within an
+   * avatar's height and width of the surface sideways, at or above its base, is looked at. The
+   * ground stays the object's own.
+   */
+  surroundings?: { positions: ArrayLike<number>; indices: ArrayLike<number> };
 }
 
 export interface AvatarOpening {
@@ -151,6 +159,9 @@ export interface AvatarOpening {
   /** A point in it, metres, in the frame of the input. */
   at?: [number, number, number];
 }
+
+/** Samples of the surroundings' triangles the grid may take, per cell (bounds their cost). */
+const SURROUNDING_SAMPLES_PER_CELL = 16;
 
 /** Most points `AvatarOpening.points` holds. */
 export const MAX_OPENING_POINTS = 8192;
@@ -235,10 +246,19 @@ function surfaceBox(
     }
   }
   if (!(lo[0] <= hi[0]) || indices.length < 3) return undefined;
+  if (!mayHaveOpenings([hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]], options)) return undefined;
+  return { lo, hi };
+}
+
+/**
+ * False when a surface of this box size (metres) can have no opening an avatar uses, whatever is
+ * around it: no side as long as the avatar is wide (less the clearance share). avatarOpenings then
+ * answers "closes nothing" for every hull without a grid.
+ */
+export function mayHaveOpenings(size: ArrayLike<number>, options: AvatarOpeningOptions = {}): boolean {
   const width = options.width ?? AVATAR_PASSAGE_WIDTH;
   const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
-  if (Math.max(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) < clearance * width) return undefined;
-  return { lo, hi };
+  return Math.max(size[0], size[1], size[2]) >= clearance * width;
 }
 
 /** Steps 1-4 of the file comment: the grid, the distance to the surface, the flooded capsule axis. */
@@ -253,8 +273,12 @@ function avatarGrid(
   const r = width / 2;
   const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
   const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
-  // 1. The grid: the surface's box (surfaceBox), padded by more than the ball.
-  const { lo, hi } = box;
+  // 1. The grid: the surface's box (surfaceBox), with the surroundings near it (beside it or
+  //    above it, within an avatar's height and width), padded by more than the ball.
+  const up = options.up ?? 2;
+  const near = options.surroundings ? nearSurroundings(options.surroundings, box, up, height + width) : undefined;
+  const lo = near ? near.lo : box.lo;
+  const hi = near ? near.hi : box.hi;
   let cell = width / 6;
   const dimsAt = (c: number) => [0, 1, 2].map((k) => Math.ceil((hi[k] - lo[k]) / c) + 2 * (Math.ceil(r / c) + 2));
   while (dimsAt(cell).reduce((a, b) => a * b, 1) > maxCells) cell *= 1.15;
@@ -275,6 +299,28 @@ function avatarGrid(
       d2[g] = 0;
     });
   }
+  if (near) {
+    // A triangle is sampled at half-cell steps over its whole area (forEachTriangleCell): the
+    // samples are bounded (SURROUNDING_SAMPLES_PER_CELL per cell); a triangle past what is left
+    // (a ground plane, a terrain far larger than the grid) is left out, and the space it would
+    // have blocked is judged open, as without surroundings.
+    let budget = SURROUNDING_SAMPLES_PER_CELL * n;
+    const sp = near.positions;
+    for (const t of near.triangles) {
+      const a = 3 * near.indices[t],
+        b = 3 * near.indices[t + 1],
+        c = 3 * near.indices[t + 2];
+      const edge2 = (u: number, v: number) =>
+        (sp[u] - sp[v]) ** 2 + (sp[u + 1] - sp[v + 1]) ** 2 + (sp[u + 2] - sp[v + 2]) ** 2;
+      const steps = Math.max(1, Math.ceil(Math.sqrt(Math.max(edge2(a, b), edge2(b, c), edge2(c, a))) / (0.5 * cell)));
+      const samples = ((steps + 1) * (steps + 2)) / 2;
+      if (samples > budget) continue;
+      budget -= samples;
+      forEachTriangleCell(sp, a, b, c, origin, cell, dims, (g) => {
+        d2[g] = 0;
+      });
+    }
+  }
   // 2. Squared distance (cell units) to the nearest surface cell.
   edt3d(d2, dims);
   // Distances are between cell centres: a surface cell's centre lies within half a cell of the
@@ -284,8 +330,7 @@ function avatarGrid(
   // 3. The capsule: its axis stands upright, so a cell can hold a point of that axis when it and
   //    the cells above and below it, over the axis' length (height less the two end caps), all
   //    hold the ball's centre.
-  const up = options.up ?? 2;
-  const floor = Math.ceil((lo[up] + clearance * r - origin[up]) / cell - 0.5);
+  const floor = Math.ceil((box.lo[up] + clearance * r - origin[up]) / cell - 0.5);
   const fits = capsuleCells(d2, need2, dims, up, Math.max(0, height - width) / cell, floor);
 
   // 4. Flood the capsule's axis from the border through cells where it fits.
@@ -308,7 +353,52 @@ function avatarGrid(
   while (qh < qt) {
     forEachNeighbour(queue[qh++], nx, ny, nz, push);
   }
-  return { origin, cell, dims, d2, reached, r: clearance * r, lo, hi, floor };
+  return { origin, cell, dims, d2, reached, r: clearance * r, lo: box.lo, hi: box.hi, floor };
+}
+
+/**
+ * The surroundings' triangles that come within `reach` of the box beside it, or lie anywhere
+ * above it within that reach sideways (first index of each in `indices`), and the box grown to
+ * hold them, clipped to that zone: what can block an avatar's way into the object. Above, the
+ * zone has no limit: a shaft through storeys that are other objects is open or closed at its top,
+ * however high that is (a grid that stopped short would take it for open sky). Below the object's
+ * base the avatar never goes (it stands on the ground the object stands on), so nothing there is
+ * looked at.
+ */
+function nearSurroundings(
+  s: { positions: ArrayLike<number>; indices: ArrayLike<number> },
+  box: { lo: number[]; hi: number[] },
+  up: number,
+  reach: number,
+):
+  | { positions: ArrayLike<number>; indices: ArrayLike<number>; triangles: number[]; lo: number[]; hi: number[] }
+  | undefined {
+  const p = s.positions;
+  const idx = s.indices;
+  const zoneLo = box.lo.map((v, k) => (k === up ? v : v - reach));
+  const zoneHi = box.hi.map((v, k) => (k === up ? Infinity : v + reach));
+  const lo = [...box.lo],
+    hi = [...box.hi];
+  const triangles: number[] = [];
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = 3 * idx[t],
+      b = 3 * idx[t + 1],
+      c = 3 * idx[t + 2];
+    let inZone = true;
+    for (let k = 0; k < 3 && inZone; k++) {
+      const tLo = Math.min(p[a + k], p[b + k], p[c + k]),
+        tHi = Math.max(p[a + k], p[b + k], p[c + k]);
+      // NaN fails both tests: left out.
+      if (!(tHi >= zoneLo[k] && tLo <= zoneHi[k])) inZone = false;
+    }
+    if (!inZone) continue;
+    triangles.push(t);
+    for (let k = 0; k < 3; k++) {
+      lo[k] = Math.min(lo[k], Math.max(zoneLo[k], Math.min(p[a + k], p[b + k], p[c + k])));
+      hi[k] = Math.max(hi[k], Math.min(zoneHi[k], Math.max(p[a + k], p[b + k], p[c + k])));
+    }
+  }
+  return triangles.length > 0 ? { positions: p, indices: idx, triangles, lo, hi } : undefined;
 }
 
 /**

@@ -98,6 +98,14 @@ export interface BuildPhysicsOptions {
   surface?: MeshLod;
   /** How auto finds openings an avatar uses (ball width, voxel budget), or false to skip the test. Default AVATAR_OPENING_DEFAULTS. */
   openings?: AvatarOpeningOptions | false;
+  /**
+   * The rest of the linkset near this object (core linksetSurroundings: the other objects' high
+   * LODs in this object's prim frame, at the authored size; scaled by `scale` here): the opening
+   * test counts them as obstacles, so space the object encloses only together with them (walls
+   * under a roof that is another object) is not an opening an avatar can reach. Default: none
+   * (the object judged alone).
+   */
+  surroundings?: { positions: Float32Array; indices: Uint32Array };
   /** Called with the fraction done, 0 to 1. */
   onProgress?: (fraction: number) => void;
   /** Aborts the work (the decomposition throws the signal's reason). */
@@ -395,7 +403,18 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     boxOpening: AvatarOpening = { closes: false };
   let decompositionCloses = false;
   // How openings are judged: the avatar's size (options) and the prim's up axis.
-  const openingOptions: AvatarOpeningOptions = { up: primUpAxis(object), ...(options.openings || {}) };
+  const openingOptions: AvatarOpeningOptions = {
+    up: primUpAxis(object),
+    ...(options.surroundings
+      ? {
+          surroundings: {
+            positions: scaledCopy(options.surroundings.positions, f),
+            indices: options.surroundings.indices,
+          },
+        }
+      : {}),
+    ...(options.openings || {}),
+  };
   /**
    * The decomposition's notes: given only when it is the shape used (auto may build one and
    * choose another; its limits are then nobody's concern).

@@ -203,6 +203,106 @@ describe('avatarOpenings', () => {
   });
 });
 
+describe('avatarOpenings: the rest of the linkset (surroundings)', () => {
+  // Four walls on a floor, no doorway, no roof: a 4 m by 3 m room open only at the top.
+  const closedRoom = () =>
+    boxes([
+      [
+        [-2, -1.5, -0.1],
+        [2, 1.5, 0],
+      ],
+      [
+        [-2, 1.3, 0],
+        [2, 1.5, 2.5],
+      ],
+      [
+        [-2, -1.5, 0],
+        [2, -1.3, 2.5],
+      ],
+      [
+        [-2, -1.3, 0],
+        [-1.8, 1.3, 2.5],
+      ],
+      [
+        [1.8, -1.3, 0],
+        [2, 1.3, 2.5],
+      ],
+    ]);
+  const roofAt = (z: number) => box([-2.2, -1.7, z], [2.2, 1.7, z + 0.2]);
+  const judge = (m: TestMesh, surroundings?: TestMesh) =>
+    avatarOpenings(m.positions, m.indices, [hullOf(m)], surroundings ? { surroundings } : {})[0];
+
+  it('walls under a roof that is another object enclose nothing an avatar reaches; alone, their hull closes a room', () => {
+    expect(judge(closedRoom()).closes).toBe(true);
+    expect(judge(closedRoom(), roofAt(2.5)).closes).toBe(false);
+  });
+
+  it('the same walls with a doorway, under the same roof: the room is still reached, through the door', () => {
+    const r = judge(room(), roofAt(2.5));
+    expect(r.closes).toBe(true);
+    expect(r.kind).toBe('enclosed');
+  });
+
+  it('a roof high enough above the walls for an avatar to come in under it closes nothing: the room stays an opening', () => {
+    expect(judge(closedRoom(), roofAt(5)).closes).toBe(true);
+  });
+
+  it('storeys that are other objects: a shaft of walls is closed by a roof however high above (no grid top taken for open sky)', () => {
+    // The walls' storey, two more storeys of walls (other objects) above it, then a roof.
+    const storey = (z: number) =>
+      boxes([
+        [
+          [-2, 1.3, z],
+          [2, 1.5, z + 2.5],
+        ],
+        [
+          [-2, -1.5, z],
+          [2, -1.3, z + 2.5],
+        ],
+        [
+          [-2, -1.3, z],
+          [-1.8, 1.3, z + 2.5],
+        ],
+        [
+          [1.8, -1.3, z],
+          [2, 1.3, z + 2.5],
+        ],
+      ]);
+    const merge = (...ms: TestMesh[]): TestMesh => {
+      let offset = 0;
+      const indices: number[] = [];
+      for (const m of ms) {
+        for (const i of m.indices) indices.push(i + offset);
+        offset += m.positions.length / 3;
+      }
+      return {
+        positions: Float64Array.from(ms.flatMap((m) => Array.from(m.positions))),
+        indices: Uint32Array.from(indices),
+      };
+    };
+    const above = merge(storey(2.5), storey(5));
+    expect(judge(closedRoom(), above).closes).toBe(true);
+    expect(judge(closedRoom(), merge(above, roofAt(7.5))).closes).toBe(false);
+  });
+
+  it('surroundings that leave a way in (a roof far above), or lie beyond an avatar beside it or below its base, change nothing', () => {
+    const base = judge(closedRoom());
+    for (const far of [roofAt(6), roofAt(40), box([10, -1, 0], [11, 1, 3]), box([-3, -3, -5], [3, 3, -4])]) {
+      const r = judge(closedRoom(), far);
+      expect(r.closes).toBe(base.closes);
+      expect(r.kind).toBe(base.kind);
+    }
+  });
+
+  it('a roof triangle far larger than the grid is left out (bounded work): judged as without it', () => {
+    const huge: TestMesh = {
+      positions: Float64Array.from([-1e5, -1e5, 2.5, 1e5, -1e5, 2.5, 0, 1e5, 2.5]),
+      indices: Uint32Array.from([0, 1, 2]),
+    };
+    expect(judge(closedRoom(), huge).closes).toBe(true);
+  });
+});
+
 describe('avatarOpenings: closed convex solids need no grid', () => {
   /** A closed convex solid: the hull of random points, as its triangles. */
   const convexSolid = (pts: number[][]): TestMesh => {

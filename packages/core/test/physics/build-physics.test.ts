@@ -20,6 +20,7 @@ import { computeUploadNormalization, denormalizePoints, encodeMeshAsset } from '
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { SlObject } from '../../src/types.js';
 import {
+  box,
   boxes,
   hullPlanes,
   insideHull,
@@ -287,6 +288,48 @@ describe('buildPhysics', () => {
     // Download weight far above every shape: the closest fit that keeps the doorway, never the hull.
     const heavy = buildPhysics(objectOf(m), { mode: 'auto', downloadWeight: 500, ...FAST });
     expect(['decomposition', 'mesh']).toContain(heavy.choice!.shape);
+  });
+
+  it('auto: walls under a roof that is another object of the linkset get their hull (the room is reached by no one); alone or with a doorway they keep it open', () => {
+    // The room without its doorway (the lintel's wall made whole), and a roof as another object.
+    const walls = boxes([
+      [
+        [-2, -1.5, -0.1],
+        [2, 1.5, 0],
+      ],
+      [
+        [-2, 1.3, 0],
+        [2, 1.5, 2.5],
+      ],
+      [
+        [-2, -1.5, 0],
+        [2, -1.3, 2.5],
+      ],
+      [
+        [-2, -1.3, 0],
+        [-1.8, 1.3, 2.5],
+      ],
+      [
+        [1.8, -1.3, 0],
+        [2, 1.3, 2.5],
+      ],
+    ]);
+    const roof = box([-2.2, -1.7, 2.5], [2.2, 1.7, 2.7]);
+    const surroundings = { positions: Float32Array.from(roof.positions), indices: roof.indices };
+    const alone = buildPhysics(objectOf(walls), { mode: 'auto', ...FAST });
+    expect(alone.choice!.shape).not.toBe('hull');
+    expect(alone.choice!.reason).toMatch(/single hull would close/);
+    const roofed = buildPhysics(objectOf(walls), { mode: 'auto', surroundings, ...FAST });
+    expect(roofed.choice!.shape).toBe('hull');
+    expect(roofed.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(true);
+    const chosenLi = (r: typeof alone) => r.choice!.candidates.find((c) => c.shape === r.choice!.shape)!.landImpact;
+    expect(chosenLi(roofed)).toBeLessThan(chosenLi(alone));
+    // With a doorway the room is reached through it, roof or not.
+    const door = buildPhysics(objectOf(room()), { mode: 'auto', surroundings, ...FAST });
+    expect(door.choice!.shape).not.toBe('hull');
+    // Scaled with the object: at a fifth of the size (no room an avatar fits) nothing is kept open.
+    const small = buildPhysics(objectOf(walls), { mode: 'auto', surroundings, scale: [0.2, 0.2, 0.2], ...FAST });
+    expect(small.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(true);
   });
 
   it('auto judges and decomposes the given surface, not the high (optimize: the authored surface under a planned high)', () => {

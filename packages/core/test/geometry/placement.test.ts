@@ -1,0 +1,78 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { linksetSurroundings, placePositions } from '../../src/geometry/placement.js';
+import type { Placement, SlObject } from '../../src/types.js';
+
+/** A unit-ish box object (12 triangles) with an optional placement. */
+function cube(name: string, min: number[], max: number[], placement?: Placement): SlObject {
+  const positions: number[] = [];
+  for (let i = 0; i < 8; i++) positions.push(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]);
+  const quads = [
+    [0, 2, 3, 1],
+    [4, 5, 7, 6],
+    [0, 1, 5, 4],
+    [2, 6, 7, 3],
+    [0, 4, 6, 2],
+    [1, 3, 7, 5],
+  ];
+  const indices = quads.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]);
+  return {
+    name,
+    lods: {
+      high: { faces: [{ material: 'm', positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }] },
+    },
+    ...(placement ? { placement } : {}),
+  };
+}
+
+/** Rotation matrix (row-major) about z then x. */
+function rotation(a: number, b: number): Placement['rotation'] {
+  const [ca, sa, cb, sb] = [Math.cos(a), Math.sin(a), Math.cos(b), Math.sin(b)];
+  // Rx(b) * Rz(a)
+  return [ca, -sa, 0, cb * sa, cb * ca, -sb, sb * sa, sb * ca, cb];
+}
+
+describe('linksetSurroundings', () => {
+  it('gives the other objects beside this one or above it, none far beside or below', () => {
+    const objects = [
+      cube('a', [0, 0, 0], [1, 1, 1]),
+      cube('b', [1.5, 0, 0], [2.5, 1, 1]),
+      cube('c', [20, 0, 0], [21, 1, 1]),
+      cube('high above', [0, 0, 30], [1, 1, 31]),
+      cube('far below', [0, 0, -30], [1, 1, -29]),
+    ];
+    const s = linksetSurroundings(objects, 0, 2.3)!;
+    expect(s.indices.length).toBe(72); // b and the one above
+    const axis = (k: number) => Array.from(s.positions).filter((_, i) => i % 3 === k);
+    expect(Math.max(...axis(0))).toBe(2.5);
+    expect([Math.min(...axis(2)), Math.max(...axis(2))]).toEqual([0, 31]);
+    expect(linksetSurroundings([objects[0], objects[2]], 0, 2.3)).toBeUndefined();
+    expect(linksetSurroundings([objects[0]], 0, 2.3)).toBeUndefined();
+  });
+
+  it('property: the surroundings, placed with this object, are where the other objects are in the world', () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })),
+        fc.tuple(fc.double({ min: -3, max: 3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })),
+        fc.tuple(fc.double({ min: -1, max: 1, noNaN: true }), fc.double({ min: -1, max: 1, noNaN: true })),
+        ([a1, b1], [a2, b2], [tx, ty]) => {
+          const self = cube('self', [-0.5, -0.5, -0.5], [0.5, 0.5, 0.5], {
+            rotation: rotation(a1, b1),
+            translation: [tx, ty, 0.5],
+          });
+          const other = cube('other', [-0.4, -0.3, -0.2], [0.4, 0.3, 0.2], {
+            rotation: rotation(a2, b2),
+            translation: [tx + 1, ty - 0.5, 1],
+          });
+          const s = linksetSurroundings([self, other], 0, 2.3)!;
+          const world = placePositions(other.placement, other.lods.high.faces[0].positions);
+          const back = placePositions(self.placement, s.positions);
+          expect(s.indices).toEqual(other.lods.high.faces[0].indices);
+          for (let i = 0; i < world.length; i++) expect(back[i]).toBeCloseTo(world[i], 4);
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});
