@@ -340,6 +340,19 @@ const VERIFY_SLACK = 0.02;
  */
 export const VIEWER_BOUND_MARGIN = 0.85;
 
+/**
+ * Whether Generate's medium, low and lowest (the viewer's own auto-LODs) can stand under a
+ * planned high `top` as they are (plan() step 2g): none empty, and vertices never growing down
+ * the chain (the upload check's rule). Triangles may grow, as Generate's own do (0 A.D.'s elm: a
+ * 67-triangle lowest under a 54-triangle low): the chain is the baseline as the uploader takes it.
+ */
+export function generateChainFits(
+  top: { vertices: number },
+  levels: readonly { triangles: number; vertices: number }[],
+): boolean {
+  return levels.every((x, i) => x.triangles > 0 && x.vertices <= (i === 0 ? top : levels[i - 1]).vertices);
+}
+
 /** What the planner measures candidates against: high itself, or for a big high a simplified proxy of it. */
 interface MeasureReference {
   side: HausdorffSide;
@@ -847,14 +860,12 @@ export class ObjectLodPlanner {
     if (o.viewerBound && o.deflate && levels.length === LOWER_LODS.length && Number.isFinite(radius)) {
       const deflate = o.deflate;
       const v = LOWER_LODS.map((l) => this.viewerLevel(l));
-      // Vertices never grow down Generate's chain under the planned high (the upload check's
-      // rule); triangles may, as Generate's own do (0 A.D.'s elm: a 67-triangle lowest under a
-      // 54-triangle low), since the chain is the baseline as the uploader would take it.
-      const monotone = v.every((x, i) => {
-        const above = i === 0 ? top : v[i - 1].result;
-        return x.result.triangles > 0 && x.result.vertices <= above.vertices;
-      });
-      if (monotone) {
+      if (
+        generateChainFits(
+          top,
+          v.map((x) => x.result),
+        )
+      ) {
         // Each LOD's bytes as written (plan() step 3): the planned ones in the order that
         // compresses smaller, Generate's in its own.
         const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);

@@ -5,6 +5,7 @@ import { isSlmeshError } from '../../src/errors.js';
 import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
 import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
 import {
+  generateChainFits,
   geometryKey,
   lodBlockBytes,
   ObjectLodPlanner,
@@ -281,6 +282,18 @@ describe('planObjectLods', () => {
         expect(strict.diagnostics.some((d) => d.code === 'lod-generate-cheaper')).toBe(false);
       }
     }
+  });
+
+  it("generateChainFits: Generate's chain stands under a planned high when no level is empty and vertices never grow; triangles may (0 A.D.'s elm)", () => {
+    const top = { vertices: 300 };
+    const level = (triangles: number, vertices: number) => ({ triangles, vertices });
+    expect(generateChainFits(top, [level(200, 150), level(60, 50), level(20, 20)])).toBe(true);
+    // The elm: a 67-triangle lowest under a 54-triangle low, on fewer vertices.
+    expect(generateChainFits(top, [level(104, 90), level(54, 60), level(67, 58)])).toBe(true);
+    // Vertices growing anywhere, from the high down, or an empty level: not as it is.
+    expect(generateChainFits(top, [level(200, 301), level(60, 50), level(20, 20)])).toBe(false);
+    expect(generateChainFits(top, [level(200, 150), level(60, 50), level(20, 51)])).toBe(false);
+    expect(generateChainFits(top, [level(200, 150), level(0, 0), level(0, 0)])).toBe(false);
   });
 
   it("viewerBound: level by level, the viewer's own LOD where it is smaller and keeps the floor (V-HACD's cow)", () => {
