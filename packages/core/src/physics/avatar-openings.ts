@@ -134,11 +134,12 @@ export interface AvatarOpeningOptions {
    */
   convexShortcut?: boolean;
   /**
-   * The rest of the linkset (the other objects' surfaces, same frame and units): obstacles the
-   * avatar cannot pass, so space only they and this surface enclose together (a house's walls
-   * under a roof that is another object) is not reached from outside. Only what lies within an
-   * avatar's height and width of the surface sideways, at or above its base, is looked at. The
-   * ground stays the object's own.
+   * The rest of the linkset (the other objects' surfaces, same frame and units): what of it lies
+   * overhead, wholly an avatar's height or more above the object's base and within an avatar's
+   * height and width of it sideways, closes the object's spaces from above, so space only it and
+   * this surface enclose together (a house's walls under a roof that is another object) is not
+   * reached from outside. Parts lower than that (a door, a gate: often parts of their own, made to
+   * move) do not count. The ground stays the object's own.
    */
   surroundings?: { positions: ArrayLike<number>; indices: ArrayLike<number> };
 }
@@ -273,10 +274,12 @@ function avatarGrid(
   const r = width / 2;
   const clearance = options.clearance ?? AVATAR_OPENING_DEFAULTS.clearance;
   const maxCells = options.maxCells ?? AVATAR_OPENING_DEFAULTS.maxCells;
-  // 1. The grid: the surface's box (surfaceBox), with the surroundings near it (beside it or
-  //    above it, within an avatar's height and width), padded by more than the ball.
+  // 1. The grid: the surface's box (surfaceBox), with the surroundings overhead (nearSurroundings),
+  //    padded by more than the ball.
   const up = options.up ?? 2;
-  const near = options.surroundings ? nearSurroundings(options.surroundings, box, up, height + width) : undefined;
+  const near = options.surroundings
+    ? nearSurroundings(options.surroundings, box, up, height + width, height)
+    : undefined;
   const lo = near ? near.lo : box.lo;
   const hi = near ? near.hi : box.hi;
   let cell = width / 6;
@@ -357,25 +360,27 @@ function avatarGrid(
 }
 
 /**
- * The surroundings' triangles that come within `reach` of the box beside it, or lie anywhere
- * above it within that reach sideways (first index of each in `indices`), and the box grown to
- * hold them, clipped to that zone: what can block an avatar's way into the object. Above, the
- * zone has no limit: a shaft through storeys that are other objects is open or closed at its top,
- * however high that is (a grid that stopped short would take it for open sky). Below the object's
- * base the avatar never goes (it stands on the ground the object stands on), so nothing there is
- * looked at.
+ * The surroundings' triangles that lie wholly at least `overhead` (an avatar's height) above the
+ * object's base and within `reach` of its box sideways, at any height (first index of each in
+ * `indices`), and the box grown to hold them, clipped to that zone: what closes the object's
+ * spaces from above (a roof, the storeys of a tower). Above, the zone has no limit: a shaft through
+ * storeys that are other objects is open or closed at its top, however high that is (a grid that
+ * stopped short would take it for open sky). Nothing an avatar could walk into from the object's
+ * ground counts: a door, a gate or a window pane is often a part of its own, made to move, and
+ * the doorway it fills must stay open; below the base the avatar never goes.
  */
 function nearSurroundings(
   s: { positions: ArrayLike<number>; indices: ArrayLike<number> },
   box: { lo: number[]; hi: number[] },
   up: number,
   reach: number,
+  overhead: number,
 ):
   | { positions: ArrayLike<number>; indices: ArrayLike<number>; triangles: number[]; lo: number[]; hi: number[] }
   | undefined {
   const p = s.positions;
   const idx = s.indices;
-  const zoneLo = box.lo.map((v, k) => (k === up ? v : v - reach));
+  const zoneLo = box.lo.map((v, k) => (k === up ? v + overhead : v - reach));
   const zoneHi = box.hi.map((v, k) => (k === up ? Infinity : v + reach));
   const lo = [...box.lo],
     hi = [...box.hi];
@@ -388,8 +393,9 @@ function nearSurroundings(
     for (let k = 0; k < 3 && inZone; k++) {
       const tLo = Math.min(p[a + k], p[b + k], p[c + k]),
         tHi = Math.max(p[a + k], p[b + k], p[c + k]);
-      // NaN fails both tests: left out.
-      if (!(tHi >= zoneLo[k] && tLo <= zoneHi[k])) inZone = false;
+      // Up: the whole triangle above the zone's floor; sideways: overlapping the zone. NaN fails
+      // every test: left out.
+      if (!((k === up ? tLo : tHi) >= zoneLo[k] && tLo <= zoneHi[k])) inZone = false;
     }
     if (!inZone) continue;
     triangles.push(t);

@@ -243,6 +243,25 @@ describe('avatarOpenings: the rest of the linkset (surroundings)', () => {
     expect(r.kind).toBe('enclosed');
   });
 
+  it('a door that is a part of its own (it opens) does not close its doorway: only what lies overhead counts', () => {
+    // room()'s doorway is x -0.5..0.5 in the wall at y -1.5..-1.3, 2.1 m high: a panel fills it.
+    const door = box([-0.5, -1.45, 0], [0.5, -1.35, 2.1]);
+    const merged: TestMesh = {
+      positions: Float64Array.from([...roofAt(2.5).positions, ...door.positions]),
+      indices: Uint32Array.from([...roofAt(2.5).indices, ...Array.from(door.indices, (i) => i + 8)]),
+    };
+    expect(judge(room(), merged).closes).toBe(true);
+    // The same panel as part of the walls' own surface does close it (the room is then shut).
+    const shut: TestMesh = {
+      positions: Float64Array.from([...room().positions, ...door.positions]),
+      indices: Uint32Array.from([
+        ...room().indices,
+        ...Array.from(door.indices, (i) => i + room().positions.length / 3),
+      ]),
+    };
+    expect(judge(shut, roofAt(2.5)).closes).toBe(false);
+  });
+
   it('a roof high enough above the walls for an avatar to come in under it closes nothing: the room stays an opening', () => {
     expect(judge(closedRoom(), roofAt(5)).closes).toBe(true);
   });
@@ -285,9 +304,15 @@ describe('avatarOpenings: the rest of the linkset (surroundings)', () => {
     expect(judge(closedRoom(), merge(above, roofAt(7.5))).closes).toBe(false);
   });
 
-  it('surroundings that leave a way in (a roof far above), or lie beyond an avatar beside it or below its base, change nothing', () => {
+  it('surroundings that leave a way in (a roof far above), lie beyond an avatar beside it, or stand on its ground (a wall beside it, something below its base) change nothing', () => {
     const base = judge(closedRoom());
-    for (const far of [roofAt(6), roofAt(40), box([10, -1, 0], [11, 1, 3]), box([-3, -3, -5], [3, 3, -4])]) {
+    for (const far of [
+      roofAt(6),
+      roofAt(40),
+      box([10, -1, 0], [11, 1, 3]),
+      box([-3, -3, -5], [3, 3, -4]),
+      box([-2.5, -2.4, 0], [2.5, -2.2, 2.6]),
+    ]) {
       const r = judge(closedRoom(), far);
       expect(r.closes).toBe(base.closes);
       expect(r.kind).toBe(base.kind);
