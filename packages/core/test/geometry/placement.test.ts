@@ -2,25 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { linksetSurroundings, placePositions } from '../../src/geometry/placement.js';
 import type { Placement, SlObject } from '../../src/types.js';
+import { box } from '../physics/physics-fixtures.js';
 
-/** A unit-ish box object (12 triangles) with an optional placement. */
+/** A box object (12 triangles) with an optional placement. */
 function cube(name: string, min: number[], max: number[], placement?: Placement): SlObject {
-  const positions: number[] = [];
-  for (let i = 0; i < 8; i++) positions.push(i & 1 ? max[0] : min[0], i & 2 ? max[1] : min[1], i & 4 ? max[2] : min[2]);
-  const quads = [
-    [0, 2, 3, 1],
-    [4, 5, 7, 6],
-    [0, 1, 5, 4],
-    [2, 6, 7, 3],
-    [0, 4, 6, 2],
-    [1, 3, 7, 5],
-  ];
-  const indices = quads.flatMap(([a, b, c, d]) => [a, b, c, a, c, d]);
+  const m = box(min, max);
   return {
     name,
-    lods: {
-      high: { faces: [{ material: 'm', positions: Float32Array.from(positions), indices: Uint32Array.from(indices) }] },
-    },
+    lods: { high: { faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }] } },
     ...(placement ? { placement } : {}),
   };
 }

@@ -5,6 +5,7 @@ import { convexHull, exactConvexHull } from '../../src/physics/convex-hull.js';
 import {
   box,
   boxes,
+  closedRoom,
   doorwayWall,
   room,
   sphere,
@@ -204,30 +205,6 @@ describe('avatarOpenings', () => {
 });
 
 describe('avatarOpenings: the rest of the linkset (surroundings)', () => {
-  // Four walls on a floor, no doorway, no roof: a 4 m by 3 m room open only at the top.
-  const closedRoom = () =>
-    boxes([
-      [
-        [-2, -1.5, -0.1],
-        [2, 1.5, 0],
-      ],
-      [
-        [-2, 1.3, 0],
-        [2, 1.5, 2.5],
-      ],
-      [
-        [-2, -1.5, 0],
-        [2, -1.3, 2.5],
-      ],
-      [
-        [-2, -1.3, 0],
-        [-1.8, 1.3, 2.5],
-      ],
-      [
-        [1.8, -1.3, 0],
-        [2, 1.3, 2.5],
-      ],
-    ]);
   const roofAt = (z: number) => box([-2.2, -1.7, z], [2.2, 1.7, z + 0.2]);
   const judge = (m: TestMesh, surroundings?: TestMesh) =>
     avatarOpenings(m.positions, m.indices, [hullOf(m)], surroundings ? { surroundings } : {})[0];

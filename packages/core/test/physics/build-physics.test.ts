@@ -22,6 +22,7 @@ import type { SlObject } from '../../src/types.js';
 import {
   box,
   boxes,
+  closedRoom,
   hullPlanes,
   insideHull,
   room,
@@ -292,28 +293,7 @@ describe('buildPhysics', () => {
 
   it('auto: walls under a roof that is another object of the linkset get their hull (the room is reached by no one); alone or with a doorway they keep it open', () => {
     // The room without its doorway (the lintel's wall made whole), and a roof as another object.
-    const walls = boxes([
-      [
-        [-2, -1.5, -0.1],
-        [2, 1.5, 0],
-      ],
-      [
-        [-2, 1.3, 0],
-        [2, 1.5, 2.5],
-      ],
-      [
-        [-2, -1.5, 0],
-        [2, -1.3, 2.5],
-      ],
-      [
-        [-2, -1.3, 0],
-        [-1.8, 1.3, 2.5],
-      ],
-      [
-        [1.8, -1.3, 0],
-        [2, 1.3, 2.5],
-      ],
-    ]);
+    const walls = closedRoom();
     const roof = box([-2.2, -1.7, 2.5], [2.2, 1.7, 2.7]);
     const surroundings = { positions: Float32Array.from(roof.positions), indices: roof.indices };
     const alone = buildPhysics(objectOf(walls), { mode: 'auto', ...FAST });

@@ -175,6 +175,32 @@ export function room(): TestMesh & { doorway: number[][] } {
   };
 }
 
+/** room() without its doorway: four walls on a floor, no roof, a 4 m by 3 m room open only at the top. */
+export function closedRoom(): TestMesh {
+  return boxes([
+    [
+      [-2, -1.5, -0.1],
+      [2, 1.5, 0],
+    ],
+    [
+      [-2, 1.3, 0],
+      [2, 1.5, 2.5],
+    ],
+    [
+      [-2, -1.5, 0],
+      [2, -1.3, 2.5],
+    ],
+    [
+      [-2, -1.3, 0],
+      [-1.8, 1.3, 2.5],
+    ],
+    [
+      [1.8, -1.3, 0],
+      [2, 1.3, 2.5],
+    ],
+  ]);
+}
+
 /** Planes (n, d per face, n.x <= d inside) of the hull of a flat xyz point set. */
 export function hullPlanes(points: ArrayLike<number>): Float64Array {
   const h = exactConvexHull(Float64Array.from(points));
