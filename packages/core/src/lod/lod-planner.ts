@@ -870,7 +870,7 @@ export class ObjectLodPlanner {
         // compresses smaller, Generate's in its own.
         const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
         const ourBytes = (i: number) => this.written(lods[LOWER_LODS[i]]!, levels[i].mode === 'viewer').bytes();
-        const highBytes = o.keepHigh ? bytes(top.lod) : this.written(top.lod).bytes();
+        const highBytes = this.written(top.lod, o.keepHigh).bytes();
         const ours = streamingCost(
           { high: highBytes, medium: ourBytes(0), low: ourBytes(1), lowest: ourBytes(2) },
           radius,
@@ -924,7 +924,7 @@ export class ObjectLodPlanner {
       object: {
         ...this.object,
         lods: {
-          high: o.keepHigh ? top.lod : order(top.lod),
+          high: this.written(top.lod, o.keepHigh).lod,
           medium: order(lods.medium!, levels[0]),
           low: order(lods.low!, levels[1]),
           lowest: order(lods.lowest!, levels[2]),
@@ -948,7 +948,8 @@ export class ObjectLodPlanner {
   /**
    * `lod` as plan() writes it, and its block's compressed bytes (needs a deflate): with its faces'
    * triangles in `reorderTriangles`'s order when its block compresses smaller so, else as it is;
-   * with `keepOrder` (a viewer's own LOD, see plan() step 3) always as it is. Made once per LOD.
+   * with `keepOrder` (a viewer's own LOD, see plan() step 3, or high under keepHigh) always as it
+   * is. Made once per LOD.
    */
   private written(lod: MeshLod, keepOrder = false): { lod: MeshLod; bytes: () => number } {
     const cache = keepOrder ? this.asIs : this.reordered;
@@ -1135,8 +1136,6 @@ export class ObjectLodPlanner {
     note: (severity: Diagnostic['severity'], code: string, message: string) => void,
   ): { taken: LowerLodName[]; before?: number } {
     const o = this.options;
-    const deflate = o.deflate!;
-    const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
     const v = LOWER_LODS.map((l) => this.viewerLevel(l));
     const sameBox = !boxStretch(lodBox(this.object.lods.high), lodBox(top.lod)).mismatch;
     const usable = LOWER_LODS.map((l, i) => {
@@ -1160,7 +1159,7 @@ export class ObjectLodPlanner {
     if (!usable.some(Boolean)) return { taken: [] };
     // Bytes as written (plan() step 3): the planned LODs in the order that compresses smaller,
     // Generate's in its own.
-    const highBytes = o.keepHigh ? bytes(top.lod) : this.written(top.lod).bytes();
+    const highBytes = this.written(top.lod, o.keepHigh).bytes();
     const ours = LOWER_LODS.map((l, i) => this.written(lods[l]!, levels[i].mode === 'viewer').bytes());
     const theirs = LOWER_LODS.map((_, i) => (usable[i] ? this.written(v[i].result.lod, true).bytes() : Infinity));
     const pick = (mask: number, i: number) => (mask >> i) & 1;
