@@ -116,8 +116,10 @@ export function physicsHookFor(
           : undefined;
       // The decomposition and the opening test follow the authored surface, not the planned high.
       const surface = ctx.input && ctx.input.lods.high !== object.lods.high ? ctx.input.lods.high : undefined;
-      // Auto judges openings in the linkset: the other objects near this one are obstacles. An
-      // object too small for any opening needs none (and its copies keep sharing one build).
+      // Auto judges openings in the linkset: the other objects overhead close this one's spaces
+      // from above. An object too small for any opening, or with nothing overhead, is judged
+      // alone (and its copies keep sharing one build). Authored-size bounds, on the safe side:
+      // the reach as long, the height as short as any axis' factor makes them.
       const worldSize = primScale(object).map((v, k) => v * ctx.scaleFactors[k]);
       const surroundings =
         mode === 'auto' && ctx.model.objects.length > 1 && mayHaveOpenings(worldSize)
@@ -125,6 +127,7 @@ export function physicsHookFor(
               ctx.model.objects,
               ctx.index,
               (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...ctx.scaleFactors),
+              AVATAR_PASSAGE_HEIGHT / Math.max(...ctx.scaleFactors),
             )
           : undefined;
       const physicsOptions = {

@@ -123,22 +123,24 @@ export function primUpAxis(object: SlObject): 0 | 1 | 2 {
 
 /**
  * The high LODs of the other objects of a linkset whose world boxes come within `reach` (world
- * metres) of object `index`'s sideways, at any height above its base, as one triangle soup in
- * that object's prim frame (what the physics opening test takes as `surroundings`), or undefined
- * when none does.
+ * metres) of object `index`'s sideways and reach `overhead` or more above its base (any height
+ * above that), as one triangle soup in that object's prim frame (what the physics opening test
+ * takes as `surroundings`, which keeps only what lies overhead), or undefined when none does.
  */
 export function linksetSurroundings(
   objects: readonly SlObject[],
   index: number,
   reach: number,
+  overhead = 0,
 ): { positions: Float32Array; indices: Uint32Array } | undefined {
   const self = objects[index];
   const own = worldBox(self);
   if (isEmptyBox(own)) return undefined;
-  // Beside it within reach, or anywhere above it (world z is up); not wholly below its base.
+  // Beside it within reach (world z is up), and reaching `overhead` above its base.
   const near = (b: Box3) =>
     !isEmptyBox(b) &&
-    [0, 1, 2].every((k) => b.max[k] >= own.min[k] - reach && (k === 2 || b.min[k] <= own.max[k] + reach));
+    b.max[2] >= own.min[2] + overhead &&
+    [0, 1].every((k) => b.max[k] >= own.min[k] - reach && b.min[k] <= own.max[k] + reach);
   const parts = objects.filter((o, i) => i !== index && near(worldBox(o)));
   if (parts.length === 0) return undefined;
   const faces = parts.flatMap((o) => o.lods.high.faces.map((f) => ({ o, f })));

@@ -385,23 +385,25 @@ function nearSurroundings(
   const lo = [...box.lo],
     hi = [...box.hi];
   const triangles: number[] = [];
+  const tLo = [0, 0, 0],
+    tHi = [0, 0, 0];
   for (let t = 0; t + 2 < idx.length; t += 3) {
     const a = 3 * idx[t],
       b = 3 * idx[t + 1],
       c = 3 * idx[t + 2];
     let inZone = true;
     for (let k = 0; k < 3 && inZone; k++) {
-      const tLo = Math.min(p[a + k], p[b + k], p[c + k]),
-        tHi = Math.max(p[a + k], p[b + k], p[c + k]);
+      tLo[k] = Math.min(p[a + k], p[b + k], p[c + k]);
+      tHi[k] = Math.max(p[a + k], p[b + k], p[c + k]);
       // Up: the whole triangle above the zone's floor; sideways: overlapping the zone. NaN fails
       // every test: left out.
-      if (!((k === up ? tLo : tHi) >= zoneLo[k] && tLo <= zoneHi[k])) inZone = false;
+      if (!((k === up ? tLo[k] : tHi[k]) >= zoneLo[k] && tLo[k] <= zoneHi[k])) inZone = false;
     }
     if (!inZone) continue;
     triangles.push(t);
     for (let k = 0; k < 3; k++) {
-      lo[k] = Math.min(lo[k], Math.max(zoneLo[k], Math.min(p[a + k], p[b + k], p[c + k])));
-      hi[k] = Math.max(hi[k], Math.min(zoneHi[k], Math.max(p[a + k], p[b + k], p[c + k])));
+      lo[k] = Math.min(lo[k], Math.max(zoneLo[k], tLo[k]));
+      hi[k] = Math.max(hi[k], Math.min(zoneHi[k], tHi[k]));
     }
   }
   return triangles.length > 0 ? { positions: p, indices: idx, triangles, lo, hi } : undefined;

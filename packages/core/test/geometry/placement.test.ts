@@ -35,6 +35,10 @@ describe('linksetSurroundings', () => {
     const axis = (k: number) => Array.from(s.positions).filter((_, i) => i % 3 === k);
     expect(Math.max(...axis(0))).toBe(2.5);
     expect([Math.min(...axis(2)), Math.max(...axis(2))]).toEqual([0, 31]);
+    // With an overhead height, only what reaches that far above its base: the one above.
+    const above = linksetSurroundings(objects, 0, 2.3, 1.8)!;
+    expect(above.indices.length).toBe(36);
+    expect(Math.min(...Array.from(above.positions).filter((_, i) => i % 3 === 2))).toBe(30);
     expect(linksetSurroundings([objects[0], objects[2]], 0, 2.3)).toBeUndefined();
     expect(linksetSurroundings([objects[0]], 0, 2.3)).toBeUndefined();
   });
