@@ -206,7 +206,7 @@ interface InputRead {
  */
 async function readInput(
   path: string,
-  io: NodeIO,
+  io: NodeIO | undefined,
   siblings: boolean,
   importer: ImporterMode,
   maxTriangles = OPTIMIZE_MAX_TRIANGLES,
@@ -343,13 +343,15 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   const logger = o.logger ?? new Logger(Logger.Verbosity.WARN);
   const simplifier = (o.simplifier ?? MeshoptSimplifier) as typeof MeshoptSimplifier;
   await simplifier.ready;
-  const io = o.io ?? (await createNodeIO());
+  // Reading makes its own reader per file unless one is given (the Draco decoder, a large WASM
+  // module, only for a file that uses it); writing needs no decoder.
+  const io = o.io ?? (await createNodeIO({ draco: false }));
   const deflate = memoizeDeflate(o.deflate ?? zlibNgDeflate);
   const progress: OptimizeProgress = o.onProgress ?? (() => {});
 
   // 1. Read, and refuse what cannot be made into LODs.
   progress('read', 0, 1);
-  const read = await readInput(input, io, o.siblings, o.importer, o.inputLimit);
+  const read = await readInput(input, o.io, o.siblings, o.importer, o.inputLimit);
   progress('read', 1, 1);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {

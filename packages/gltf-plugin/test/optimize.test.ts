@@ -95,6 +95,26 @@ describe('optimizeFile', () => {
     expect(r.after.linkset.landImpact).toBeLessThan(r.before.landImpact);
   });
 
+  it('reads a Draco-compressed input (KHR_draco_mesh_compression) as the same triangles', async () => {
+    const plain = await readModelFile(asset('vase.glb'));
+    const { KHRDracoMeshCompression } = await import('@gltf-transform/extensions');
+    const draco = ((await import('draco3dgltf')) as { default: { createEncoderModule(): Promise<unknown> } }).default;
+    const encIo = new NodeIO()
+      .registerExtensions([KHRDracoMeshCompression])
+      .registerDependencies({ 'draco3d.encoder': await draco.createEncoderModule() });
+    const doc = await encIo.read(asset('vase.glb'));
+    doc.createExtension(KHRDracoMeshCompression).setRequired(true);
+    const path = out('draco/vase.glb');
+    mkdirSync(out('draco'), { recursive: true });
+    const bytes = await encIo.writeBinary(doc);
+    expect(Buffer.from(bytes).includes('KHR_draco_mesh_compression')).toBe(true);
+    writeFileSync(path, bytes);
+    const r = await optimizeFile(path, { output: out('draco/out.glb') });
+    const triangles = (o: SlObject) => lodTriangleCount(o.lods.high);
+    expect(r.plans.map((p) => p.highTriangles)).toEqual(plain.model.objects.map(triangles));
+    expect(r.before.landImpact).toBeGreaterThan(0);
+  });
+
   it('reports the progress of every phase, in order, through onProgress (and never writes to the console)', async () => {
     const calls: [string, number, number][] = [];
     const log = console.log,
