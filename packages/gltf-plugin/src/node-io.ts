@@ -7,6 +7,9 @@ import { Logger, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
 import { MeshoptDecoder } from 'meshoptimizer';
 
+/** Names of the glTF extensions the reader understands (a file that requires another cannot be read). */
+export const READABLE_EXTENSIONS: ReadonlySet<string> = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));
+
 let dracoDecoder: Promise<unknown> | undefined;
 
 export interface CreateNodeIOOptions {

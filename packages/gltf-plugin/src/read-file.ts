@@ -15,7 +15,7 @@
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { Document, NodeIO } from '@gltf-transform/core';
 import { SlmeshError, type Diagnostic, type SlModel } from '@slmesh/core';
-import { createNodeIO } from './node-io.js';
+import { createNodeIO, READABLE_EXTENSIONS } from './node-io.js';
 import {
   highFileSlots,
   isSiblingFileName,
@@ -253,10 +253,28 @@ const IMAGE_TYPES: Record<string, string> = {
  * Reads one glTF/GLB file into a glTF-Transform Document, checked first. Every external file
  * is read here (safe-read.ts), and glTF-Transform is handed the bytes.
  */
+/**
+ * A file that requires an extension the reader does not know (extensionsRequired) cannot be read
+ * as its author meant: say which one. The name is the file's own text, so it is printed only when
+ * it looks like an extension name.
+ */
+function checkRequiredExtensions(path: string, json: Record<string, unknown>): void {
+  const required = Array.isArray(json.extensionsRequired) ? json.extensionsRequired : [];
+  const missing = required.find((name) => typeof name !== 'string' || !READABLE_EXTENSIONS.has(name));
+  if (missing === undefined) return;
+  const name =
+    typeof missing === 'string' && /^[A-Za-z0-9_]{1,64}$/.test(missing) ? missing : 'an extension with an odd name';
+  throw new SlmeshError(
+    'INPUT_UNREADABLE',
+    `${path}: cannot read glTF (it requires the extension ${name}, which slmesh does not read)`,
+  );
+}
+
 export async function readDocument(path: string, options: ReadModelFileOptions = {}): Promise<Document> {
   const maxBytes = options.maxFileBytes ?? READ_MODEL_FILE_DEFAULTS.maxFileBytes;
   const bytes = await readBytes(path, maxBytes);
   const { json, glb } = parseGltfJson(path, bytes);
+  checkRequiredExtensions(path, json);
   checkUris(path, json);
   checkAccessors(path, json, glb ? (glbBinChunkLength(bytes) ?? 0) : undefined);
   // 1. Every buffer, in full: the GLB's BIN chunk, a data: URI or a file in the model's folder.

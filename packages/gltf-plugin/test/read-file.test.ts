@@ -97,4 +97,22 @@ describe('readModelFile', () => {
     );
     await expect(readModelFile(p)).rejects.toMatchObject({ code: 'INPUT_UNSAFE' });
   });
+  it('names a required extension it cannot read (KHR_technique_webgl), and never prints an odd name', async () => {
+    const write = (name: string, required: unknown) => {
+      const p = join(dir, name);
+      writeFileSync(p, JSON.stringify({ asset: { version: '2.0' }, extensionsUsed: [], extensionsRequired: required }));
+      return p;
+    };
+    await expect(readModelFile(write('technique.gltf', ['KHR_technique_webgl']))).rejects.toMatchObject({
+      code: 'INPUT_UNREADABLE',
+      message: expect.stringMatching(/technique\.gltf: .*requires the extension KHR_technique_webgl, which slmesh/),
+    });
+    const odd = readModelFile(write('odd.gltf', ['KHR_x\n../../"evil"']));
+    await expect(odd).rejects.toMatchObject({ message: expect.stringMatching(/an extension with an odd name/) });
+    await expect(odd).rejects.toMatchObject({ message: expect.not.stringMatching(/evil|\n/) });
+    // A required extension it reads is no error.
+    await expect(readModelFile(write('known.gltf', ['KHR_mesh_quantization']))).resolves.toMatchObject({
+      model: { objects: [] },
+    });
+  });
 });
