@@ -522,6 +522,30 @@ export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit
   return maxSq > floorSq ? Math.sqrt(maxSq) : Math.max(floor, 0);
 }
 
+/**
+ * Every point of `points` (flat xyz) measured to the mesh in `bvh`: the largest distance (exact),
+ * and the indices of the points farther than `threshold`. A point no farther than both the
+ * running maximum and `threshold` is not measured to the end. 0 without points; Infinity when
+ * the mesh is empty.
+ */
+export function strayVertices(
+  points: Float32Array,
+  bvh: TriangleBvh,
+  threshold: number,
+): { max: number; far: number[] } {
+  if (points.length < 3) return { max: 0, far: [] };
+  if (bvh.triangleCount === 0) return { max: Infinity, far: [] };
+  const thresholdSq = threshold * threshold;
+  const far: number[] = [];
+  let maxSq = 0;
+  for (let i = 0; i + 2 < points.length; i += 3) {
+    const d = bvh.closestDistanceSquared(points[i], points[i + 1], points[i + 2], Math.min(maxSq, thresholdSq));
+    if (d > maxSq) maxSq = d;
+    if (d > thresholdSq) far.push(i / 3);
+  }
+  return { max: Math.sqrt(maxSq), far };
+}
+
 export interface HausdorffResult {
   /** The two-sided distance: max(aToB, bToA), metres (the meshes' units). */
   distance: number;

@@ -436,6 +436,8 @@ export interface SimplifyLodOptions {
   prune?: boolean;
   /** Move kept vertices to where they best fit the removed surface (simplifyWithUpdate): less shrinking, lower error. Default true. */
   updatePositions?: boolean;
+  /** Vertices (the source's welded ones, 1 = locked) the simplifier must keep where they are. 'attributes' mode only. */
+  lock?: Uint8Array;
 }
 
 export const SIMPLIFY_LOD_DEFAULTS = { normalWeight: 0.5, uvWeight: 0.5, prune: true, updatePositions: true };
@@ -485,6 +487,7 @@ export function simplifyLodSource(
   const anyNormals = source.hasNormals.some(Boolean) && normalWeight > 0;
   const anyUvs = source.hasUvs.some(Boolean) && uvWeight > 0;
   const update = options.updatePositions ?? SIMPLIFY_LOD_DEFAULTS.updatePositions;
+  const lock = mode === 'attributes' ? (options.lock ?? null) : null;
   let out: Uint32Array;
   let err: number;
   let pos = positions;
@@ -514,24 +517,24 @@ export function simplifyLodSource(
       att,
       weights.length ? ATTR_STRIDE : 0,
       weights,
-      null,
+      lock,
       targetIndexCount,
       error,
       flags,
     );
     out = idx.subarray(0, n);
     if (!weights.length) att = attributes;
-  } else if (!weights.length) {
+  } else if (!weights.length && !lock) {
     [out, err] = s.simplify(indices, positions, 3, targetIndexCount, error, flags);
   } else {
     [out, err] = s.simplifyWithAttributes(
       indices,
       positions,
       3,
-      attributes,
-      ATTR_STRIDE,
+      weights.length ? attributes : new Float32Array(0),
+      weights.length ? ATTR_STRIDE : 0,
       weights,
-      null,
+      lock,
       targetIndexCount,
       error,
       flags,

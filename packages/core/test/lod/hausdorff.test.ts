@@ -8,6 +8,7 @@ import {
   prepareHausdorffSide,
   pointTriangleDistanceSquared,
   sampleSurface,
+  strayVertices,
   TriangleBvh,
   twoSidedDistance,
 } from '../../src/lod/hausdorff.js';
@@ -123,6 +124,37 @@ describe('TriangleBvh', () => {
         0,
       ),
     ).toBe(Infinity);
+  });
+});
+
+describe('strayVertices', () => {
+  it('gives the largest distance and exactly the points beyond the threshold, as measuring every point whole does', () => {
+    const sphere = uvSphere(12);
+    const bvh = TriangleBvh.build({ positions: sphere.positions, indices: sphere.indices });
+    fc.assert(
+      fc.property(
+        fc.array(point, { minLength: 1, maxLength: 60 }),
+        fc.double({ min: 0, max: 6, noNaN: true }),
+        (ps, t) => {
+          const flat = Float32Array.from(ps.flat());
+          const d = ps.map((_, i) =>
+            Math.sqrt(bvh.closestDistanceSquared(flat[3 * i], flat[3 * i + 1], flat[3 * i + 2])),
+          );
+          const r = strayVertices(flat, bvh, t);
+          expect(r.max).toBeCloseTo(Math.max(...d), 9);
+          expect(r.far).toEqual(d.flatMap((x, i) => (x > t ? [i] : [])));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('is 0 without points and Infinity against an empty mesh', () => {
+    const empty = TriangleBvh.build({ positions: new Float32Array(0), indices: new Uint32Array(0) });
+    expect(strayVertices(new Float32Array([1, 2, 3]), empty, 1).max).toBe(Infinity);
+    const sphere = uvSphere(8);
+    const bvh = TriangleBvh.build({ positions: sphere.positions, indices: sphere.indices });
+    expect(strayVertices(new Float32Array(0), bvh, 1)).toEqual({ max: 0, far: [] });
   });
 });
 

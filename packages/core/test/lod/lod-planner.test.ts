@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { costReport } from '../../src/cost/cost-report.js';
 import { isSlmeshError } from '../../src/errors.js';
-import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
+import { lodHausdorffDistance, strayVertices, TriangleBvh } from '../../src/lod/hausdorff.js';
 import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
 import {
   generateChainFits,
@@ -364,6 +364,34 @@ describe('planObjectLods', () => {
     }
     // At least one of them would have been written reordered (the test has teeth).
     expect(kept).toBeGreaterThan(0);
+  });
+
+  it("a big high's proxy keeps a needle meshoptimizer's area-weighted error drops: the claimed error holds at every input vertex", () => {
+    // A 67,080-triangle sphere (measured through a proxy) with a needle: one vertex 5 cm out, its
+    // ring pulled in to a tenth of a millimetre, so the needle's triangles are slivers.
+    const face = uvSphere(260);
+    const seg = 260;
+    const v = 65 * (seg + 1) + 65;
+    const p = face.positions;
+    const ring = new Set<number>();
+    for (let t = 0; t < face.indices.length; t += 3) {
+      const tri = [face.indices[t], face.indices[t + 1], face.indices[t + 2]];
+      if (tri.includes(v)) for (const x of tri) if (x !== v) ring.add(x);
+    }
+    const at = [p[3 * v], p[3 * v + 1], p[3 * v + 2]];
+    for (const n of ring) for (let d = 0; d < 3; d++) p[3 * n + d] = at[d] + 0.02 * (p[3 * n + d] - at[d]);
+    for (let d = 0; d < 3; d++) p[3 * v + d] = at[d] * 1.05;
+    const { object: planned, plan } = planObjectLods(object('Needle', [face]), {
+      simplifier,
+      deflate,
+      viewerBound: true,
+    });
+    expect(plan.high.mode).toBe('proxy');
+    const bvh = TriangleBvh.build(lodTriangles(planned.lods.high));
+    const { max } = strayVertices(face.positions, bvh, Infinity);
+    // The tip is kept (it is 5 cm out), and no input vertex is farther than the plan says.
+    expect(max).toBeLessThan(0.01);
+    expect(max).toBeLessThanOrEqual(plan.high.error * (1 + 1e-6));
   });
 
   it("viewerBound: a big high (over the proxy threshold) may still be its proxy where the viewer's chain is finer", () => {
