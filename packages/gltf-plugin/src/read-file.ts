@@ -134,6 +134,12 @@ export function checkUris(path: string, json: Record<string, unknown>): void {
       if (typeof uri !== 'string') throw new SlmeshError('INPUT_INVALID', `${path}: ${kind}[${i}].uri is not a string`);
       if (uri.startsWith('data:')) return;
       const where = `${path}: ${kind}[${i}].uri "${uri.slice(0, 80)}"`;
+      // A drive letter (C:\, D:/) is a Windows path an exporter left behind, not a URL.
+      if (/^[a-zA-Z]:[\\/]/.test(uri))
+        throw new SlmeshError(
+          'INPUT_UNSAFE',
+          `${where} is an absolute Windows path; only paths inside the model's folder are allowed`,
+        );
       if (/^[a-zA-Z][a-zA-Z0-9+.-]*:/.test(uri))
         throw new SlmeshError(
           'INPUT_UNSAFE',

@@ -77,8 +77,11 @@ describe('checkUris', () => {
     expectError(
       () => checkUris(join(dir, 'm.gltf'), { asset: {}, images: [{ uri: 'C:\\x.png' }] }),
       'INPUT_UNSAFE',
-      /./,
+      /images\[0\]\.uri .* is an absolute Windows path/,
     );
+    // Drive paths as exporters leave them (assimp's test models: D:\projects\..., Q:/ASSIMP/...).
+    expectError(check('Q:/ASSIMP/models/earth.jpg'), 'INPUT_UNSAFE', /absolute Windows path/);
+    expectError(check('c:x.bin'), 'INPUT_UNSAFE', /URL scheme/);
   });
 });
 
