@@ -28,6 +28,37 @@ export interface QuickHullResult {
   volume: number;
 }
 
+/**
+ * Scratch buffers reused from call to call (the decomposition hulls thousands of small point
+ * sets: allocating them each time made a fifth of its CPU time garbage collection). Calls up to
+ * POOL_MAX_FACES faces use them; bigger ones allocate their own, so a million-point hull does not
+ * keep hundreds of megabytes alive. quickHull never re-enters itself.
+ */
+const POOL_MAX_FACES = 1 << 16;
+const pool = {
+  cap: 0,
+  fv: new Int32Array(0),
+  fnb: new Int32Array(0),
+  fpl: new Float64Array(0),
+  alive: new Uint8Array(0),
+  head: new Int32Array(0),
+  far: new Int32Array(0),
+  farD: new Float64Array(0),
+  points: new Int32Array(0),
+};
+
+function facesOf(cap: number) {
+  return {
+    fv: new Int32Array(cap * 3),
+    fnb: new Int32Array(cap * 3),
+    fpl: new Float64Array(cap * 4),
+    alive: new Uint8Array(cap),
+    head: new Int32Array(cap),
+    far: new Int32Array(cap),
+    farD: new Float64Array(cap),
+  };
+}
+
 export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult | undefined {
   const n = p.length / 3;
   if (n < 4) return undefined;
@@ -48,17 +79,17 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
   }
   const eps = ext * epsRelative;
 
-  // Face storage (grown on demand).
+  // Face storage (grown on demand). Every field of a face is written when the face is made, and a
+  // point's next-in-list when it joins a list, so reused buffers need no clearing.
   let cap = Math.max(64, 4 * n);
-  let fv = new Int32Array(cap * 3); // vertex indices
-  let fnb = new Int32Array(cap * 3); // neighbour across edge k: 3 * face + edge
-  let fpl = new Float64Array(cap * 4); // plane nx ny nz d
-  let alive = new Uint8Array(cap);
-  let head = new Int32Array(cap); // conflict list head
-  let far = new Int32Array(cap); // farthest conflict point
-  let farD = new Float64Array(cap);
+  const pooled = cap <= POOL_MAX_FACES;
+  if (pooled && pool.cap < cap) Object.assign(pool, facesOf(cap), { cap, points: new Int32Array(cap) });
+  let { fv, fnb, fpl, alive, head, far, farD } = pooled ? pool : facesOf(cap);
+  if (pooled) cap = pool.cap;
+  // fv: vertex indices; fnb: neighbour across edge k (3 * face + edge); fpl: plane nx ny nz d;
+  // head: conflict list head; far, farD: farthest conflict point and its distance.
   let nf = 0;
-  const nextPt = new Int32Array(n).fill(-1);
+  const nextPt = pooled ? pool.points : new Int32Array(n);
 
   const grow = () => {
     cap *= 2;
@@ -80,6 +111,7 @@ export function quickHull(p: Float64Array, epsRelative = 1e-10): QuickHullResult
     const fd = new Float64Array(cap);
     fd.set(farD);
     farD = fd;
+    if (pooled && cap <= POOL_MAX_FACES) Object.assign(pool, { cap, fv, fnb, fpl, alive, head, far, farD });
   };
 
   const newFace = (a: number, b: number, c: number): number => {

@@ -29,6 +29,20 @@ describe('quickHull', () => {
     );
   });
 
+  it('gives the same hull again after calls of other sizes (its scratch buffers are reused)', () => {
+    const cloud = (n: number, seed: number) => {
+      let s = seed;
+      const rnd = () => ((s = (s * 1103515245 + 12345) >>> 0) / 2 ** 32) * 2 - 1;
+      return Float64Array.from({ length: 3 * n }, rnd);
+    };
+    const a = cloud(300, 1);
+    const first = quickHull(a)!;
+    expect(first).toBeDefined();
+    // A bigger set that grows the pool, one past the pooled size (its own buffers), a smaller one.
+    for (const n of [5000, 20_000, 40]) expect(quickHull(cloud(n, n))).toBeDefined();
+    expect(quickHull(a)).toEqual(first);
+  });
+
   it('refuses flat and collinear sets', () => {
     expect(quickHull(Float64Array.of(0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0.5, 0.5, 0))).toBeUndefined();
     expect(quickHull(Float64Array.of(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3))).toBeUndefined();
