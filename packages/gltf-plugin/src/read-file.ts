@@ -256,10 +256,6 @@ const IMAGE_TYPES: Record<string, string> = {
 };
 
 /**
- * Reads one glTF/GLB file into a glTF-Transform Document, checked first. Every external file
- * is read here (safe-read.ts), and glTF-Transform is handed the bytes.
- */
-/**
  * A file that requires an extension the reader does not know (extensionsRequired) cannot be read
  * as its author meant: say which one. The name is the file's own text, so it is printed only when
  * it looks like an extension name.
@@ -276,6 +272,10 @@ function checkRequiredExtensions(path: string, json: Record<string, unknown>): v
   );
 }
 
+/**
+ * Reads one glTF/GLB file into a glTF-Transform Document, checked first. Every external file
+ * is read here (safe-read.ts), and glTF-Transform is handed the bytes.
+ */
 export async function readDocument(path: string, options: ReadModelFileOptions = {}): Promise<Document> {
   const maxBytes = options.maxFileBytes ?? READ_MODEL_FILE_DEFAULTS.maxFileBytes;
   const bytes = await readBytes(path, maxBytes);

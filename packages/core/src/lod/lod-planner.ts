@@ -494,33 +494,33 @@ export class ObjectLodPlanner {
           updatePositions: false,
           ...(lock ? { lock } : {}),
         });
+      /** A proxy worth measuring against: something left, and fewer triangles than high. */
+      const smaller = (p: SimplifiedLod) => p.triangles > 0 && p.triangles < this.highSource.triangles;
       let proxy = makeProxy();
-      if (proxy.triangles > 0 && proxy.triangles < this.highSource.triangles) {
+      if (smaller(proxy)) {
         // Every vertex of high is measured to the proxy. meshoptimizer's error weighs triangles by
         // their area, so a needle (a spike of sliver triangles) can vanish at an error it calls
         // next to nothing (assimp's subdivided Suzanne from Blender 2.52: one vertex 10 mm off at
         // 2 m, 3.5 px where the estimate gave 0.9). Vertices farther than PROXY_LOCK_FACTOR times
         // the target are locked with their neighbours (the needle's triangles stay whole) and the
         // proxy made again, a few rounds at most.
-        let side = prepareHausdorffSide(lodTriangles(proxy.lod), {
-          samples: o.samples,
-          maxVertexSamples: o.maxVertexSamples,
-        });
-        let stray = strayVertices(this.highSource.positions, side.bvh, PROXY_LOCK_FACTOR * proxyError);
+        const measured = (lod: MeshLod) => {
+          const proxyMesh = lodTriangles(lod);
+          const side = prepareHausdorffSide(proxyMesh, { samples: o.samples, maxVertexSamples: o.maxVertexSamples });
+          const stray = strayVertices(this.highSource.positions, side.bvh, PROXY_LOCK_FACTOR * proxyError);
+          return { proxyMesh, side, stray };
+        };
+        let m = measured(proxy.lod);
         let lock: Uint8Array | undefined;
-        for (let round = 0; round < PROXY_LOCK_ROUNDS && stray.far.length > 0; round++) {
+        for (let round = 0; round < PROXY_LOCK_ROUNDS && m.stray.far.length > 0; round++) {
           lock ??= new Uint8Array(this.highSource.positions.length / 3);
-          lockWithNeighbours(lock, stray.far, this.highSource.indices);
+          lockWithNeighbours(lock, m.stray.far, this.highSource.indices);
           const again = makeProxy(lock);
-          if (!(again.triangles > 0 && again.triangles < this.highSource.triangles)) break;
+          if (!smaller(again)) break;
           proxy = again;
-          side = prepareHausdorffSide(lodTriangles(proxy.lod), {
-            samples: o.samples,
-            maxVertexSamples: o.maxVertexSamples,
-          });
-          stray = strayVertices(this.highSource.positions, side.bvh, PROXY_LOCK_FACTOR * proxyError);
+          m = measured(proxy.lod);
         }
-        const proxyMesh = lodTriangles(proxy.lod);
+        const { proxyMesh, side, stray } = m;
         // The proxy's error: high's vertices (every one) and area samples measured to the proxy;
         // the other direction (the proxy's surface to high's) is meshoptimizer's estimate, since
         // the proxy's vertices are high's own and a BVH over the whole of high would cost more
