@@ -38,7 +38,7 @@ CREATOR_TEXT: dict[str, str] = {
     "physics-tolerance-raised": "Too big for the requested physics accuracy; a coarser tolerance was used.",
     "physics-decomposition-limited": "The physics pieces hit the hull limit before fitting the shape closely.",
     "physics-decomposition-empty": "No solid found for physics pieces; the single hull is used.",
-    "physics-mesh-degenerate": "Zero-area triangles in the physics mesh would block the upload; slmesh drops them when it snaps.",
+    "physics-mesh-degenerate": "Zero-area triangles in the physics mesh would block the upload; slmesh leaves them out of what it writes.",
     "physics-mesh-costly": "Thin or tiny triangles make the physics mesh expensive. Use physics 'hull' or 'decompose', or clean the mesh.",
     "lod-budget-unmet": "The target land impact could not be reached, even with the simplest LODs that keep the shape.",
     "physics-as-hulls": "The _PHYS object is made of closed convex pieces; priced as the hulls Analyze keeps (an estimate).",

@@ -58,6 +58,7 @@ import { serverWeight } from '../cost/server-weight.js';
 import { primUpAxis } from '../geometry/placement.js';
 import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
+import { conformPhysicsMesh } from '../lod/lod-conform.js';
 
 export type PhysicsMode = 'auto' | 'hull' | 'decompose' | 'mesh' | 'none';
 
@@ -556,6 +557,17 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   // impact above the object's floor (its download or server weight) or the hull closes an
   // opening; otherwise it could at best tie, and is not built.
   const floor = Math.max(download, server);
+  // A mesh as the writer puts it in `_PHYS` (conformed to high's box, lod-conform.ts), with its
+  // weight at the object's size and its single hull: what the uploader charges is that mesh's.
+  const asWritten = (mesh: MeshLod) => {
+    const conformed = conformPhysicsMesh(object.lods.high, mesh);
+    const t = lodTriangles(conformed);
+    return {
+      mesh: conformed,
+      cost: triangleMeshPhysicsCost(scaledCopy(t.positions, f), t.indices, settings),
+      hull: convexHull(t.positions).points,
+    };
+  };
   // A lighter mesh candidate (cheaper-shape.ts), when the one from the LOD would raise land
   // impact: a convexified object's mesh is charged as its hull, so the `_PHYS` mesh becomes that
   // hull with fewer of its vertices, within 10 % of the object's longest side (at most the tolerance).
@@ -573,16 +585,13 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       HULL_REDUCTION_SHARE * Math.max(...worldSize),
     );
     const r = reducedHull(meshHull, f, allowed, floor, settings);
-    if (r && r.weight < meshWeight) {
-      const face = r.mesh.faces[0];
+    const w = r && asWritten(r.mesh);
+    const weight = w && convexHullPhysicsCost(w.hull.length / 3, settings);
+    if (r && w && weight! < meshWeight) {
       meshReduced = { error: r.error, weightBefore: meshWeight };
-      meshResult = {
-        ...meshResult,
-        mesh: r.mesh,
-        cost: triangleMeshPhysicsCost(scaledCopy(face.positions, f), face.indices, settings),
-      };
-      meshHull = r.points;
-      meshWeight = r.weight;
+      meshResult = { ...meshResult, mesh: w.mesh, cost: w.cost };
+      meshHull = w.hull;
+      meshWeight = weight!;
     }
   }
   // A lighter mesh candidate for a larger object whose hull closes an opening (opening-mesh.ts):
@@ -610,17 +619,14 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       physics: settings,
       check: () => checkAbort(options.signal),
     });
-    if (m) {
-      const authored = scaledCopy(m.positions, f, true);
+    const w =
+      m &&
+      asWritten({ faces: [{ material: 'physics', positions: scaledCopy(m.positions, f, true), indices: m.indices }] });
+    if (w && w.cost.cost < meshWeight) {
       meshSimplified = { from: meshResult.cost.triangles, weightBefore: meshWeight };
-      meshResult = {
-        ...meshResult,
-        mesh: { faces: [{ material: 'physics', positions: authored, indices: m.indices }] },
-        source: fromPhysicsModel ? 'physics' : 'high',
-        cost: triangleMeshPhysicsCost(m.positions, m.indices, settings),
-      };
-      meshHull = convexHull(authored).points;
-      meshWeight = m.weight;
+      meshResult = { ...meshResult, mesh: w.mesh, source: fromPhysicsModel ? 'physics' : 'high', cost: w.cost };
+      meshHull = w.hull;
+      meshWeight = w.cost.cost;
     }
   }
   const cheapBest = Math.min(

@@ -19,6 +19,8 @@ import {
 import { computeUploadNormalization, denormalizePoints, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { SlObject } from '../../src/types.js';
+import { conformObject } from '../../src/lod/lod-conform.js';
+import { lodTriangles } from '../../src/geometry/object-geometry.js';
 import {
   box,
   boxes,
@@ -157,7 +159,9 @@ describe('buildPhysics', () => {
     const phys = r.object.physicsMesh!.faces[0];
     expect(convexHull(phys.positions).points.length).toBe(phys.positions.length);
     expect(r.weight).toBeCloseTo(convexHullPhysicsCost(phys.positions.length / 3), 12);
-    expect(r.object.hull).toBe(phys.positions);
+    const sorted = (p: ArrayLike<number>) =>
+      Array.from({ length: p.length / 3 }, (_, i) => `${p[3 * i]},${p[3 * i + 1]},${p[3 * i + 2]}`).sort();
+    expect(sorted(r.object.hull!)).toEqual(sorted(phys.positions));
     expect(r.diagnostics.map((d) => d.code)).toContain('physics-mesh-reduced');
     // When download weight sets land impact anyway, nothing is reduced: the plain hull, no `_PHYS`.
     const heavy = buildPhysics(o, { mode: 'auto', downloadWeight: 50, ...FAST });
@@ -405,6 +409,43 @@ describe('buildPhysics', () => {
         expect(triangleMeshPhysicsCost(Float32Array.from(pos), Uint32Array.from(idx)).cost).toBeCloseTo(r.weight, 2);
       }
     }
+  });
+
+  it('a mesh is priced as optimize writes it: conformed to high box (a vertex moved onto a side can make a sliver)', () => {
+    // High: a cube. The low LOD misses its +x side; its vertex nearest that side, moved onto it,
+    // lies almost on the line through the other two of its triangle.
+    const hi = box();
+    const lo = box([0, 0, 0], [0.97, 1, 1]);
+    const n = lo.positions.length / 3;
+    const o: SlObject = {
+      name: 'Thing',
+      lods: {
+        high: { faces: [{ material: 'm', positions: Float32Array.from(hi.positions), indices: hi.indices }] },
+        low: {
+          faces: [
+            {
+              material: 'm',
+              positions: Float32Array.from([...lo.positions, 0.9, 0.4, 0.5, 0.98, 0.5, 0.5, 0.95, 0.4505, 0.5]),
+              indices: Uint32Array.from([...lo.indices, n, n + 1, n + 2]),
+            },
+          ],
+        },
+      },
+    };
+    const f: [number, number, number] = [4, 4, 4];
+    const r = buildPhysics(o, { mode: 'mesh', scale: f, ...FAST });
+    const written = conformObject(r.object).physicsMesh!;
+    const t = lodTriangles(written);
+    const price = triangleMeshPhysicsCost(
+      t.positions.map((v, i) => v * f[i % 3]),
+      t.indices,
+    ).cost;
+    const asBuilt = triangleMeshPhysicsCost(
+      lodTriangles(o.lods.low!).positions.map((v) => v * 4),
+      lodTriangles(o.lods.low!).indices,
+    ).cost;
+    expect(price).toBeGreaterThan(3 * asBuilt);
+    expect(r.weight).toBeCloseTo(price, 9);
   });
 
   it('a ~300k-triangle mesh decomposes on a proxy into a bounded number of hulls', () => {

@@ -3,6 +3,8 @@ import { buildPhysicsMesh } from '../../src/physics/physics-mesh.js';
 import { triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
 import type { Face, SlObject } from '../../src/types.js';
 import { box } from './physics-fixtures.js';
+import { conformObject } from '../../src/lod/lod-conform.js';
+import { lodTriangles } from '../../src/geometry/object-geometry.js';
 
 function object(faces: Face[], lods: Partial<SlObject['lods']> = {}): SlObject {
   return { name: 'Thing', lods: { high: { faces }, ...lods } };
@@ -59,12 +61,16 @@ describe('buildPhysicsMesh', () => {
     expect(snapped.diagnostics.find((d) => d.code === 'physics-mesh-costly')).toBeUndefined();
   });
 
-  it('flags zero-area triangles, which block the upload; snapping removes them', () => {
+  it('says it left out zero-area triangles, which would block the upload; snapping removes them too', () => {
     const b = box();
     const pos = Float32Array.from([...b.positions, 0, 0, 0]);
     const idx = Uint32Array.from([...b.indices, 0, 1, 8]);
     const o = object([{ material: 'm', positions: pos, indices: idx }]);
-    expect(buildPhysicsMesh(o, {}).diagnostics.map((d) => d.code)).toContain('physics-mesh-degenerate');
+    const r = buildPhysicsMesh(o, {});
+    expect(r.diagnostics.map((d) => d.code)).toContain('physics-mesh-degenerate');
+    // Left out of what is written (and priced).
+    expect(r.cost.degenerate).toBe(0);
+    expect(r.mesh.faces.reduce((a, f) => a + f.indices.length, 0)).toBe(b.indices.length);
     const s = buildPhysicsMesh(o, { snap: 0.001 });
     expect(s.cost.degenerate).toBe(0);
     expect(s.diagnostics.map((d) => d.code)).not.toContain('physics-mesh-degenerate');
@@ -82,5 +88,26 @@ describe('buildPhysicsMesh', () => {
     expect(r.mesh.faces[0].indices.length).toBe(96);
     const withPhys: SlObject = { ...o, physicsMesh: { faces: [floor(1)] } };
     expect(buildPhysicsMesh(withPhys, {}).source).toBe('physics');
+  });
+
+  it('prices the mesh as written: conformed to high box, where a vertex moved onto a side can make a sliver', () => {
+    // High: the unit cube. The low LOD misses the +x side: a box to x = 0.97 and a lone triangle
+    // whose vertex at x = 0.98 is the nearest to it. Conforming moves that vertex to x = 1, where
+    // it lies almost on the line through the other two: a sliver that rules the harmonic mean.
+    const hi = box();
+    const lo = box([0, 0, 0], [0.97, 1, 1]);
+    const n = lo.positions.length / 3;
+    const pos = Float32Array.from([...lo.positions, 0.9, 0.4, 0.5, 0.98, 0.5, 0.5, 0.95, 0.4505, 0.5]);
+    const idx = Uint32Array.from([...lo.indices, n, n + 1, n + 2]);
+    const o = object([{ material: 'm', positions: Float32Array.from(hi.positions), indices: hi.indices }], {
+      low: { faces: [{ material: 'm', positions: pos, indices: idx }] },
+    });
+    const r = buildPhysicsMesh(o, {});
+    const asBuilt = triangleMeshPhysicsCost(pos, idx).cost;
+    const written = conformObject({ ...o, physicsMesh: r.mesh }).physicsMesh!;
+    const t = lodTriangles(written);
+    const asWritten = triangleMeshPhysicsCost(t.positions, t.indices).cost;
+    expect(asWritten).toBeGreaterThan(3 * asBuilt); // the sliver
+    expect(r.cost.cost).toBeCloseTo(asWritten, 9);
   });
 });
