@@ -49,6 +49,7 @@ import { mergeMeshNodes } from './merge-objects.js';
 import { readDocument, readSiblingDocument } from './read-file.js';
 import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import {
+  conformHighs,
   conformModel,
   generateModelLods,
   modelScaleFactors,
@@ -490,8 +491,8 @@ async function planAndWrite(
       `optimize: ${p.name}: ${p.highTriangles} -> ${[p.high, ...p.levels].map((l) => l.triangles).join(' / ')} triangles, worst ${p.worstScreenErrorPx.toFixed(2)} px.`,
     );
 
-  // 4. Physics hook, object by object.
-  let model = lods.model;
+  // 4. Physics hook, object by object, on the highs as written (physics is conformed to them).
+  let model = conformHighs(lods.model, read.model);
   if (o.physics) {
     const objects = [...model.objects];
     progress('physics', 0, objects.length);

@@ -105,6 +105,24 @@ export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
 }
 
 /**
+ * Every object's high as written: a planned (reduced) high keeps the input high's box and
+ * materials (core conformLod), so the prim keeps its size and place. Idempotent; conformModel
+ * does it too. optimize does it before physics, which is priced conformed to this high.
+ */
+export function conformHighs(model: SlModel, input?: SlModel): SlModel {
+  const inputHigh = new Map((input?.objects ?? []).map((o) => [o.name, o.lods.high]));
+  return {
+    ...model,
+    objects: model.objects.map((o) => {
+      const before = inputHigh.get(o.name);
+      return before && before !== o.lods.high && before.faces.length === o.lods.high.faces.length
+        ? { ...o, lods: { ...o.lods, high: conformLod(before, o.lods.high) } }
+        : o;
+    }),
+  };
+}
+
+/**
  * Every object with high's box and materials on every LOD and physics model (core lod-conform.ts);
  * a hull that grew past 256 vertices is reduced again.
  */
@@ -116,20 +134,9 @@ export function conformModel(model: SlModel, input?: SlModel): SlModel {
     const points = onHull.length >= 12 ? onHull : h;
     return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
   };
-  // A planned (reduced) high keeps the input high's box and materials too, so the prim keeps its
-  // size and place; then every lower LOD and the physics get the (new) high's.
-  const inputHigh = new Map((input?.objects ?? []).map((o) => [o.name, o.lods.high]));
-  return {
-    ...model,
-    objects: model.objects.map((o) => {
-      const before = inputHigh.get(o.name);
-      const high =
-        before && before !== o.lods.high && before.faces.length === o.lods.high.faces.length
-          ? conformLod(before, o.lods.high)
-          : o.lods.high;
-      return conformObject(high === o.lods.high ? o : { ...o, lods: { ...o.lods, high } }, limit);
-    }),
-  };
+  // High as written (conformHighs); then every lower LOD and the physics get its box.
+  const highs = conformHighs(model, input);
+  return { ...highs, objects: highs.objects.map((o) => conformObject(o, limit)) };
 }
 
 function hasAuthoredLods(o: SlObject): boolean {

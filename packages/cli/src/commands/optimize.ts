@@ -19,7 +19,10 @@ import {
   mayHaveOpenings,
   primScale,
   costReport,
+  convexHullPhysicsCost,
   type Diagnostic,
+  type DeflateFn,
+  type Vec3,
   lodTriangleCount,
   SlmeshError,
   type PhysicsMode,
@@ -73,6 +76,9 @@ const PHYSICS_MODES: readonly PhysicsMode[] = ['auto', 'hull', 'decompose', 'mes
 /** Objects under this many triangles get their physics built in this thread, larger ones in a worker (but see `small` below: hulls always here). */
 const IN_PROCESS_PHYSICS_TRIANGLES = 2000;
 
+/** The least physics weight any shape has: a hull of 4 vertices (a decomposition or mesh weighs more). */
+const LIGHTEST_PHYSICS = convexHullPhysicsCost(4);
+
 /**
  * The physics hook of `--physics`: builds each object's physics off the main thread (core
  * buildPhysics in a worker), with a progress line on a terminal; Ctrl-C cancels it.
@@ -98,6 +104,24 @@ export function physicsHookFor(
           : d.message;
       err(`slmesh: ${printable(message)}\n`);
     }
+  };
+  // Auto on a linkset: its land impact is the largest of the summed download, physics and server
+  // weights, so a part's closer physics fit is held to what the rest leaves (fitAllowance). The
+  // sums are priced once per model (the objects' LODs are final when physics starts).
+  let linkset: { objects: readonly SlObject[]; floor: number } | undefined;
+  const allowanceFor = (index: number, objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
+    if (linkset?.objects !== objects) {
+      const bare = objects.map((o) => ({ ...o, hull: undefined, decomposition: undefined, physicsMesh: undefined }));
+      const l = costReport({ objects: bare }, { deflate, scaleFactors: f }).linkset;
+      linkset = { objects, floor: Math.max(l.streaming, l.server) };
+    }
+    // The parts before this one weigh what they chose; each after it at least the lightest shape.
+    let spent = 0;
+    for (let j = 0; j < index; j++) {
+      const c = objects[j].physicsChoice;
+      spent += c?.candidates.find((x) => x.shape === c.shape)?.weight ?? LIGHTEST_PHYSICS;
+    }
+    return linkset.floor - spent - LIGHTEST_PHYSICS * (objects.length - index - 1);
   };
   return async (object: SlObject, ctx) => {
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
@@ -130,9 +154,14 @@ export function physicsHookFor(
               AVATAR_PASSAGE_HEIGHT / Math.max(...ctx.scaleFactors),
             )
           : undefined;
+      const fitAllowance =
+        mode === 'auto' && ctx.model.objects.length > 1
+          ? allowanceFor(ctx.index, ctx.model.objects, ctx.deflate, ctx.scaleFactors)
+          : undefined;
       const physicsOptions = {
         mode,
         scale: ctx.scaleFactors,
+        ...(fitAllowance !== undefined ? { fitAllowance } : {}),
         ...(surface ? { surface } : {}),
         ...(surroundings ? { surroundings } : {}),
         ...(tolerance !== undefined ? { tolerance } : {}),
@@ -140,7 +169,10 @@ export function physicsHookFor(
       };
       // Copies share physics only when judged alone (surroundings differ from copy to copy).
       const same = surroundings ? undefined : built.find(object, ctx.scaleFactors, downloadWeight, surface);
-      if (same) {
+      // A copy's build is reused only while its choice fits this copy's allowance.
+      const sameChoice = same?.built.object.physicsChoice;
+      const sameWeight = sameChoice?.candidates.find((x) => x.shape === sameChoice.shape)?.weight ?? 0;
+      if (same && !(fitAllowance !== undefined && sameWeight > fitAllowance)) {
         report(same.built.diagnostics, { from: same.name, to: object.name });
         return withPhysicsOf(object, same.built.object);
       }

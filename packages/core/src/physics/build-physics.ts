@@ -89,6 +89,15 @@ export interface BuildPhysicsOptions {
    */
   downloadWeight?: number;
   /**
+   * Auto: among the shapes that tie on the object's land impact (all under its download weight),
+   * a closer fit than the lightest is taken only up to this physics weight. `optimize` passes
+   * what the rest of the linkset leaves before the linkset's physics weight would pass its
+   * download or server weight: a linkset's land impact is the largest of the three sums, so a
+   * part's closer fit can raise it even where it raises nothing of the part's own. Default: no
+   * limit.
+   */
+  fitAllowance?: number;
+  /**
    * The surface the decomposition, the opening test and auto's opening-keeping mesh are made from
    * when the object has no physics model of its own, in the frame of its LODs. Default: its high
    * LOD. `optimize` passes the input's high when the high is a planned simplification of it: a
@@ -699,7 +708,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const pool =
     usable.length > 0 ? usable : tooCostly ? candidates.filter(fits) : candidates.filter((c) => c.shape === 'hull');
   const least = Math.min(...pool.map((c) => c.landImpact));
-  const tied = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
+  const even = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
+  // A closer fit than the lightest only within the linkset's allowance (fitAllowance).
+  const lightest = Math.min(...even.map((c) => c.weight));
+  const cap = Math.max(lightest, options.fitAllowance ?? Infinity) * (1 + 1e-9);
+  const tied = even.filter((c) => c.weight <= cap);
+  const capped = tied.length < even.length;
   // A convexified mesh is simulated as its hull: it fits no better, and needs a `_PHYS` model.
   // So is a decomposition of one hull (and it needs Analyze).
   const rank = (c: PhysicsCandidate) =>
@@ -721,7 +735,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   else if (hullOpening.closes)
     reason = `${opening}; the cheapest shape that keeps it open${usable.length === 0 ? ' could not be made: hull used' : ''}`;
   else if (dominated)
-    reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it`;
+    reason = `download weight ${fmt(download)} sets the land impact; ${tied.length > 1 ? 'the closest fit' : 'the only shape'} that does not raise it${capped ? " (a closer fit would raise the linkset's physics weight past its download or server weight)" : ''}`;
   else
     reason = `lowest land impact (${fmt(chosen.landImpact)}${chosen.estimate ? ' estimate' : ''}); closes no opening an avatar uses`;
   if (chosen.shape === 'decomposition' && !hullOpening.closes) reason += '; assumes Analyze in the uploader';

@@ -448,6 +448,25 @@ describe('buildPhysics', () => {
     expect(r.weight).toBeCloseTo(price, 9);
   });
 
+  it('auto: fitAllowance holds a closer fit than the lightest tied shape to that weight (a part of a linkset)', () => {
+    // Download weight sets the land impact: the cheap shapes tie on it, and the closest fit wins
+    // (the triangle mesh, far heavier than the hull; the flat ring's box does not fit).
+    const o = objectOf(torus(1, 0.25, 32, 12));
+    const free = buildPhysics(o, { mode: 'auto', downloadWeight: 500, ...FAST });
+    const hull = free.choice!.candidates.find((c) => c.shape === 'hull')!;
+    expect(free.choice!.shape).toBe('mesh');
+    expect(free.weight).toBeGreaterThan(10 * hull.weight);
+    for (const fitAllowance of [hull.weight, 0]) {
+      const held = buildPhysics(o, { mode: 'auto', downloadWeight: 500, fitAllowance, ...FAST });
+      expect(held.choice!.shape).toBe('hull');
+      expect(held.weight).toBeCloseTo(hull.weight, 12);
+      expect(held.choice!.reason).toContain("linkset's physics weight");
+    }
+    // An allowance that covers the mesh changes nothing.
+    const ample = buildPhysics(o, { mode: 'auto', downloadWeight: 500, fitAllowance: free.weight, ...FAST });
+    expect(ample.choice!.shape).toBe('mesh');
+  });
+
   it('a ~300k-triangle mesh decomposes on a proxy into a bounded number of hulls', () => {
     const m = blob(550, 0.1, 3);
     expect(m.indices.length / 3).toBeGreaterThan(290_000);
