@@ -84,7 +84,7 @@ describe('physics of copies', () => {
   it("a copy reports the first one's warnings under its own name", async () => {
     const lines: string[] = [];
     const hook = physicsHookFor('mesh', undefined, (s) => lines.push(s));
-    // A sheet with a zero-area triangle: its physics mesh is warned about.
+    // A sheet with a sliver: its physics mesh is warned about (physics-mesh-costly).
     const sheet = (name: string, translation: Vec3): SlObject => ({
       name,
       lods: {
@@ -92,8 +92,10 @@ describe('physics of copies', () => {
           faces: [
             {
               material: 'm',
-              positions: Float32Array.from([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0]),
-              indices: Uint32Array.from([0, 1, 2, 0, 2, 3, 0, 1, 1]),
+              positions: Float32Array.from([
+                0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0, 0.2, 0.5, 0, 0.8, 0.50001, 0, 0.5, 0.50002, 0,
+              ]),
+              indices: Uint32Array.from([0, 1, 2, 0, 2, 3, 4, 5, 6]),
             },
           ],
         },
