@@ -162,6 +162,7 @@ export {
   conformPhysicsMesh,
   conformHulls,
   conformObject,
+  writtenHull,
   boxStretch,
   displayedLod,
   faceHasArea,

@@ -3,9 +3,7 @@ import { createTransform } from './gltf-utils.js';
 import {
   conformLod,
   conformObject,
-  convexHull,
-  convexHullMesh,
-  MAX_HULL_VERTICES,
+  writtenHull,
   worldBox,
   LOD_PLAN_DEFAULTS,
   planModelLods,
@@ -127,16 +125,9 @@ export function conformHighs(model: SlModel, input?: SlModel): SlModel {
  * a hull that grew past 256 vertices is reduced again.
  */
 export function conformModel(model: SlModel, input?: SlModel): SlModel {
-  // A hull is priced by its vertex count and written as its closed hull mesh: keep only the
-  // points on the hull (clamping or an added extreme point can leave some inside).
-  const limit = (h: Float32Array) => {
-    const onHull = convexHullMesh(h).positions;
-    const points = onHull.length >= 12 ? onHull : h;
-    return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
-  };
   // High as written (conformHighs); then every lower LOD and the physics get its box.
   const highs = conformHighs(model, input);
-  return { ...highs, objects: highs.objects.map((o) => conformObject(o, limit)) };
+  return { ...highs, objects: highs.objects.map((o) => conformObject(o, writtenHull)) };
 }
 
 function hasAuthoredLods(o: SlObject): boolean {

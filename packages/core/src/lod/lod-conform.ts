@@ -35,8 +35,8 @@
 
 import type { Box3, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
 import { boxSize, emptyBox, growBox, isEmptyBox, lodBox, singleHullSource } from '../geometry/object-geometry.js';
-import { convexHull } from '../physics/convex-hull.js';
-import { F_APPROXIMATELY_ZERO } from '../constants.js';
+import { convexHull, convexHullMesh } from '../physics/convex-hull.js';
+import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES } from '../constants.js';
 
 /** Relative tolerance (of the object's largest side) under which a box side counts as reached. */
 export const LOD_BOX_TOLERANCE = 1e-6;
@@ -350,6 +350,18 @@ export function conformHulls(high: MeshLod, hulls: Hull[]): Hull[] {
     out[best] = grown;
   }
   return out;
+}
+
+/**
+ * A hull as the writer puts it in the asset: only its points on the hull (clamping to high's box
+ * or an added extreme point can leave some inside; a flat one keeps its points), at most 256
+ * (MAX_HULL_VERTICES; a hull reduced again when a point took it past that). It is priced by its
+ * vertex count.
+ */
+export function writtenHull(h: Hull): Hull {
+  const onHull = convexHullMesh(h).positions;
+  const points = onHull.length >= 12 ? onHull : h;
+  return points.length / 3 > MAX_HULL_VERTICES ? convexHull(points).points : points;
 }
 
 /**

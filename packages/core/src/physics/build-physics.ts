@@ -41,6 +41,7 @@ import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type Decompositio
 import {
   boxSize,
   lodBox,
+  lodPositions,
   lodTriangleCount,
   lodTriangles,
   scaledCopy,
@@ -58,7 +59,7 @@ import { serverWeight } from '../cost/server-weight.js';
 import { primUpAxis } from '../geometry/placement.js';
 import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
-import { conformPhysicsMesh } from '../lod/lod-conform.js';
+import { conformHulls, conformLod, conformPhysicsMesh, writtenHull } from '../lod/lod-conform.js';
 
 export type PhysicsMode = 'auto' | 'hull' | 'decompose' | 'mesh' | 'none';
 
@@ -224,6 +225,18 @@ function writtenHulls(hulls: Float32Array[]): Float32Array[] {
   return hulls.map((h) => convexHullMesh(h).positions).filter((h) => h.length >= 12);
 }
 
+/**
+ * Where the uploader takes the single hull from (singleHullSource: the physics mesh, else low,
+ * medium, high), as the writer conforms it to high's box: the written hull is that model's.
+ */
+function writtenHullSource(object: SlObject): ReturnType<typeof singleHullSource> {
+  const s = singleHullSource(object);
+  const high = object.lods.high;
+  if (s.source === 'physics') return { ...s, positions: lodPositions(conformPhysicsMesh(high, object.physicsMesh!)) };
+  if (s.source === 'high') return s;
+  return { ...s, positions: lodPositions(conformLod(high, object.lods[s.source]!)) };
+}
+
 /** The 12-triangle mesh of a box, outward. */
 function boxMesh(min: Vec3, max: Vec3): MeshLod {
   const positions = new Float32Array(24);
@@ -276,8 +289,9 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const worldSize: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
   const convexified = meshConvexified(worldSize);
 
-  // 1. The single hull, always (every asset carries one).
-  const src = singleHullSource(object);
+  // 1. The single hull, always (every asset carries one): of the model the uploader takes it
+  //    from, as written (conformed to high's box, lod-conform.ts).
+  const src = writtenHullSource(object);
   const single = convexHull(src.positions);
   if (single.boxFallback && single.points.length > 0)
     add(
@@ -475,7 +489,8 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       );
     }
     hulls = writtenHulls(fitted.map((h) => scaledCopy(h, f, true)));
-    const counts = hulls.map((h) => h.length / 3);
+    // Priced as written: conformed to high's box (lod-conform.ts), which can add a vertex.
+    const counts = conformHulls(object.lods.high, hulls).map((h) => writtenHull(h).length / 3);
     dCost = decompositionPhysicsCost(counts, settings);
     dInfo = {
       hulls: hulls.length,

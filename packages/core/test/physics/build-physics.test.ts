@@ -19,7 +19,7 @@ import {
 import { computeUploadNormalization, denormalizePoints, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { SlObject } from '../../src/types.js';
-import { conformObject } from '../../src/lod/lod-conform.js';
+import { conformObject, writtenHull } from '../../src/lod/lod-conform.js';
 import { lodTriangles } from '../../src/geometry/object-geometry.js';
 import {
   box,
@@ -386,7 +386,8 @@ describe('buildPhysics', () => {
   it('the price is the price of re-reading the written asset (decomposition and mesh)', () => {
     for (const mode of ['decompose', 'mesh'] as const) {
       const r = buildPhysics(objectOf(torus(1, 0.25, 32, 12)), { mode, ...FAST });
-      const o = r.object;
+      // As optimize writes it: conformed to high's box.
+      const o = conformObject(r.object, writtenHull);
       const bytes = encodeMeshAsset(
         { lods: o.lods, hull: o.hull, decomposition: o.decomposition, physicsMesh: o.physicsMesh },
         { deflate: (d, level) => new Uint8Array(deflateSync(d, { level })) },
@@ -465,6 +466,22 @@ describe('buildPhysics', () => {
     // An allowance that covers the mesh changes nothing.
     const ample = buildPhysics(o, { mode: 'auto', downloadWeight: 500, fitAllowance: free.weight, ...FAST });
     expect(ample.choice!.shape).toBe('mesh');
+  });
+
+  it('the single hull is priced as written: of the low LOD conformed to high box', () => {
+    // A low LOD inside high's box: the writer moves its vertices nearest the sides onto them,
+    // and the uploader takes the single hull from that low LOD.
+    const o: SlObject = {
+      ...objectOf(sphere(1, 48, 24)),
+      lods: {
+        high: objectOf(sphere(1, 48, 24)).lods.high,
+        low: objectOf(sphere(0.9, 10, 3)).lods.high,
+      },
+    };
+    const r = buildPhysics(o, { mode: 'hull' });
+    const written = conformObject(r.object, writtenHull);
+    expect(r.weight).toBeCloseTo(convexHullPhysicsCost(written.hull!.length / 3), 12);
+    expect(written.hull!.length).toBe(r.object.hull!.length);
   });
 
   it('a ~300k-triangle mesh decomposes on a proxy into a bounded number of hulls', () => {
