@@ -8,31 +8,13 @@
 import { describe, expect, it } from 'vitest';
 import { costReport, zlibNgDeflate, type MeshLod, type SlObject, type Vec3 } from '@slmesh/core';
 import type { PhysicsHookContext } from '@slmesh/gltf-plugin/node';
+import { boxes } from '../../core/test/physics/physics-fixtures.js';
 import { physicsHookFor } from '../src/commands/optimize.js';
 
-/** Closed axis-aligned boxes as one face. */
-function boxes(list: [Vec3, Vec3][]): MeshLod {
-  const pos: number[] = [],
-    idx: number[] = [];
-  for (const [a, b] of list) {
-    const base = pos.length / 3;
-    for (let i = 0; i < 8; i++) pos.push(i & 1 ? b[0] : a[0], i & 2 ? b[1] : a[1], i & 4 ? b[2] : a[2]);
-    for (const [p, q, r, s] of [
-      [0, 4, 6, 2],
-      [1, 3, 7, 5],
-      [0, 1, 5, 4],
-      [2, 6, 7, 3],
-      [0, 2, 3, 1],
-      [4, 5, 7, 6],
-    ])
-      idx.push(base + p, base + q, base + r, base + p, base + r, base + s);
-  }
-  return { faces: [{ material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) }] };
-}
-
-/** boxes() with every coordinate times k. */
+/** Closed boxes (core's test fixture) as one face, every coordinate times k. */
 function scaled(k: number, list: [Vec3, Vec3][]): MeshLod {
-  return boxes(list.map(([a, b]) => [a.map((v) => v * k) as Vec3, b.map((v) => v * k) as Vec3]));
+  const m = boxes(list);
+  return { faces: [{ material: 'm', positions: Float32Array.from(m.positions, (v) => v * k), indices: m.indices }] };
 }
 
 /** A torus in the xz plane, `seg` x `sides` quads. */
