@@ -4,7 +4,8 @@
  *   1. read a glTF/GLB and its sibling `_LOD2/_LOD1/_LOD0/_PHYS` files into objects;
  *   2. price the input as it is ("before": what uploading it without LODs would cost);
  *   3. generate every object's LODs (slLods' planner: error-bound or budget mode);
- *   4. run the optional `physics` hook on each object (after its LODs, before writing);
+ *   4. run the optional `physics` hook on each object (after its LODs, on the highs as written,
+ *      before writing: physics is priced as it will be conformed);
  *   5. give every LOD and physics model high's box and materials (core lod-conform.ts) and write
  *      uploader-ready sibling GLB files (`out.glb`, `out_LOD2.glb`, `out_LOD1.glb`,
  *      `out_LOD0.glb`, `out_PHYS.glb`), each with the input's node tree, names and transforms;
