@@ -520,9 +520,10 @@ async function planAndWrite(
     model = { ...model, objects };
   }
 
-  // 5. High's box and materials on every LOD and physics model, then the sibling files.
+  // 5. High's box and materials on every LOD and physics model (the highs were conformed in
+  //    step 4), then the sibling files.
   progress('write', 0, 1);
-  model = conformModel(model, read.model);
+  model = conformModel(model);
   // (Not for a join that is only priced: its bytes would never be written.)
   const parts =
     ctx.write === false ? {} : await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });

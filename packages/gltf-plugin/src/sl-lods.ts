@@ -104,8 +104,9 @@ export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
 
 /**
  * Every object's high as written: a planned (reduced) high keeps the input high's box and
- * materials (core conformLod), so the prim keeps its size and place. Idempotent; conformModel
- * does it too. optimize does it before physics, which is priced conformed to this high.
+ * materials (core conformLod), so the prim keeps its size and place. conformModel does it when
+ * given the input; optimize does it before physics (which is priced conformed to this high) and
+ * then calls conformModel without the input.
  */
 export function conformHighs(model: SlModel, input?: SlModel): SlModel {
   const inputHigh = new Map((input?.objects ?? []).map((o) => [o.name, o.lods.high]));
