@@ -220,8 +220,11 @@ export const OPENING_COST_LIMIT = 10;
 /** ... and this much land impact above the hull's (see OPENING_COST_LIMIT). */
 export const OPENING_COST_MIN_RISE = 10;
 
-/** Each hull as the writer writes it in `_PHYS`: its closed hull mesh's vertices (points inside a face dropped). */
-function writtenHulls(hulls: Float32Array[]): Float32Array[] {
+/**
+ * Each hull as its closed hull mesh's vertices (points inside a face dropped; a flat hull dropped).
+ * The writer conforms these to high's box and keeps what lod-conform's writtenHull keeps.
+ */
+function closedHulls(hulls: Float32Array[]): Float32Array[] {
   return hulls.map((h) => convexHullMesh(h).positions).filter((h) => h.length >= 12);
 }
 
@@ -488,7 +491,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
         `the decomposition's ${decomposition.hulls.length} hulls were merged to ${fitted.length} and simplified where no opening an avatar uses needs the fit: away from the openings it is looser than ${fmt(asked * 100)} cm`,
       );
     }
-    hulls = writtenHulls(fitted.map((h) => scaledCopy(h, f, true)));
+    hulls = closedHulls(fitted.map((h) => scaledCopy(h, f, true)));
     // Priced as written: conformed to high's box (lod-conform.ts), which can add a vertex.
     const counts = conformHulls(object.lods.high, hulls).map((h) => writtenHull(h).length / 3);
     dCost = decompositionPhysicsCost(counts, settings);
