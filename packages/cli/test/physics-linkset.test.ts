@@ -6,83 +6,29 @@
  */
 
 import { describe, expect, it } from 'vitest';
-import { costReport, zlibNgDeflate, type MeshLod, type SlObject, type Vec3 } from '@slmesh/core';
+import { costReport, zlibNgDeflate, type SlObject, type Vec3 } from '@slmesh/core';
 import type { PhysicsHookContext } from '@slmesh/gltf-plugin/node';
-import { boxes } from '../../core/test/physics/physics-fixtures.js';
+import { room as roomMesh, torus, type TestMesh } from '../../core/test/physics/physics-fixtures.js';
 import { physicsHookFor } from '../src/commands/optimize.js';
 
-/** Closed boxes (core's test fixture) as one face, every coordinate times k. */
-function scaled(k: number, list: [Vec3, Vec3][]): MeshLod {
-  const m = boxes(list);
-  return { faces: [{ material: 'm', positions: Float32Array.from(m.positions, (v) => v * k), indices: m.indices }] };
+/** A fixture mesh (core's physics test fixtures) as an object's high LOD, times k, at `placement`. */
+function object(name: string, m: TestMesh, k: number, rotation: number[], translation: Vec3): SlObject {
+  return {
+    name,
+    lods: {
+      high: { faces: [{ material: 'm', positions: Float32Array.from(m.positions, (v) => v * k), indices: m.indices }] },
+    },
+    placement: { rotation, translation },
+  };
 }
 
-/** A torus in the xz plane, `seg` x `sides` quads. */
-function torus(R: number, r: number, seg: number, sides: number): MeshLod {
-  const pos: number[] = [],
-    idx: number[] = [];
-  for (let i = 0; i < seg; i++)
-    for (let j = 0; j < sides; j++) {
-      const u = (2 * Math.PI * i) / seg,
-        v = (2 * Math.PI * j) / sides;
-      pos.push((R + r * Math.cos(v)) * Math.cos(u), r * Math.sin(v), (R + r * Math.cos(v)) * Math.sin(u));
-    }
-  for (let i = 0; i < seg; i++)
-    for (let j = 0; j < sides; j++) {
-      const a = i * sides + j,
-        b = ((i + 1) % seg) * sides + j,
-        c = ((i + 1) % seg) * sides + ((j + 1) % sides),
-        d = i * sides + ((j + 1) % sides);
-      idx.push(a, b, c, a, c, d);
-    }
-  return { faces: [{ material: 'm', positions: Float32Array.from(pos), indices: Uint32Array.from(idx) }] };
-}
-
-const at = (translation: Vec3) => ({ rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation });
-
-/** A walled room (8 x 6 x 5.4 m at F = 1) with a doorway and a roof: its hull would close it. */
-const room: SlObject = {
-  name: 'Room',
-  lods: {
-    high: scaled(2, [
-      [
-        [-2, -1.5, -0.1],
-        [2, 1.5, 0],
-      ],
-      [
-        [-2, -1.5, 0],
-        [-1.9, 1.5, 2.6],
-      ],
-      [
-        [1.9, -1.5, 0],
-        [2, 1.5, 2.6],
-      ],
-      [
-        [-2, 1.4, 0],
-        [2, 1.5, 2.6],
-      ],
-      [
-        [-2, -1.5, 0],
-        [-0.5, -1.4, 2.6],
-      ],
-      [
-        [0.5, -1.5, 0],
-        [2, -1.4, 2.6],
-      ],
-      [
-        [-0.5, -1.5, 2.1],
-        [0.5, -1.4, 2.6],
-      ],
-      [
-        [-2, -1.5, 2.6],
-        [2, 1.5, 2.7],
-      ],
-    ]),
-  },
-  placement: at([0, 0, 0]),
-};
-/** A coarse ring: under its own download weight both its hull and (closer) its mesh tie. */
-const ring: SlObject = { name: 'Ring', lods: { high: torus(1, 0.3, 16, 8) }, placement: at([10, 0, 0]) };
+/** core's walled room with a doorway (8 x 6 m at F = 1): its hull would close it. */
+const room = object('Room', roomMesh(), 2, [1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 0, 0]);
+/**
+ * A coarse ring stood on its side (core's torus lies flat): under its own download weight both
+ * its hull and (closer) its mesh tie.
+ */
+const ring = object('Ring', torus(1, 0.3, 16, 8), 1, [1, 0, 0, 0, 0, 1, 0, -1, 0], [10, 0, 0]);
 
 const F: Vec3 = [18, 18, 18];
 function ctx(index: number, objects: SlObject[]): PhysicsHookContext {
