@@ -15,6 +15,7 @@
  */
 
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
+import { boundaryLoops } from '../geometry/boundary-loops.js';
 import { triangulatePolygon } from '../geometry/polygon-triangulate.js';
 import { principalAxes } from '../geometry/principal-axes.js';
 import { vertexComponents } from '../geometry/mesh-clip.js';
@@ -27,54 +28,30 @@ export interface ClosedMesh extends IndexedMesh<Float64Array> {
   openLoops: number;
 }
 
+/** A cap of one loop: triangles (vertex indices) on the loop's best-fit plane, wound along the loop. */
+export function loopCap(p: ArrayLike<number>, loop: readonly number[]): number[] {
+  const xy = planeCoordinates(p, loop);
+  const ring = loop.map((_, i) => i);
+  // Triangles come out counter-clockwise; the cap must follow the loop's own direction.
+  const flip = ringArea(xy, ring) < 0;
+  const tris = triangulatePolygon(xy, ring);
+  const cap: number[] = [];
+  for (let t = 0; t < tris.length; t += 3) {
+    const a = loop[tris[t]],
+      b = loop[tris[t + 1]],
+      c = loop[tris[t + 2]];
+    if (flip) cap.push(a, c, b);
+    else cap.push(a, b, c);
+  }
+  return cap;
+}
+
 export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
   const ix = mesh.indices,
     p = mesh.positions;
-  const nv = p.length / 3;
-  // 1. Directed boundary edges: a -> b used by one triangle, and no triangle uses b -> a.
-  const directed = new Map<number, number>();
-  const undirected = new Map<number, number>();
-  for (let t = 0; t < ix.length; t += 3) {
-    for (let k = 0; k < 3; k++) {
-      const a = ix[t + k],
-        b = ix[t + ((k + 1) % 3)];
-      directed.set(a * nv + b, (directed.get(a * nv + b) ?? 0) + 1);
-      const key = a < b ? a * nv + b : b * nv + a;
-      undirected.set(key, (undirected.get(key) ?? 0) + 1);
-    }
-  }
-  // The cap walks each boundary edge backwards: from b to a.
-  const capNext = new Map<number, number[]>();
-  for (const [key, n] of directed) {
-    const a = Math.floor(key / nv),
-      b = key % nv;
-    if (n !== 1 || undirected.get(a < b ? key : b * nv + a) !== 1) continue;
-    (capNext.get(b) ?? capNext.set(b, []).get(b)!).push(a);
-  }
-  if (capNext.size === 0) return { positions: mesh.positions, indices: mesh.indices, capped: 0, openLoops: 0 };
-  // 2. Chain loops; a vertex with several ways on makes the loop ambiguous: leave it open.
-  const used = new Set<number>();
-  const loops: number[][] = [];
-  let openLoops = 0;
-  for (const start of [...capNext.keys()].sort((x, y) => x - y)) {
-    if (used.has(start)) continue;
-    const loop: number[] = [];
-    let cur = start,
-      ok = true;
-    for (let guard = 0; guard <= capNext.size; guard++) {
-      const nexts = capNext.get(cur);
-      if (nexts?.length !== 1 || used.has(cur)) {
-        ok = false;
-        break;
-      }
-      used.add(cur);
-      loop.push(cur);
-      cur = nexts[0];
-      if (cur === start) break;
-    }
-    if (ok && cur === start && loop.length >= 3) loops.push(loop);
-    else openLoops++;
-  }
+  const { loops, openLoops } = boundaryLoops(ix, p.length / 3);
+  if (loops.length === 0 && openLoops === 0)
+    return { positions: mesh.positions, indices: mesh.indices, capped: 0, openLoops: 0 };
   // 3. A flat sheet with holes (a ring, a wall with windows) is capped as one polygon with holes,
   //    so it becomes a two-sided sheet that keeps them: capping its outer loop alone would cover them.
   const caps: number[] = [];
@@ -86,21 +63,7 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
     for (const loop of group) sheetLoops.add(loop);
   }
   // 4. Triangulate each other loop on its best-fit plane.
-  for (const loop of loops) {
-    if (sheetLoops.has(loop)) continue;
-    const xy = planeCoordinates(p, loop);
-    const ring = loop.map((_, i) => i);
-    // Triangles come out counter-clockwise; the cap must follow the loop's own direction.
-    const flip = ringArea(xy, ring) < 0;
-    const tris = triangulatePolygon(xy, ring);
-    for (let t = 0; t < tris.length; t += 3) {
-      const a = loop[tris[t]],
-        b = loop[tris[t + 1]],
-        c = loop[tris[t + 2]];
-      if (flip) caps.push(a, c, b);
-      else caps.push(a, b, c);
-    }
-  }
+  for (const loop of loops) if (!sheetLoops.has(loop)) caps.push(...loopCap(p, loop));
   const indices = new Uint32Array(ix.length + caps.length);
   indices.set(ix);
   indices.set(caps, ix.length);
@@ -108,9 +71,11 @@ export function closeHoles(mesh: IndexedMesh<Float64Array>): ClosedMesh {
 }
 
 /** The vertices `verts` in 2D on their best-fit plane (principal axes), xy pairs in their order. */
-function planeCoordinates(p: Float64Array, verts: readonly number[]): Float64Array {
+function planeCoordinates(p: ArrayLike<number>, verts: readonly number[]): Float64Array {
   const pts = new Float64Array(verts.length * 3);
-  verts.forEach((v, i) => pts.set(p.subarray(3 * v, 3 * v + 3), 3 * i));
+  verts.forEach((v, i) => {
+    for (let k = 0; k < 3; k++) pts[3 * i + k] = p[3 * v + k];
+  });
   const pa = principalAxes(pts);
   const [u, w] = [pa.axes[0], pa.axes[1]];
   const xy = new Float64Array(verts.length * 2);
