@@ -153,12 +153,14 @@ export interface AvatarOpening {
   width?: number;
   /**
    * Where the avatar's axis can be in every opening the hull closes (cell centres, flat xyz, in
-   * the frame of the input; thinned to at most MAX_OPENING_POINTS): a shape keeps the openings
+   * the frame of the input; thinned to a lattice of at most MAX_OPENING_POINTS): a shape keeps the openings
    * open when it leaves these points a margin clear.
    */
   points?: Float64Array;
   /** A point in it, metres, in the frame of the input. */
   at?: [number, number, number];
+  /** Distance between neighbouring `points` along each axis, metres (a grid cell, more when thinned). */
+  spacing?: number;
 }
 
 /** Samples of the surroundings' triangles the grid may take, per cell (bounds their cost). */
@@ -171,7 +173,7 @@ export const MAX_OPENING_POINTS = 8192;
  * ring's hole above its rim): higher gaps (over a figure's back, in a tall chair's carving) are
  * flown through at most, and may close. Rooms count at any height.
  */
-const PASSAGE_STEP = 1;
+export const PASSAGE_STEP = 1;
 /** Cells of a space sampled for its walls. */
 const SAMPLE_CELLS = 96;
 /** Share of a space's cells that must meet a wall (or a roof) for it to count. */
@@ -455,6 +457,33 @@ function everyNth(xs: Int32Array, most: number): Int32Array {
   return out;
 }
 
+/**
+ * At most `most` of `cells` (indices into an nx x ny x nz grid), spread evenly in space: the
+ * cells whose three grid coordinates are multiples of the smallest `stride` that leaves at most
+ * `most` (all when they fit). A lattice, unlike every nth cell in grid order (which keeps whole
+ * columns metres apart along x, at a phase that moves with the grid's box): two openings' points
+ * can then be compared within a spacing of each other.
+ */
+function latticeCells(cells: Int32Array, nx: number, ny: number, most: number): { kept: Int32Array; stride: number } {
+  if (cells.length <= most) return { kept: cells, stride: 1 };
+  // The lattice goes through the first cell, so it keeps at least that one (an avatar's axis
+  // points often form a sheet one cell thick: a doorway just wide enough).
+  const [i0, j0, k0] = [cells[0] % nx, Math.floor(cells[0] / nx) % ny, Math.floor(cells[0] / (nx * ny))];
+  for (let stride = Math.max(2, Math.floor(Math.cbrt(cells.length / most))); ; stride++) {
+    const on = (g: number) =>
+      (g % nx) - i0 === stride * Math.round(((g % nx) - i0) / stride) &&
+      (Math.floor(g / nx) % ny) - j0 === stride * Math.round(((Math.floor(g / nx) % ny) - j0) / stride) &&
+      Math.floor(g / (nx * ny)) - k0 === stride * Math.round((Math.floor(g / (nx * ny)) - k0) / stride);
+    let n = 0;
+    for (const g of cells) if (on(g)) n++;
+    if (n > most) continue;
+    const kept = new Int32Array(n);
+    n = 0;
+    for (const g of cells) if (on(g)) kept[n++] = g;
+    return { kept, stride };
+  }
+}
+
 /** Calls `f` on the cells 6-connected to cell `g` of an nx x ny x nz grid, in the order -x, +x, -y, +y, -z, +z. */
 function forEachNeighbour(g: number, nx: number, ny: number, nz: number, f: (h: number) => void): void {
   const i = g % nx,
@@ -736,10 +765,11 @@ export function avatarOpenings(
       }
     }
     if (best.closes) {
-      const kept = everyNth(openingCells.subarray(0, openings), MAX_OPENING_POINTS);
+      const { kept, stride } = latticeCells(openingCells.subarray(0, openings), nx, ny, MAX_OPENING_POINTS);
       const points = new Float64Array(3 * kept.length);
       kept.forEach((g, q) => points.set(centre(g), 3 * q));
       best.points = points;
+      best.spacing = stride * cell;
     }
     for (let q = 0; q < count; q++) slot[insideCells[q]] = 0;
     return best;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { avatarOpenings, convexSolidPlanes } from '../../src/physics/avatar-openings.js';
+import { avatarOpenings, convexSolidPlanes, MAX_OPENING_POINTS } from '../../src/physics/avatar-openings.js';
 import { convexHull, exactConvexHull } from '../../src/physics/convex-hull.js';
 import {
   box,
@@ -378,5 +378,35 @@ describe('avatarOpenings: closed convex solids need no grid', () => {
     const r = room();
     expect(withAndWithout(r).quick).toEqual(withAndWithout(r).full);
     expect(withAndWithout(r).quick[0]).toBe(true);
+  });
+});
+
+describe('avatarOpenings: the opening points of a big opening', () => {
+  it('are thinned to a lattice whose spacing is reported: the same room on grids of another phase gives points within a spacing of each other', () => {
+    const big = scaled(room(), 2.5);
+    const a = check(big);
+    // A speck 3 cm beyond the floor's corner moves the grid's box, so its cells fall elsewhere on the room.
+    const p = [...big.positions, -5.03, -3.78, -0.25, -5.02, -3.78, -0.25, -5.03, -3.77, -0.25];
+    const n = big.positions.length / 3;
+    const moved: TestMesh = {
+      positions: Float64Array.from(p),
+      indices: Uint32Array.from([...big.indices, n, n + 1, n + 2]),
+    };
+    const b = avatarOpenings(moved.positions, moved.indices, [hullOf(big)])[0];
+    expect(a.closes && b.closes).toBe(true);
+    expect(a.points!.length / 3).toBeLessThanOrEqual(MAX_OPENING_POINTS);
+    // Thinned: the room holds several times more axis cells than MAX_OPENING_POINTS.
+    expect(a.spacing!).toBeGreaterThanOrEqual(2 * (0.5 / 6) * (1 - 1e-9));
+    const nearest = (x: number, y: number, z: number, pts: Float64Array) => {
+      let best = Infinity;
+      for (let i = 0; i < pts.length; i += 3)
+        best = Math.min(best, Math.hypot(pts[i] - x, pts[i + 1] - y, pts[i + 2] - z));
+      return best;
+    };
+    let far = 0;
+    const pb = b.points!;
+    for (let i = 0; i < pb.length; i += 3)
+      if (nearest(pb[i], pb[i + 1], pb[i + 2], a.points!) > 1.2 * a.spacing!) far++;
+    expect(far).toBeLessThanOrEqual(0.05 * (pb.length / 3));
   });
 });
