@@ -124,6 +124,70 @@ export function doorwayWall(): TestMesh {
   ]);
 }
 
+/**
+ * A single-sided flat wall in the plane y = 0 facing -y, made of an nu x nv grid of quads over
+ * [0, w] x [0, h] (x, z), without the cells whose centre lies in one of `holes` ([x0, x1, z0, z1]):
+ * how exporters leave walls with windows and doorways.
+ */
+export function gridWall(w: number, h: number, nu: number, nv: number, holes: number[][] = []): TestMesh {
+  const positions: number[] = [];
+  const indices: number[] = [];
+  for (let j = 0; j <= nv; j++) for (let i = 0; i <= nu; i++) positions.push((w * i) / nu, 0, (h * j) / nv);
+  const at = (i: number, j: number) => j * (nu + 1) + i;
+  for (let j = 0; j < nv; j++)
+    for (let i = 0; i < nu; i++) {
+      const cu = (w * (i + 0.5)) / nu,
+        cz = (h * (j + 0.5)) / nv;
+      if (holes.some(([u0, u1, z0, z1]) => cu > u0 && cu < u1 && cz > z0 && cz < z1)) continue;
+      indices.push(at(i, j), at(i + 1, j), at(i + 1, j + 1), at(i, j), at(i + 1, j + 1), at(i, j + 1));
+    }
+  return { positions: Float64Array.from(positions), indices: Uint32Array.from(indices) };
+}
+
+/**
+ * A 6 x 5 m house shell (Z up): four single-sided walls 3 m high and a flat roof, each a grid of
+ * 0.25 m quads, a 1 x 2.25 m doorway in the front (y = 0) wall and 1 m windows 1.25 m above the
+ * ground, two in each of the other walls and the front. The windows are holes an avatar has no
+ * use for; the doorway is the way in.
+ */
+export function shellHouse(): TestMesh & { door: number[]; windows: number[][] } {
+  const W = 6,
+    D = 5,
+    H = 3;
+  const win = (x: number) => [x, x + 1, 1.25, 2.25];
+  // Each wall: its length, its holes (along it), and where its grid's (u, 0, z) goes.
+  const walls: [number, number[][], (u: number, z: number) => number[]][] = [
+    [W, [win(0.75), [2.5, 3.5, 0, 2.25], win(4.25)], (u, z) => [u, 0, z]],
+    [D, [win(0.75), win(3.25)], (u, z) => [W, u, z]],
+    [W, [win(0.75), win(4.25)], (u, z) => [W - u, D, z]],
+    [D, [win(0.75), win(3.25)], (u, z) => [0, D - u, z]],
+  ];
+  const pos: number[] = [];
+  const idx: number[] = [];
+  for (const [len, holes, place] of walls) {
+    const g = gridWall(len, H, 4 * len, 4 * H, holes);
+    const base = pos.length / 3;
+    for (let i = 0; i < g.positions.length; i += 3) pos.push(...place(g.positions[i], g.positions[i + 2]));
+    for (const v of g.indices) idx.push(base + v);
+  }
+  // The roof: the same grid laid flat at the walls' top, facing up.
+  const roof = gridWall(W, D, 4 * W, 4 * D);
+  const base = pos.length / 3;
+  for (let i = 0; i < roof.positions.length; i += 3) pos.push(roof.positions[i], roof.positions[i + 2], H);
+  for (const v of roof.indices) idx.push(base + v);
+  return {
+    positions: Float64Array.from(pos),
+    indices: Uint32Array.from(idx),
+    door: [3, 0, 1],
+    windows: [
+      [1.25, 0, 1.75],
+      [W, 1.25, 1.75],
+      [W - 1.25, D, 1.75],
+      [0, D - 1.25, 1.75],
+    ],
+  };
+}
+
 /** The torus above stood upright (its hole's axis along y, Z up): a ring an avatar may walk through. */
 export function standingTorus(R = 1, r = 0.25, seg = 32, side = 12): TestMesh {
   const t = torus(R, r, seg, side);
