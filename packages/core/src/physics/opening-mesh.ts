@@ -28,11 +28,15 @@
 
 import { triangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { PhysicsCostSettings } from '../constants.js';
-import { compactVertices, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
+import { compactVertices, triangleArea, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
 import { boxSize, emptyBox, growBox } from '../geometry/object-geometry.js';
+import { planarRemesh } from '../geometry/planar-remesh.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
-import { TriangleBvh } from '../lod/hausdorff.js';
-import { type AvatarOpening, type AvatarOpeningOptions, avatarOpenings } from './avatar-openings.js';
+import { sampleSurface, TriangleBvh } from '../lod/hausdorff.js';
+import { type AvatarOpening, type AvatarOpeningOptions, avatarOpenings, PASSAGE_STEP } from './avatar-openings.js';
+import { boundaryLoops } from '../geometry/boundary-loops.js';
+import { loopCap } from './close-holes.js';
+import { AVATAR_PASSAGE_HEIGHT, AVATAR_PASSAGE_WIDTH } from '../constants.js';
 import type { SimplifyFn } from './physics-mesh.js';
 
 export interface OpeningMeshOptions {
@@ -66,6 +70,12 @@ export interface OpeningMeshOptions {
    * simplifier's path from each differs, and either may end lighter.
    */
   alternatives?: readonly { positions: Float32Array; indices: ArrayLike<number> }[];
+  /**
+   * How far the candidate may be from the original surface, metres: at most an avatar's area
+   * (width x height / 2) of the original may lie farther (the fit away from the opening is loose,
+   * but a wall may not vanish). Default the avatar's width.
+   */
+  maxStray?: number;
   /** Fewest triangles tried. Default 4. */
   minTriangles?: number;
   /** Called between steps; throws to cancel. */
@@ -88,8 +98,30 @@ export interface OpeningMesh {
  */
 const NEAR_SHARE = 0.9;
 
+/** Snap grids tried before re-triangulating flat regions, as shares of the avatar's width (5, 10 and 20 cm). */
+const SNAP_SHARES = [0.1, 0.2, 0.4];
+
+/** Points of two openings are near when within this many lattice spacings (see `within`). */
+const NEAR_SPACINGS = 1.2;
+
+/** Blocks of the opening judged on their own are this many avatar widths wide; a block must keep BLOCK_SHARE of its points clear. */
+const BLOCK_WIDTHS = 2;
+const BLOCK_SHARE = 0.5;
+/** Blocks with fewer axis points than this are not judged on their own (an opening's ragged edge). */
+const BLOCK_MIN_POINTS = 8;
+
+/** Area samples of the original surface for the fit check (maxStray). */
+const FIT_SAMPLES = 4096;
+
 /** Each simplification aims at this share of the triangles of the one before. */
 const STEP = 0.85;
+
+function surfaceArea(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let area = 0;
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    area += triangleArea(positions, indices[t], indices[t + 1], indices[t + 2]);
+  return area;
+}
 
 /** A test: is (x, y, z) within `r` of one of `points` (flat xyz)? A hash grid of cell r. */
 function pointGrid(points: Float64Array, r: number): (x: number, y: number, z: number) => boolean {
@@ -119,6 +151,67 @@ function pointGrid(points: Float64Array, r: number): (x: number, y: number, z: n
   };
 }
 
+/** A cap's normal may lean this far from level and still count as a wall's (a window's, not a ceiling's). */
+const STEEP_CAP = 0.5;
+
+/**
+ * The surface with the holes no avatar needs capped: a simplifier cannot close a hole, so a wall
+ * with windows keeps every window's slivers however far it is simplified (FlightGear's
+ * Montserrat house, held out: 79 triangles of walls, a doorway and eight windows; the lightest
+ * mesh that kept the doorway weighed 2.76, its windowless walls weigh a fraction of that).
+ * Capped are loops an avatar cannot pass through (their box's diagonal under its width) and
+ * loops wholly above a step from the ground (no passage starts there; PASSAGE_STEP) whose cap
+ * stands like a wall (its normal within STEEP_CAP of level: a window, not a ceiling over a room
+ * or a pen open to the sky). The capping is kept only when the capped surface still has the same
+ * opening (`same`), so a doorway, or an upper room entered by its windows, stays open. Undefined
+ * when it does not, or there is nothing to cap.
+ */
+function cappedSurface(
+  p: Float32Array,
+  indices: Uint32Array,
+  options: OpeningMeshOptions,
+  same: (again: AvatarOpening) => boolean,
+): Uint32Array | undefined {
+  const { loops } = boundaryLoops(indices, p.length / 3);
+  if (loops.length === 0) return undefined;
+  const up = options.openingOptions.up ?? 2;
+  const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
+  let base = Infinity;
+  for (let t = 0; t < indices.length; t++) base = Math.min(base, p[3 * indices[t] + up]);
+  const small: number[][] = [];
+  const high: number[][] = [];
+  const steep = new Set<number[]>();
+  for (const loop of loops) {
+    const box = emptyBox();
+    for (const v of loop) growBox(box, [p[3 * v], p[3 * v + 1], p[3 * v + 2]]);
+    const [sx, sy, sz] = boxSize(box);
+    if (Math.hypot(sx, sy, sz) < width) small.push(loop);
+    else if (box.min[up] >= base + PASSAGE_STEP) high.push(loop);
+    else continue;
+    // Newell's normal of the loop: how level its cap lies.
+    const n = [0, 0, 0];
+    for (let i = 0; i < loop.length; i++) {
+      const a = 3 * loop[i],
+        b = 3 * loop[(i + 1) % loop.length];
+      n[0] += (p[a + 1] - p[b + 1]) * (p[a + 2] + p[b + 2]);
+      n[1] += (p[a + 2] - p[b + 2]) * (p[a] + p[b]);
+      n[2] += (p[a] - p[b]) * (p[a + 1] + p[b + 1]);
+    }
+    const len = Math.hypot(n[0], n[1], n[2]);
+    if (len > 0 && Math.abs(n[up]) / len < STEEP_CAP) steep.add(loop);
+  }
+  const chosen = [...small, ...high.filter((l) => steep.has(l))];
+  if (chosen.length === 0) return undefined;
+  options.check?.();
+  const caps = chosen.flatMap((loop) => loopCap(p, loop));
+  const capped = new Uint32Array(indices.length + caps.length);
+  capped.set(indices);
+  capped.set(caps, indices.length);
+  const [again] = avatarOpenings(p, capped, [options.hull], options.openingOptions);
+  if (same(again)) return capped;
+  return undefined;
+}
+
 /**
  * The lightest (or, at the floor, the closest-fitting) simplification of the surface that keeps
  * the opening; undefined when none is lighter than `maxWeight`. See the file comment.
@@ -132,48 +225,146 @@ export function openingKeepingMesh(
   if (!opening.closes || !opening.points || opening.points.length === 0) return undefined;
   const size = Math.max(...boxSize(growBox(emptyBox(), positions)));
   const minTriangles = options.minTriangles ?? 4;
-  const candidates: OpeningMesh[] = [];
-  for (const source of [{ positions, indices }, ...(options.alternatives ?? [])]) {
-    // 1. The surface welded by position (exports split vertices along seams).
-    const w = weldMesh(source.positions, source.indices, 1e-6 * size);
-    const p = Float32Array.from(w.positions);
-    // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
-    let current = withoutZeroAreaTriangles(p, Uint32Array.from(w.indices));
-    for (let target = Math.floor(current.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
-      options.check?.();
-      // A step may overshoot its target: never ask for more than the current mesh has.
-      const next = withoutZeroAreaTriangles(p, options.simplify(p, current, 3 * Math.min(target, current.length / 3)));
-      if (next.length === 0 || next.length >= current.length) continue;
-      current = next;
-      const weight = triangleMeshPhysicsCost(p, next, options.physics).cost;
-      if (weight < options.maxWeight)
-        candidates.push({ positions: p, indices: next, weight, triangles: next.length / 3 });
-    }
-  }
-  // 3. The closest fit at the floor, else the lightest, that keeps the opening.
+  // The same opening: a passage stays a passage (a hollow may become one: it opens further, a
+  // ring's lower rim), and NEAR_SHARE of its axis points lie near the original's (a new opening
+  // elsewhere does not count). `whole`: also keepShare of the original's lie near the new one's
+  // (nothing of it was closed: a capped window's upper room).
   const pts = opening.points;
-  const margin2 = options.margin * options.margin;
   const keepShare = options.keepShare ?? 0.8;
-  const nearOriginal = pointGrid(pts, options.near ?? 0.2);
-  const keeps = (c: OpeningMesh): boolean => {
-    options.check?.();
-    // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
-    // a surface simplified into the opening fails it without one.
-    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
-    let clear = 0;
-    for (let i = 0; i + 2 < pts.length; i += 3)
-      if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
-    if (clear < keepShare * (pts.length / 3)) return false;
-    const [again] = avatarOpenings(c.positions, c.indices, [options.hull], options.openingOptions);
-    // A passage stays a passage; a hollow may become one (it opens further: a ring's lower rim).
+  const near = options.near ?? 0.2;
+  // Two openings' points lie on lattices of their own (avatar-openings.ts): near enough is within
+  // a spacing (and a little) of a point of the other.
+  const within = (o: AvatarOpening) => Math.max(near, NEAR_SPACINGS * (o.spacing ?? 0));
+  const nearOriginal = pointGrid(pts, within(opening));
+  const sameOpening = (again: AvatarOpening, whole = false): boolean => {
     if (!again.closes || !again.points || (opening.kind === 'passage' && again.kind !== 'passage')) return false;
     let far = 0;
     for (let i = 0; i + 2 < again.points.length; i += 3)
       if (!nearOriginal(again.points[i], again.points[i + 1], again.points[i + 2])) far++;
-    return far <= (1 - NEAR_SHARE) * (again.points.length / 3);
+    if (far > (1 - NEAR_SHARE) * (again.points.length / 3)) return false;
+    if (!whole) return true;
+    const nearAgain = pointGrid(again.points, within(again));
+    let kept = 0;
+    for (let i = 0; i + 2 < pts.length; i += 3) if (nearAgain(pts[i], pts[i + 1], pts[i + 2])) kept++;
+    return kept >= keepShare * (pts.length / 3);
+  };
+  const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
+  const candidates: OpeningMesh[] = [];
+  for (const source of [{ positions, indices }, ...(options.alternatives ?? [])]) {
+    // 1. The surface welded by position (exports split vertices along seams), and the same with
+    //    the holes no avatar needs capped (cappedSurface).
+    const w = weldMesh(source.positions, source.indices, 1e-6 * size);
+    const p = Float32Array.from(w.positions);
+    const welded = withoutZeroAreaTriangles(p, Uint32Array.from(w.indices));
+    const capped = cappedSurface(p, welded, options, (again) => sameOpening(again, true));
+    // Each also with its flat regions re-triangulated by their outlines (planar-remesh.ts): a
+    // candidate itself, since a simplifier keeps the slivers a wall's openings leave.
+    const surfaces = capped ? [welded, capped] : [welded];
+    for (const s of [...surfaces]) {
+      const remeshed = planarRemesh(p, s);
+      if (remeshed.length >= s.length) continue;
+      surfaces.push(remeshed);
+      const weight = triangleMeshPhysicsCost(p, remeshed, options.physics).cost;
+      if (weight < options.maxWeight)
+        candidates.push({ positions: p, indices: remeshed, weight, triangles: remeshed.length / 3 });
+    }
+    // And snapped to a grid of a share of the avatar's width first: a door's frame, a few
+    // centimetres of threshold or jamb, leaves slivers no outline avoids (the Montserrat house's
+    // outlines alone: 34 triangles 0.20 m wide on average, 8.3); the opening check below still
+    // rules out a grid that closes the opening.
+    for (const s of capped ? [welded, capped] : [welded])
+      for (const share of SNAP_SHARES) {
+        const q = weldMesh(p, s, share * width, { snap: true, dropDuplicates: true });
+        const qp = Float32Array.from(q.positions);
+        const remeshed = planarRemesh(qp, withoutZeroAreaTriangles(qp, q.indices));
+        if (remeshed.length === 0) continue;
+        const weight = triangleMeshPhysicsCost(qp, remeshed, options.physics).cost;
+        if (weight < options.maxWeight)
+          candidates.push({ positions: qp, indices: remeshed, weight, triangles: remeshed.length / 3 });
+      }
+    for (const start of surfaces) {
+      // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
+      let current = start;
+      for (let target = Math.floor(current.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
+        options.check?.();
+        // A step may overshoot its target: never ask for more than the current mesh has.
+        const next = withoutZeroAreaTriangles(
+          p,
+          options.simplify(p, current, 3 * Math.min(target, current.length / 3)),
+        );
+        if (next.length === 0 || next.length >= current.length) continue;
+        current = next;
+        const weight = triangleMeshPhysicsCost(p, next, options.physics).cost;
+        if (weight < options.maxWeight)
+          candidates.push({ positions: p, indices: next, weight, triangles: next.length / 3 });
+      }
+    }
+  }
+  // 3. The closest fit at the floor, else the lightest, that keeps the opening.
+  const margin2 = options.margin * options.margin;
+  const block = BLOCK_WIDTHS * width;
+  // The fit: at most an avatar's area (width x height / 2) of the original surface lies farther
+  // than `maxStray` from the candidate: a wall may move, or lose a threshold a few centimetres
+  // high, but not vanish.
+  const maxStray = options.maxStray ?? width;
+  const fitSamples = sampleSurface(
+    { positions, indices: Uint32Array.from(indices) },
+    { samples: FIT_SAMPLES, maxVertexSamples: 0 },
+  );
+  const perSample = surfaceArea(positions, indices) / (fitSamples.length / 3);
+  const mayStray = (width * (options.openingOptions.height ?? AVATAR_PASSAGE_HEIGHT)) / 2;
+  const stray2 = maxStray * maxStray;
+  const keeps = (c: OpeningMesh): boolean => {
+    options.check?.();
+    const fit = TriangleBvh.build({ positions: c.positions, indices: c.indices });
+    let strayArea = 0;
+    for (let i = 0; i + 2 < fitSamples.length && strayArea <= mayStray; i += 3)
+      if (fit.closestDistanceSquared(fitSamples[i], fitSamples[i + 1], fitSamples[i + 2], stray2) > stray2)
+        strayArea += perSample;
+    if (strayArea > mayStray) return false;
+    // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
+    // a surface simplified into the opening fails it without one.
+    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
+    // Most of the opening stays clear, and no stretch of it (a block two avatars wide: a doorway)
+    // is more than half filled: a room's interior would outweigh a doorway half closed.
+    let clear = 0;
+    const blocks = new Map<string, [number, number]>();
+    for (let i = 0; i + 2 < pts.length; i += 3) {
+      const ok = bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2;
+      if (ok) clear++;
+      const key = `${Math.floor(pts[i] / block)},${Math.floor(pts[i + 1] / block)},${Math.floor(pts[i + 2] / block)}`;
+      const b = blocks.get(key) ?? blocks.set(key, [0, 0]).get(key)!;
+      b[0]++;
+      if (ok) b[1]++;
+    }
+    if (clear < keepShare * (pts.length / 3)) return false;
+    for (const [n, ok] of blocks.values()) if (n >= BLOCK_MIN_POINTS && ok < BLOCK_SHARE * n) return false;
+    const [again] = avatarOpenings(c.positions, c.indices, [options.hull], options.openingOptions);
+    return sameOpening(again);
   };
   const floor = options.floorWeight * (1 + 1e-9);
-  const atFloor = candidates.filter((c) => c.weight <= floor).sort((a, b) => b.triangles - a.triangles);
+  // The closest fit: the mean distance between the two surfaces, sampled both ways (the most
+  // triangles is no measure of it once the outlines and snapped grids compete with simplifications:
+  // a simplification can cover half a doorway in as many triangles as the re-triangulated walls).
+  const originalBvh = TriangleBvh.build({ positions, indices: Uint32Array.from(indices) });
+  const meanDistance = (c: OpeningMesh): number => {
+    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
+    const own = sampleSurface(
+      { positions: c.positions, indices: c.indices },
+      { samples: FIT_SAMPLES, maxVertexSamples: 0 },
+    );
+    let sum = 0;
+    for (let i = 0; i + 2 < fitSamples.length; i += 3)
+      sum += Math.sqrt(bvh.closestDistanceSquared(fitSamples[i], fitSamples[i + 1], fitSamples[i + 2]));
+    for (let i = 0; i + 2 < own.length; i += 3)
+      sum += Math.sqrt(originalBvh.closestDistanceSquared(own[i], own[i + 1], own[i + 2]));
+    return sum / ((fitSamples.length + own.length) / 3);
+  };
+  const atFloor = candidates
+    .filter((c) => c.weight <= floor)
+    .map((c) => ({ c, d: meanDistance(c) }))
+    .sort((a, b) => a.d - b.d || b.c.triangles - a.c.triangles)
+    .map((x) => x.c);
   const above = candidates.filter((c) => c.weight > floor).sort((a, b) => a.weight - b.weight);
   const chosen = atFloor.find(keeps) ?? above.find(keeps);
   return (

@@ -8,7 +8,7 @@ import { triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
 import { pointTriangleDistanceSquared } from '../../src/lod/hausdorff.js';
 import type { SlObject } from '../../src/types.js';
 import { MeshoptSimplifier } from '../lod/lod-fixtures.js';
-import { room, standingTorus, type TestMesh } from './physics-fixtures.js';
+import { room, shellHouse, standingTorus, type TestMesh } from './physics-fixtures.js';
 
 await MeshoptSimplifier.ready;
 /** meshoptimizer's simplify as core's SimplifyFn (unbounded error: the target count decides), as gltf-plugin injects it. */
@@ -92,8 +92,14 @@ describe('openingKeepingMesh', () => {
 
   it('a simplification that walls the space off or moves it elsewhere is refused', () => {
     // A simplifier that keeps only the first few triangles: a fragment of the ring, no passage left.
+    // (The ring snapped to a few centimetres' grid, which does not depend on the simplifier, may still win.)
     const crude: SimplifyFn = (_p, indices) => indices.slice(0, 12);
-    expect(openingKeepingMesh(positions, ring.indices, { ...base, simplify: crude, floorWeight: 0.5 })).toBe(undefined);
+    const m = openingKeepingMesh(positions, ring.indices, { ...base, simplify: crude, floorWeight: 0.5 });
+    if (m) {
+      expect(m.triangles).toBeGreaterThan(4);
+      const [again] = avatarOpenings(m.positions, m.indices, [hull], { up: 2 });
+      expect(again.closes).toBe(true);
+    }
   });
 });
 
@@ -140,5 +146,60 @@ describe('buildPhysics auto with an injected simplifier: a lighter triangle mesh
     const m = room();
     const r = buildPhysics(objectOf(m), { mode: 'auto', decompose: { maxCells: 100_000, simplify } });
     expect(['decomposition', 'mesh']).toContain(r.choice!.shape);
+  });
+});
+
+describe('openingKeepingMesh on a house shell: windows capped, flat walls re-triangulated', () => {
+  const house = shellHouse();
+  const { positions, hull, opening } = openingOf(house);
+  const full = triangleMeshPhysicsCost(positions, house.indices).cost;
+  const options = { simplify, opening, hull, openingOptions: { up: 2 as const }, margin: MARGIN, maxWeight: full };
+
+  it('the doorway stays open, the windows are closed, the walls stay where they were, in a few large triangles', () => {
+    expect(opening.closes).toBe(true);
+    const m = openingKeepingMesh(positions, house.indices, { ...options, floorWeight: 0.5 })!;
+    expect(m).toBeDefined();
+    // About the least a triangle mesh weighs (0.5); the house as modelled weighs 40 times more.
+    expect(m.weight).toBeLessThan(0.6);
+    expect(m.weight).toBeLessThan(full / 40);
+    // Independently (brute-force distances): most of the doorway is clear, each window's centre is on the surface ...
+    let clear = 0,
+      n = 0;
+    for (let x = 2.6; x < 3.45; x += 0.1)
+      for (let z = 0.1; z < 2.2; z += 0.1, n++)
+        if (distanceToMesh(m.positions, m.indices, x, house.door[1], z) > MARGIN) clear++;
+    expect(clear).toBeGreaterThan(0.5 * n);
+    for (const [x, y, z] of house.windows) expect(distanceToMesh(m.positions, m.indices, x, y, z)).toBeLessThan(1e-3);
+    // ... every wall is still there (the middle of each wall's solid stretch lies on the result) ...
+    for (const [x, y, z] of [
+      [4.5, 0, 0.5],
+      [6, 2.5, 0.5],
+      [3, 5, 2.75],
+      [0, 2.5, 0.5],
+    ])
+      expect(distanceToMesh(m.positions, m.indices, x, y, z)).toBeLessThan(1e-3);
+    // ... and the avatar test still walks through the door.
+    const [again] = avatarOpenings(m.positions, m.indices, [hull], { up: 2 });
+    expect(again.closes).toBe(true);
+  });
+
+  it('a simplification that drops a wall is refused, however light (the fit check)', () => {
+    // A "simplifier" that keeps the front wall and the roof only: the doorway is still there and the
+    // space under the roof is now a pavilion an avatar walks through, but three walls are gone.
+    const frontOnly: SimplifyFn = (p, indices) => {
+      const kept: number[] = [];
+      const on = (v: number) => Math.abs(p[3 * v + 1]) < 1e-6 || Math.abs(p[3 * v + 2] - 3) < 1e-6;
+      for (let t = 0; t < indices.length; t += 3)
+        if ([0, 1, 2].every((k) => on(indices[t + k]))) kept.push(indices[t], indices[t + 1], indices[t + 2]);
+      return Uint32Array.from(kept);
+    };
+    const m = openingKeepingMesh(positions, house.indices, { ...options, simplify: frontOnly, floorWeight: 0.5 });
+    if (m)
+      for (const [x, y, z] of [
+        [6, 2.5, 0.5],
+        [3, 5, 2.75],
+        [0, 2.5, 0.5],
+      ])
+        expect(distanceToMesh(m.positions, m.indices, x, y, z)).toBeLessThan(0.5);
   });
 });
