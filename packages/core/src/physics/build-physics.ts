@@ -180,10 +180,11 @@ export interface PhysicsBuildResult {
     reduced?: { error: number; weightBefore: number };
     /**
      * Auto made it lighter (opening-mesh.ts, larger objects whose hull closes an opening): the mesh
-     * is the surface simplified as far as it keeps the opening; `from` is the triangle count and
-     * `weightBefore` the weight of the mesh made from the LOD.
+     * is the surface made lighter as far as it keeps the opening; `from` is the triangle count,
+     * `weightBefore` the weight of the mesh made from the LOD and `made` how (opening-mesh.ts:
+     * "simplified", "windows capped, flat walls re-triangulated", ...).
      */
-    simplified?: { from: number; weightBefore: number };
+    simplified?: { from: number; weightBefore: number; made: string };
   };
   diagnostics: Diagnostic[];
 }
@@ -650,7 +651,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       m &&
       asWritten({ faces: [{ material: 'physics', positions: scaledCopy(m.positions, f, true), indices: m.indices }] });
     if (w && w.cost.cost < meshWeight) {
-      meshSimplified = { from: meshResult.cost.triangles, weightBefore: meshWeight };
+      meshSimplified = { from: meshResult.cost.triangles, weightBefore: meshWeight, made: m.made };
       meshResult = { ...meshResult, mesh: w.mesh, source: fromPhysicsModel ? 'physics' : 'high', cost: w.cost };
       meshHull = w.hull;
       meshWeight = w.cost.cost;
@@ -776,7 +777,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       add(
         'info',
         'physics-mesh-simplified',
-        `the physics mesh is the ${meshResult!.source === 'physics' ? 'physics model' : 'high LOD'} simplified to ${meshResult!.cost.triangles} triangles, as far as the ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} stays open to an avatar (its fit elsewhere is loose): ${fmt(meshSimplified.weightBefore)} -> ${fmt(meshWeight)}`,
+        `the physics mesh is the ${meshResult!.source === 'physics' ? 'physics model' : 'high LOD'} made lighter (${meshSimplified.made}) to ${meshResult!.cost.triangles} triangles, as far as the ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} stays open to an avatar and no wall is lost (its fit elsewhere is loose): ${fmt(meshSimplified.weightBefore)} -> ${fmt(meshWeight)}`,
       );
     if (meshReduced)
       add(

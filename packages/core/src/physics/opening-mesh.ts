@@ -89,6 +89,8 @@ export interface OpeningMesh {
   /** Its physics weight (triangle mesh). */
   weight: number;
   triangles: number;
+  /** How it was made, for the report: "simplified", "windows capped, re-triangulated", "snapped to 10 cm, re-triangulated", ... */
+  made: string;
 }
 
 /**
@@ -259,32 +261,35 @@ export function openingKeepingMesh(
     const capped = cappedSurface(p, welded, options, (again) => sameOpening(again, true));
     // Each also with its flat regions re-triangulated by their outlines (planar-remesh.ts): a
     // candidate itself, since a simplifier keeps the slivers a wall's openings leave.
-    const surfaces = capped ? [welded, capped] : [welded];
-    for (const s of [...surfaces]) {
-      const remeshed = planarRemesh(p, s);
-      if (remeshed.length >= s.length) continue;
-      surfaces.push(remeshed);
-      const weight = triangleMeshPhysicsCost(p, remeshed, options.physics).cost;
+    const surfaces: { ix: Uint32Array; made: string }[] = [{ ix: welded, made: '' }];
+    if (capped) surfaces.push({ ix: capped, made: 'windows capped' });
+    const add = (positions: Float32Array, ix: Uint32Array, made: string) => {
+      const weight = triangleMeshPhysicsCost(positions, ix, options.physics).cost;
       if (weight < options.maxWeight)
-        candidates.push({ positions: p, indices: remeshed, weight, triangles: remeshed.length / 3 });
+        candidates.push({ positions, indices: ix, weight, triangles: ix.length / 3, made });
+    };
+    const and = (a: string, b: string) => (a ? `${a}, ${b}` : b);
+    for (const { ix, made } of [...surfaces]) {
+      const remeshed = planarRemesh(p, ix);
+      if (remeshed.length >= ix.length) continue;
+      surfaces.push({ ix: remeshed, made: and(made, 'flat walls re-triangulated') });
+      add(p, remeshed, and(made, 'flat walls re-triangulated'));
     }
     // And snapped to a grid of a share of the avatar's width first: a door's frame, a few
     // centimetres of threshold or jamb, leaves slivers no outline avoids (the Montserrat house's
     // outlines alone: 34 triangles 0.20 m wide on average, 8.3); the opening check below still
     // rules out a grid that closes the opening.
-    for (const s of capped ? [welded, capped] : [welded])
+    for (const { ix, made } of surfaces.slice(0, capped ? 2 : 1))
       for (const share of SNAP_SHARES) {
-        const q = weldMesh(p, s, share * width, { snap: true, dropDuplicates: true });
+        const q = weldMesh(p, ix, share * width, { snap: true, dropDuplicates: true });
         const qp = Float32Array.from(q.positions);
         const remeshed = planarRemesh(qp, withoutZeroAreaTriangles(qp, q.indices));
-        if (remeshed.length === 0) continue;
-        const weight = triangleMeshPhysicsCost(qp, remeshed, options.physics).cost;
-        if (weight < options.maxWeight)
-          candidates.push({ positions: qp, indices: remeshed, weight, triangles: remeshed.length / 3 });
+        if (remeshed.length > 0)
+          add(qp, remeshed, and(made, `snapped to ${Math.round(share * width * 100)} cm, flat walls re-triangulated`));
       }
-    for (const start of surfaces) {
+    for (const { ix, made } of surfaces) {
       // 2. Simplifications to half the triangles, then ever fewer (each from the one before).
-      let current = start;
+      let current = ix;
       for (let target = Math.floor(current.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
         options.check?.();
         // A step may overshoot its target: never ask for more than the current mesh has.
@@ -294,9 +299,7 @@ export function openingKeepingMesh(
         );
         if (next.length === 0 || next.length >= current.length) continue;
         current = next;
-        const weight = triangleMeshPhysicsCost(p, next, options.physics).cost;
-        if (weight < options.maxWeight)
-          candidates.push({ positions: p, indices: next, weight, triangles: next.length / 3 });
+        add(p, next, and(made, 'simplified'));
       }
     }
   }
@@ -372,6 +375,7 @@ export function openingKeepingMesh(
       ...compactVertices(chosen.positions, chosen.indices),
       weight: chosen.weight,
       triangles: chosen.triangles,
+      made: chosen.made,
     }
   );
 }
