@@ -106,12 +106,6 @@ const SNAP_SHARES = [0.1, 0.2, 0.4];
 /** Points of two openings are near when within this many lattice spacings (see `within`). */
 const NEAR_SPACINGS = 1.2;
 
-/** Blocks of the opening judged on their own are this many avatar widths wide; a block must keep BLOCK_SHARE of its points clear. */
-const BLOCK_WIDTHS = 2;
-const BLOCK_SHARE = 0.5;
-/** Blocks with fewer axis points than this are not judged on their own (an opening's ragged edge). */
-const BLOCK_MIN_POINTS = 8;
-
 /** Area samples of the original surface for the fit check (maxStray). */
 const FIT_SAMPLES = 4096;
 
@@ -305,7 +299,6 @@ export function openingKeepingMesh(
   }
   // 3. The closest fit at the floor, else the lightest, that keeps the opening.
   const margin2 = options.margin * options.margin;
-  const block = BLOCK_WIDTHS * width;
   // The fit: at most an avatar's area (width x height / 2) of the original surface lies farther
   // than `maxStray` from the candidate: a wall may move, or lose a threshold a few centimetres
   // high, but not vanish.
@@ -328,20 +321,10 @@ export function openingKeepingMesh(
     // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
     // a surface simplified into the opening fails it without one.
     const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
-    // Most of the opening stays clear, and no stretch of it (a block two avatars wide: a doorway)
-    // is more than half filled: a room's interior would outweigh a doorway half closed.
     let clear = 0;
-    const blocks = new Map<string, [number, number]>();
-    for (let i = 0; i + 2 < pts.length; i += 3) {
-      const ok = bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2;
-      if (ok) clear++;
-      const key = `${Math.floor(pts[i] / block)},${Math.floor(pts[i + 1] / block)},${Math.floor(pts[i + 2] / block)}`;
-      const b = blocks.get(key) ?? blocks.set(key, [0, 0]).get(key)!;
-      b[0]++;
-      if (ok) b[1]++;
-    }
+    for (let i = 0; i + 2 < pts.length; i += 3)
+      if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
     if (clear < keepShare * (pts.length / 3)) return false;
-    for (const [n, ok] of blocks.values()) if (n >= BLOCK_MIN_POINTS && ok < BLOCK_SHARE * n) return false;
     const [again] = avatarOpenings(c.positions, c.indices, [options.hull], options.openingOptions);
     return sameOpening(again);
   };
