@@ -5,25 +5,30 @@
  * K * triangles / harmonic-mean width (physics-cost.ts), so many small triangles cost a lot (V-HACD's
  * pelvis at 2.6 m: 257 triangles of a low LOD, 63.4, where its download weight is 6.3).
  *
- * Here the object's surface (welded by position) is simplified with the injected simplifier to
- * half, a quarter, ... of its triangles (fewer, larger triangles: lighter), and so is each of its
- * `alternatives`; a simplification is kept only when it still keeps the opening:
- * 1. the avatar test run on the simplified surface itself still finds an opening that the hull
- *    closes, a passage where the original was one (a hollow may become a passage: it opens
- *    further): the avatar can still reach it and fits in it;
+ * Candidates, from the object's surface (welded by position) and from each of its `alternatives`:
+ * - simplifications with the injected simplifier to half, then ever fewer of its triangles;
+ * - the surface with the holes no avatar needs capped (cappedSurface: windows), simplified too;
+ * - each of those with its flat regions re-triangulated from their outlines (planar-remesh.ts),
+ *   as they are and snapped to a few centimetres' grid: a simplifier cannot close a hole, and a
+ *   wall's openings leave slivers no simplification removes (FlightGear's Montserrat house).
+ * A candidate is kept only when it still keeps the opening and fits:
+ * 1. the avatar test run on it still finds an opening that the hull closes, a passage where the
+ *    original was one (a hollow may become a passage: it opens further): the avatar can still
+ *    reach it and fits in it;
  * 2. it is the same opening: 90 % of the places the avatar's axis can be in it (its axis points)
- *    lie within `near` of a place it could be in the original one (a new opening elsewhere does
- *    not count);
+ *    lie within `near` (or 1.2 lattice spacings) of a place it could be in the original one (a
+ *    new opening elsewhere does not count);
  * 3. it is not much smaller: at least `keepShare` (80 %) of the original's axis points stay
- *    `margin` clear of the simplified surface (the rule the decomposition merged for openings
- *    follows for all of them, opening-merge.ts; a simplified surface always cuts a little into
- *    the space, so most, not all).
- * Of those, the least simplified one whose weight is at most `floorWeight` (below it a lighter
- * shape no longer lowers land impact) wins, keeping the closest fit; else the lightest.
+ *    `margin` clear of it (the rule the decomposition merged for openings follows for all of
+ *    them, opening-merge.ts; a simplified surface always cuts a little into the space);
+ * 4. no wall is gone: at most an avatar's area of the original surface lies farther than
+ *    `maxStray` (an avatar's width) from it.
+ * Of those, the closest fit (mean distance between the surfaces) whose weight is at most
+ * `floorWeight` (below it a lighter shape no longer lowers land impact) wins; else the lightest.
  *
- * The fit away from the opening is loose (the pelvis' 46-triangle shape strays up to about 45 cm
- * from its 2.6 m surface): the shape is for walking and colliding, and the bounding box, the
- * loosest candidate auto has, is judged the same way. Deterministic; pure.
+ * The fit away from the opening is otherwise loose (the pelvis' 46-triangle shape strays up to
+ * about 45 cm from its 2.6 m surface): the shape is for walking and colliding, and the bounding
+ * box, the loosest candidate auto has, is judged the same way. Deterministic; pure.
  */
 
 import { triangleMeshPhysicsCost } from '../cost/physics-cost.js';
