@@ -21,8 +21,8 @@
  * 3. it is not much smaller: at least `keepShare` (80 %) of the original's axis points stay
  *    `margin` clear of it (the rule the decomposition merged for openings follows for all of
  *    them, opening-merge.ts; a simplified surface always cuts a little into the space);
- * 4. no wall is gone: at most an avatar's area of the original surface lies farther than
- *    `maxStray` (an avatar's width) from it.
+ * 4. no wall is gone: at most an avatar's area, or 5 % of the original surface, lies farther
+ *    than `maxStray` (two avatar widths) from it.
  * Of those, the closest fit (mean distance between the surfaces) whose weight is at most
  * `floorWeight` (below it a lighter shape no longer lowers land impact) wins; else the lightest.
  *
@@ -77,8 +77,8 @@ export interface OpeningMeshOptions {
   alternatives?: readonly { positions: Float32Array; indices: ArrayLike<number> }[];
   /**
    * How far the candidate may be from the original surface, metres: at most an avatar's area
-   * (width x height / 2) of the original may lie farther (the fit away from the opening is loose,
-   * but a wall may not vanish). Default the avatar's width.
+   * (width x height / 2), or 5 % of the original, may lie farther (the fit away from the opening
+   * is loose, but a wall may not vanish). Default two avatar widths (1 m).
    */
   maxStray?: number;
   /** Fewest triangles tried. Default 4. */
@@ -110,6 +110,9 @@ const SNAP_SHARES = [0.1, 0.2, 0.4];
 
 /** Points of two openings are near when within this many lattice spacings (see `within`). */
 const NEAR_SPACINGS = 1.2;
+
+/** Share of the original surface that may lie farther than maxStray from a candidate (or an avatar's area, if larger). */
+const FIT_STRAY_SHARE = 0.05;
 
 /** Area samples of the original surface for the fit check (maxStray). */
 const FIT_SAMPLES = 4096;
@@ -304,16 +307,21 @@ export function openingKeepingMesh(
   }
   // 3. The closest fit at the floor, else the lightest, that keeps the opening.
   const margin2 = options.margin * options.margin;
-  // The fit: at most an avatar's area (width x height / 2) of the original surface lies farther
-  // than `maxStray` from the candidate: a wall may move, or lose a threshold a few centimetres
-  // high, but not vanish.
-  const maxStray = options.maxStray ?? width;
+  // The fit: at most an avatar's area (width x height / 2), or FIT_STRAY_SHARE of the surface,
+  // lies farther than `maxStray` (two avatar widths) from the candidate: a wall may move, a coarse
+  // ring may cut its corners, a threshold or a keel may go, but no wall vanishes. (One avatar
+  // width and an avatar's area alone refused V-HACD's torus at 10 m simplified to a coarse ring:
+  // 2.91 -> 3.34; its torus2 at 9.87 m kept 2.2 % of its surface over 1 m off: 1.38 -> 2.11.)
+  const maxStray = options.maxStray ?? 2 * width;
   const fitSamples = sampleSurface(
     { positions, indices: Uint32Array.from(indices) },
     { samples: FIT_SAMPLES, maxVertexSamples: 0 },
   );
   const perSample = surfaceArea(positions, indices) / (fitSamples.length / 3);
-  const mayStray = (width * (options.openingOptions.height ?? AVATAR_PASSAGE_HEIGHT)) / 2;
+  const mayStray = Math.max(
+    (width * (options.openingOptions.height ?? AVATAR_PASSAGE_HEIGHT)) / 2,
+    FIT_STRAY_SHARE * perSample * (fitSamples.length / 3),
+  );
   const stray2 = maxStray * maxStray;
   const keeps = (c: OpeningMesh): boolean => {
     options.check?.();
