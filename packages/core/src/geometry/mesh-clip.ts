@@ -14,7 +14,7 @@
  * Flat typed arrays in and out; deterministic (pieces ordered by their first triangle).
  */
 
-import { triangulatePolygon } from './polygon-triangulate.js';
+import { planeBasis, triangulatePolygon } from './polygon-triangulate.js';
 import type { IndexedMesh } from './indexed-mesh.js';
 
 /** Union-find root with path halving. */
@@ -296,17 +296,10 @@ function capSection(
   }
   if (loops.length === 0) return [];
   // 3. 2D coordinates in the plane (u, w with u x w = n).
-  const ax = Math.abs(nx) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  let ux = ny * ax[2] - nz * ax[1],
-    uy = nz * ax[0] - nx * ax[2],
-    uz = nx * ax[1] - ny * ax[0];
-  const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
-  ux /= ul;
-  uy /= ul;
-  uz /= ul;
-  const wx = ny * uz - nz * uy,
-    wy = nz * ux - nx * uz,
-    wz = nx * uy - ny * ux;
+  const {
+    u: [ux, uy, uz],
+    w: [wx, wy, wz],
+  } = planeBasis([nx, ny, nz]);
   const local = new Map<number, number>();
   const xy: number[] = [];
   const ids: number[] = [];

@@ -14,21 +14,14 @@
  */
 
 import { boundaryLoops } from './boundary-loops.js';
-import { triangulatePolygon } from './polygon-triangulate.js';
+import { triangleCross } from './indexed-mesh.js';
+import { planeBasis, ringArea, triangulatePolygon } from './polygon-triangulate.js';
 
 export interface PlanarRemeshOptions {
   /** Largest angle between two triangles' normals in one region, radians. Default 1e-4. */
   angle?: number;
   /** Largest distance of a vertex from its region's plane, in units of the surface's size. Default 1e-6. */
   flatness?: number;
-}
-
-/** Twice the signed area of a ring of 2D points (xy pairs by local index). */
-function ringArea(xy: Float64Array, ring: readonly number[]): number {
-  let a = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
-    a += (xy[2 * ring[j]] - xy[2 * ring[i]]) * (xy[2 * ring[j] + 1] + xy[2 * ring[i] + 1]);
-  return a;
 }
 
 /** New indices for `indices` over `positions` (welded: equal points share an index), flat regions re-triangulated. */
@@ -50,19 +43,10 @@ export function planarRemesh(
   // 1. Unit normals; zero-area triangles have none and are dropped.
   const normal = new Float64Array(3 * nt);
   const valid = new Uint8Array(nt);
+  const cross = new Float64Array(3);
   for (let t = 0; t < nt; t++) {
-    const a = 3 * indices[3 * t],
-      b = 3 * indices[3 * t + 1],
-      c = 3 * indices[3 * t + 2];
-    const ux = p[b] - p[a],
-      uy = p[b + 1] - p[a + 1],
-      uz = p[b + 2] - p[a + 2];
-    const vx = p[c] - p[a],
-      vy = p[c + 1] - p[a + 1],
-      vz = p[c + 2] - p[a + 2];
-    const nx = uy * vz - uz * vy,
-      ny = uz * vx - ux * vz,
-      nz = ux * vy - uy * vx;
+    triangleCross(p, indices[3 * t], indices[3 * t + 1], indices[3 * t + 2], cross);
+    const [nx, ny, nz] = cross;
     const len = Math.hypot(nx, ny, nz);
     if (!(len > 0)) continue;
     normal.set([nx / len, ny / len, nz / len], 3 * t);
@@ -138,18 +122,10 @@ function retriangulate(
   const { loops, openLoops } = boundaryLoops(tris, nv);
   if (openLoops > 0 || loops.length === 0) return undefined;
   // A basis of the plane: u, w with u x w = n.
-  const [nx, ny, nz] = n;
-  const ax = Math.abs(nx) < 0.9 ? [1, 0, 0] : [0, 1, 0];
-  let ux = ny * ax[2] - nz * ax[1],
-    uy = nz * ax[0] - nx * ax[2],
-    uz = nx * ax[1] - ny * ax[0];
-  const ul = Math.hypot(ux, uy, uz);
-  ux /= ul;
-  uy /= ul;
-  uz /= ul;
-  const wx = ny * uz - nz * uy,
-    wy = nz * ux - nx * uz,
-    wz = nx * uy - ny * ux;
+  const {
+    u: [ux, uy, uz],
+    w: [wx, wy, wz],
+  } = planeBasis(n);
   // Loops without the vertices on a straight stretch of them (within eps of the line through their neighbours).
   const straight = (a: number, b: number, c: number) => {
     const ex = p[3 * c] - p[3 * a],

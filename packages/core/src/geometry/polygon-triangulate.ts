@@ -10,12 +10,26 @@
  */
 
 /** Twice the signed area of a ring of 2D points (xy pairs, by vertex index), positive counter-clockwise. */
-function ringArea(xy: ArrayLike<number>, ring: readonly number[]): number {
+export function ringArea(xy: ArrayLike<number>, ring: readonly number[]): number {
   let a = 0;
   for (let i = 0, j = ring.length - 1; i < ring.length; j = i++) {
     a += (xy[2 * ring[j]] - xy[2 * ring[i]]) * (xy[2 * ring[j] + 1] + xy[2 * ring[i] + 1]);
   }
   return a;
+}
+
+/** Unit vectors u, w spanning the plane with unit normal n, such that u x w = n: 2D coordinates in it are (p.u, p.w). */
+export function planeBasis(n: readonly number[]): { u: [number, number, number]; w: [number, number, number] } {
+  const [nx, ny, nz] = n;
+  const ax = Math.abs(nx) < 0.9 ? [1, 0, 0] : [0, 1, 0];
+  let ux = ny * ax[2] - nz * ax[1],
+    uy = nz * ax[0] - nx * ax[2],
+    uz = nx * ax[1] - ny * ax[0];
+  const ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  ux /= ul;
+  uy /= ul;
+  uz /= ul;
+  return { u: [ux, uy, uz], w: [ny * uz - nz * uy, nz * ux - nx * uz, nx * uy - ny * ux] };
 }
 
 function cross(xy: ArrayLike<number>, a: number, b: number, c: number): number {

@@ -16,7 +16,7 @@
 
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import { boundaryLoops } from '../geometry/boundary-loops.js';
-import { triangulatePolygon } from '../geometry/polygon-triangulate.js';
+import { ringArea, triangulatePolygon } from '../geometry/polygon-triangulate.js';
 import { principalAxes } from '../geometry/principal-axes.js';
 import { vertexComponents } from '../geometry/mesh-clip.js';
 import { boxSize, emptyBox, growBox } from '../geometry/object-geometry.js';
@@ -84,14 +84,6 @@ function planeCoordinates(p: ArrayLike<number>, verts: readonly number[]): Float
     xy[2 * i + 1] = w[0] * p[3 * v] + w[1] * p[3 * v + 1] + w[2] * p[3 * v + 2];
   });
   return xy;
-}
-
-/** Twice the signed area of a ring of 2D points (indices into xy pairs); its sign gives the winding. */
-function ringArea(xy: Float64Array, ring: readonly number[]): number {
-  let a = 0;
-  for (let i = 0, j = ring.length - 1; i < ring.length; j = i++)
-    a += (xy[2 * ring[j]] - xy[2 * ring[i]]) * (xy[2 * ring[j] + 1] + xy[2 * ring[i] + 1]);
-  return a;
 }
 
 /** A flat sheet is one whose vertices all lie within this share of its size from its plane. */
