@@ -17,6 +17,7 @@ import { PHYSICS_COST_DEFAULTS, type PhysicsCostSettings } from '../constants.js
 import { boxSize, lodBox, type Vec3 } from '../geometry/object-geometry.js';
 import { triangleMeshPhysicsCost, type TriangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlObject } from '../types.js';
+import { planarRemesh } from '../geometry/planar-remesh.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
 import { compactVertices, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
 import { assignDefaults } from '../options.js';
@@ -32,6 +33,8 @@ export interface PhysicsMeshOptions {
   snap?: number;
   /** Simplifier, injected (core has none). Default: none. */
   simplify?: SimplifyFn;
+  /** Re-triangulate a LOD's flat regions from their outlines when that weighs less (planar-remesh.ts). Default true. */
+  retriangulate?: boolean;
   /** Share of the triangles the simplifier keeps. Default 0.5. */
   simplifyRatio?: number;
   /** Per-axis factors from the authored size to the size priced (the prim's scale in world). Default [1, 1, 1]. */
@@ -58,6 +61,8 @@ export interface PhysicsMeshResult {
   medianWidth: number;
   /** What snapping removed. */
   snapped?: { grid: number; vertices: number; triangles: number };
+  /** Triangles fewer after the LOD's flat regions were re-triangulated from their outlines (same surface, lighter). */
+  retriangulated?: number;
   /**
    * Set when slivers make the weight explode (the `physics-mesh-costly` warning) and snapping to
    * `grid` (authored metres) would cut it below 0.9 of it: that grid and the weight it gives.
@@ -211,6 +216,25 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
     });
     snapped = { grid: options.snap, vertices, triangles };
   }
+  // 3b. A LOD's flat regions re-triangulated from their outlines (planar-remesh.ts): the same
+  //     surface in fewer, wider triangles, which weigh less (K x the sum of inverse widths). An
+  //     authored physics model is the creator's and is left as it is.
+  let retriangulated = 0;
+  if (source !== 'physics' && options.retriangulate !== false) {
+    const whole = merged({ faces }, f);
+    const before = triangleMeshPhysicsCost(whole.positions, whole.indices, settings).cost;
+    const remeshed = faces.map((fc) => {
+      const w = weldMesh(fc.positions, fc.indices, 0);
+      const positions = Float32Array.from(w.positions);
+      const indices = planarRemesh(positions, w.indices);
+      return indices.length > 0 && indices.length < fc.indices.length ? { ...fc, positions, indices } : fc;
+    });
+    const m = merged({ faces: remeshed }, f);
+    if (triangleMeshPhysicsCost(m.positions, m.indices, settings).cost < before) {
+      retriangulated = faces.reduce((a, fc) => a + fc.indices.length / 3, 0) - m.indices.length / 3;
+      faces = remeshed;
+    }
+  }
   // 4. As written: conformed to high's box (lod-conform.ts), which moves the vertex nearest each
   //    side the mesh misses onto it. That move can make a sliver, and a sliver rules the weight:
   //    Neverball's basic ball (Debian neverball-data) at 8 m, its low LOD, weighed 8.06 as built
@@ -258,6 +282,7 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
     cost,
     medianWidth: median,
     ...(snapped ? { snapped } : {}),
+    ...(retriangulated > 0 ? { retriangulated } : {}),
     ...(snapWouldHelp ? { snapWouldHelp } : {}),
     diagnostics,
   };

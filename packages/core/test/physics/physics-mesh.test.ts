@@ -25,18 +25,45 @@ function floor(n: number, jitter = 0): Face {
 }
 
 describe('buildPhysicsMesh', () => {
+  it("re-triangulates a LOD's flat regions: the same floor in 2 triangles weighs less; an authored physics model is left as it is", () => {
+    const lod = floor(8);
+    const r = buildPhysicsMesh(object([lod]), { lod: 'high' });
+    const plain = buildPhysicsMesh(object([lod]), { lod: 'high', retriangulate: false });
+    expect(r.mesh.faces[0].indices.length).toBe(6);
+    expect(r.retriangulated).toBe(128 - 2);
+    expect(r.cost.cost).toBeLessThanOrEqual(plain.cost.cost);
+    // The same surface: every corner of the floor is a vertex, the area is 4 m2.
+    const t = lodTriangles(r.mesh);
+    let area = 0;
+    for (let i = 0; i < t.indices.length; i += 3) {
+      const [a, b, c] = [0, 1, 2].map((k) => 3 * t.indices[i + k]);
+      const u = [0, 1, 2].map((k) => t.positions[b + k] - t.positions[a + k]);
+      const v = [0, 1, 2].map((k) => t.positions[c + k] - t.positions[a + k]);
+      area += Math.abs(u[0] * v[1] - u[1] * v[0]) / 2;
+    }
+    expect(area).toBeCloseTo(4, 6);
+    // At 0.2 m (10 x smaller) the 128 small triangles weigh more than the minimum; the 2 do not.
+    const small = (x: typeof r) => x.cost.cost;
+    const r10 = buildPhysicsMesh(object([lod]), { lod: 'high', scale: [0.2, 0.2, 0.2] });
+    const p10 = buildPhysicsMesh(object([lod]), { lod: 'high', scale: [0.2, 0.2, 0.2], retriangulate: false });
+    expect(small(r10)).toBeLessThan(small(p10) / 4);
+    const phys = buildPhysicsMesh({ ...object([lod]), physicsMesh: { faces: [lod] } }, {});
+    expect(phys.mesh.faces[0].indices.length).toBe(lod.indices.length);
+    expect(phys.retriangulated).toBeUndefined();
+  });
+
   it('takes the LOD asked for (or the next higher) and prices it with the seed formula at the size asked', () => {
     const hi = floor(8),
       lo = floor(2);
     const o = object([hi], { low: { faces: [lo] } });
-    const r = buildPhysicsMesh(o, { lod: 'low' });
+    const r = buildPhysicsMesh(o, { lod: 'low', retriangulate: false });
     expect(r.source).toBe('low');
     expect(r.mesh.faces[0].indices.length).toBe(lo.indices.length);
     expect(r.cost.cost).toBeCloseTo(triangleMeshPhysicsCost(lo.positions, lo.indices).cost, 9);
     expect(buildPhysicsMesh(o, { lod: 'lowest' }).source).toBe('low');
     // Half the size: widths halve, the weight doubles (above the minimum).
-    const big = buildPhysicsMesh(object([floor(16)]), {});
-    const small = buildPhysicsMesh(object([floor(16)]), { scale: [0.5, 0.5, 0.5] });
+    const big = buildPhysicsMesh(object([floor(16)]), { retriangulate: false });
+    const small = buildPhysicsMesh(object([floor(16)]), { scale: [0.5, 0.5, 0.5], retriangulate: false });
     expect(small.cost.cost).toBeCloseTo(2 * big.cost.cost, 6);
     expect(r.diagnostics).toEqual([]);
   });
@@ -83,6 +110,7 @@ describe('buildPhysicsMesh', () => {
       lod: 'high',
       simplify: (_p, indices, target) => ((asked = target), indices.slice(0, target)),
       simplifyRatio: 0.25,
+      retriangulate: false,
     });
     expect(asked).toBe(32 * 3);
     expect(r.mesh.faces[0].indices.length).toBe(96);
