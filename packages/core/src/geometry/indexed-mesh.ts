@@ -50,6 +50,14 @@ export function triangleArea(positions: ArrayLike<number>, a: number, b: number,
   return 0.5 * Math.hypot(CROSS[0], CROSS[1], CROSS[2]);
 }
 
+/** Area of a triangle list (three vertex indices per triangle) over `positions`. */
+export function surfaceArea(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
+  let area = 0;
+  for (let t = 0; t + 2 < indices.length; t += 3)
+    area += triangleArea(positions, indices[t], indices[t + 1], indices[t + 2]);
+  return area;
+}
+
 /**
  * Whether triangle (a, b, c) of `positions` (vertex indices) has zero area as the uploader's
  * degenerate-triangle check counts it: |u x v|^2 <= 1e-12 |u|^2 |v|^2 with u, v its edges from a

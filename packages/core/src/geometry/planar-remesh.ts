@@ -14,7 +14,7 @@
  */
 
 import { boundaryLoops } from './boundary-loops.js';
-import { triangleCross } from './indexed-mesh.js';
+import { surfaceArea, triangleCross } from './indexed-mesh.js';
 import { planeBasis, ringArea, triangulatePolygon } from './polygon-triangulate.js';
 
 export interface PlanarRemeshOptions {
@@ -127,21 +127,18 @@ function retriangulate(
     w: [wx, wy, wz],
   } = planeBasis(n);
   // Loops without the vertices on a straight stretch of them (within eps of the line through their neighbours).
+  const cross = new Float64Array(3);
   const straight = (a: number, b: number, c: number) => {
     const ex = p[3 * c] - p[3 * a],
       ey = p[3 * c + 1] - p[3 * a + 1],
       ez = p[3 * c + 2] - p[3 * a + 2];
-    const fx = p[3 * b] - p[3 * a],
-      fy = p[3 * b + 1] - p[3 * a + 1],
-      fz = p[3 * b + 2] - p[3 * a + 2];
     const len = Math.hypot(ex, ey, ez);
     if (!(len > 0)) return false;
-    const cx = ey * fz - ez * fy,
-      cy = ez * fx - ex * fz,
-      cz = ex * fy - ey * fx;
-    // Between its neighbours, and within eps of the line.
-    const along = (ex * fx + ey * fy + ez * fz) / len;
-    return Math.hypot(cx, cy, cz) / len <= eps && along > 0 && along < len;
+    // Within eps of the line a-c (|ac x ab| / |ac|), and between a and c.
+    triangleCross(p, a, c, b, cross);
+    const along =
+      (ex * (p[3 * b] - p[3 * a]) + ey * (p[3 * b + 1] - p[3 * a + 1]) + ez * (p[3 * b + 2] - p[3 * a + 2])) / len;
+    return Math.hypot(cross[0], cross[1], cross[2]) / len <= eps && along > 0 && along < len;
   };
   const rings: number[][] = [];
   for (const loop of loops) {
@@ -178,24 +175,15 @@ function retriangulate(
   let outer = 0;
   for (let k = 1; k < areas.length; k++) if (Math.abs(areas[k]) > Math.abs(areas[outer])) outer = k;
   if (areas.some((a, k) => k !== outer && Math.sign(a) === Math.sign(areas[outer]))) return undefined;
-  // The region's own area, in the same 2D frame.
-  let area = 0;
-  for (let t = 0; t < tris.length; t += 3) {
-    const q = [tris[t], tris[t + 1], tris[t + 2]].map((v) => [
-      ux * p[3 * v] + uy * p[3 * v + 1] + uz * p[3 * v + 2],
-      wx * p[3 * v] + wy * p[3 * v + 1] + wz * p[3 * v + 2],
-    ]);
-    area += Math.abs((q[1][0] - q[0][0]) * (q[2][1] - q[0][1]) - (q[1][1] - q[0][1]) * (q[2][0] - q[0][0])) / 2;
-  }
+  // The region's own area (flat: its area in the plane, to within 1 - cos(angle)).
+  const area = surfaceArea(p, tris);
   const holes = localRings.filter((_, k) => k !== outer);
   const local = flipToWiden(xy, triangulatePolygon(xy, localRings[outer], holes));
   let covered = 0;
   const result: number[] = [];
   for (let t = 0; t < local.length; t += 3) {
     const [a, b, c] = [local[t], local[t + 1], local[t + 2]];
-    const cr =
-      (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) -
-      (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
+    const cr = cross2(xy, a, b, c);
     covered += Math.abs(cr) / 2;
     if (cr === 0) continue;
     // Counter-clockwise in (u, w) faces +n: keep the region's facing.
@@ -206,14 +194,20 @@ function retriangulate(
   return result;
 }
 
+/** (b - a) x (c - a) of 2D points (xy pairs by index): twice the signed area, positive counter-clockwise. */
+function cross2(xy: Float64Array, a: number, b: number, c: number): number {
+  return (
+    (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) -
+    (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a])
+  );
+}
+
 /** Most passes of flipToWiden over a region's edges. */
 const FLIP_PASSES = 8;
 
 /** 1 / the triangle's width (2 x area / longest edge: its smallest altitude); Infinity when flat. */
 function inverseWidth(xy: Float64Array, a: number, b: number, c: number): number {
-  const cross =
-    (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) -
-    (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
+  const cross = cross2(xy, a, b, c);
   const e = (i: number, j: number) => Math.hypot(xy[2 * j] - xy[2 * i], xy[2 * j + 1] - xy[2 * i + 1]);
   const longest = Math.max(e(a, b), e(b, c), e(c, a));
   return cross === 0 ? Infinity : longest / Math.abs(cross);
@@ -227,9 +221,6 @@ function inverseWidth(xy: Float64Array, a: number, b: number, c: number): number
  */
 function flipToWiden(xy: Float64Array, tris: number[]): number[] {
   const t = [...tris];
-  const cross = (a: number, b: number, c: number) =>
-    (xy[2 * b] - xy[2 * a]) * (xy[2 * c + 1] - xy[2 * a + 1]) -
-    (xy[2 * b + 1] - xy[2 * a + 1]) * (xy[2 * c] - xy[2 * a]);
   for (let pass = 0; pass < FLIP_PASSES; pass++) {
     // Directed edge a -> b to its triangle (the neighbour has b -> a).
     const edge = new Map<string, number>();
@@ -248,7 +239,7 @@ function flipToWiden(xy: Float64Array, tris: number[]): number[] {
         for (let q = 0; q < 3; q++) if (t[g + q] !== a && t[g + q] !== b) d = t[g + q];
         if (d < 0) continue;
         // Convex quad a-d-b-c: the new diagonal c-d crosses a-b.
-        if (!(cross(c, d, a) * cross(c, d, b) < 0 && cross(a, b, c) * cross(a, b, d) < 0)) continue;
+        if (!(cross2(xy, c, d, a) * cross2(xy, c, d, b) < 0 && cross2(xy, a, b, c) * cross2(xy, a, b, d) < 0)) continue;
         const before = inverseWidth(xy, a, b, c) + inverseWidth(xy, b, a, d);
         const after = inverseWidth(xy, c, a, d) + inverseWidth(xy, c, d, b);
         if (!(after < before * (1 - 1e-9))) continue;

@@ -47,7 +47,7 @@ import { MeshInsideTest } from '../geometry/mesh-inside.js';
 import { buildSolidField, type SolidField } from './solid-field.js';
 import { uncoveredSolid } from './uncovered-solid.js';
 import { weldMesh, type WeldedMesh } from '../geometry/weld-mesh.js';
-import { type IndexedMesh, triangleArea } from '../geometry/indexed-mesh.js';
+import { type IndexedMesh, surfaceArea } from '../geometry/indexed-mesh.js';
 import type { SimplifyFn } from './physics-mesh.js';
 
 export interface DecomposeOptions {
@@ -164,13 +164,6 @@ interface Context {
 /** Probes per hull at most (the spacing grows on big hulls). */
 const MAX_PROBES = 2000;
 
-function surfaceArea(m: IndexedMesh<Float64Array>): number {
-  const ix = m.indices;
-  let area = 0;
-  for (let t = 0; t < ix.length; t += 3) area += triangleArea(m.positions, ix[t], ix[t + 1], ix[t + 2]);
-  return area;
-}
-
 function signedVolume(m: IndexedMesh<Float64Array>): number {
   const p = m.positions,
     ix = m.indices;
@@ -194,7 +187,7 @@ function makePart(mesh: IndexedMesh<Float64Array>, ctx: Context): Part | undefin
     mesh,
     hull,
     concavity: hullConcavity(hull, ctx.field, ctx.spacing, MAX_PROBES),
-    area: surfaceArea(mesh),
+    area: surfaceArea(mesh.positions, mesh.indices),
     volume: Math.abs(signedVolume(mesh)),
     air: 0,
     cuttable: true,
@@ -297,7 +290,7 @@ export function decompose(
   }
   // Sheets enclose nothing (open walls, leaf cards): each stands for a slab as thick as the
   // tolerance, so the air budget is not zero (it was, and every sheet was cut to pieces).
-  if (open) solidVolume = Math.max(solidVolume, surfaceArea(mesh) * tol);
+  if (open) solidVolume = Math.max(solidVolume, surfaceArea(mesh.positions, mesh.indices) * tol);
   const airBudget = maxAir * solidVolume;
   // The field cannot judge a fit finer than about a cell and a half: a coarse field (a big object
   // within maxCells) raises the tolerance, and the result says so.
@@ -310,7 +303,7 @@ export function decompose(
     minThickness,
     eps: Math.max(extent, 1e-9) * 1e-9,
   };
-  const totalArea = Math.max(surfaceArea(mesh), 1e-30);
+  const totalArea = Math.max(surfaceArea(mesh.positions, mesh.indices), 1e-30);
   progress(0.1);
   checkAbort(signal);
 
@@ -524,11 +517,7 @@ function proxyMesh(mesh: WeldedMesh, target: number, simplify: SimplifyFn | unde
     if (current.indices.length / 3 <= 1.5 * target) return current;
   }
   // Grid cell from the surface area: about target / 2 vertices spread over it.
-  const p = current.positions,
-    ix = current.indices;
-  let area = 0;
-  for (let t = 0; t < ix.length; t += 3) area += triangleArea(p, ix[t], ix[t + 1], ix[t + 2]);
-  let cell = Math.sqrt((2 * area) / target);
+  let cell = Math.sqrt((2 * surfaceArea(current.positions, current.indices)) / target);
   for (let i = 0; i < 20; i++) {
     const clustered = weldMesh(current.positions, current.indices, cell, { dropDuplicates: true });
     if (clustered.indices.length / 3 <= 1.5 * target && clustered.indices.length > 0) return clustered;

@@ -33,7 +33,7 @@
 
 import { triangleMeshPhysicsCost } from '../cost/physics-cost.js';
 import type { PhysicsCostSettings } from '../constants.js';
-import { compactVertices, triangleArea, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
+import { compactVertices, surfaceArea, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
 import { boxSize, emptyBox, growBox } from '../geometry/object-geometry.js';
 import { planarRemesh } from '../geometry/planar-remesh.js';
 import { weldMesh } from '../geometry/weld-mesh.js';
@@ -120,13 +120,6 @@ const FIT_SAMPLES = 4096;
 /** Each simplification aims at this share of the triangles of the one before. */
 const STEP = 0.85;
 
-function surfaceArea(positions: ArrayLike<number>, indices: ArrayLike<number>): number {
-  let area = 0;
-  for (let t = 0; t + 2 < indices.length; t += 3)
-    area += triangleArea(positions, indices[t], indices[t + 1], indices[t + 2]);
-  return area;
-}
-
 /** A test: is (x, y, z) within `r` of one of `points` (flat xyz)? A hash grid of cell r. */
 function pointGrid(points: Float64Array, r: number): (x: number, y: number, z: number) => boolean {
   const cells = new Map<string, number[]>();
@@ -182,29 +175,26 @@ function cappedSurface(
   const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
   let base = Infinity;
   for (let t = 0; t < indices.length; t++) base = Math.min(base, p[3 * indices[t] + up]);
-  const small: number[][] = [];
-  const high: number[][] = [];
-  const steep = new Set<number[]>();
+  const chosen: number[][] = [];
   for (const loop of loops) {
     const box = emptyBox();
     for (const v of loop) growBox(box, [p[3 * v], p[3 * v + 1], p[3 * v + 2]]);
     const [sx, sy, sz] = boxSize(box);
-    if (Math.hypot(sx, sy, sz) < width) small.push(loop);
-    else if (box.min[up] >= base + PASSAGE_STEP) high.push(loop);
-    else continue;
-    // Newell's normal of the loop: how level its cap lies.
-    const n = [0, 0, 0];
-    for (let i = 0; i < loop.length; i++) {
-      const a = 3 * loop[i],
-        b = 3 * loop[(i + 1) % loop.length];
-      n[0] += (p[a + 1] - p[b + 1]) * (p[a + 2] + p[b + 2]);
-      n[1] += (p[a + 2] - p[b + 2]) * (p[a] + p[b]);
-      n[2] += (p[a] - p[b]) * (p[a + 1] + p[b + 1]);
+    if (Math.hypot(sx, sy, sz) < width) chosen.push(loop);
+    else if (box.min[up] >= base + PASSAGE_STEP) {
+      // Newell's normal of the loop: how level its cap lies.
+      const n = [0, 0, 0];
+      for (let i = 0; i < loop.length; i++) {
+        const a = 3 * loop[i],
+          b = 3 * loop[(i + 1) % loop.length];
+        n[0] += (p[a + 1] - p[b + 1]) * (p[a + 2] + p[b + 2]);
+        n[1] += (p[a + 2] - p[b + 2]) * (p[a] + p[b]);
+        n[2] += (p[a] - p[b]) * (p[a + 1] + p[b + 1]);
+      }
+      const len = Math.hypot(n[0], n[1], n[2]);
+      if (len > 0 && Math.abs(n[up]) / len < STEEP_CAP) chosen.push(loop);
     }
-    const len = Math.hypot(n[0], n[1], n[2]);
-    if (len > 0 && Math.abs(n[up]) / len < STEEP_CAP) steep.add(loop);
   }
-  const chosen = [...small, ...high.filter((l) => steep.has(l))];
   if (chosen.length === 0) return undefined;
   options.check?.();
   const caps = chosen.flatMap((loop) => loopCap(p, loop));
@@ -313,27 +303,31 @@ export function openingKeepingMesh(
   // width and an avatar's area alone refused V-HACD's torus at 10 m simplified to a coarse ring:
   // 2.91 -> 3.34; its torus2 at 9.87 m kept 2.2 % of its surface over 1 m off: 1.38 -> 2.11.)
   const maxStray = options.maxStray ?? 2 * width;
-  const fitSamples = sampleSurface(
-    { positions, indices: Uint32Array.from(indices) },
-    { samples: FIT_SAMPLES, maxVertexSamples: 0 },
-  );
+  const original = { positions, indices: Uint32Array.from(indices) };
+  const fitSamples = sampleSurface(original, { samples: FIT_SAMPLES, maxVertexSamples: 0 });
   const perSample = surfaceArea(positions, indices) / (fitSamples.length / 3);
   const mayStray = Math.max(
     (width * (options.openingOptions.height ?? AVATAR_PASSAGE_HEIGHT)) / 2,
     FIT_STRAY_SHARE * perSample * (fitSamples.length / 3),
   );
   const stray2 = maxStray * maxStray;
+  // Each candidate's BVH, built once for the fit, the clearance and the closest-fit measure.
+  const bvhs = new Map<OpeningMesh, TriangleBvh>();
+  const bvhOf = (c: OpeningMesh): TriangleBvh => {
+    let bvh = bvhs.get(c);
+    if (!bvh) bvhs.set(c, (bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices })));
+    return bvh;
+  };
   const keeps = (c: OpeningMesh): boolean => {
     options.check?.();
-    const fit = TriangleBvh.build({ positions: c.positions, indices: c.indices });
+    const bvh = bvhOf(c);
     let strayArea = 0;
     for (let i = 0; i + 2 < fitSamples.length && strayArea <= mayStray; i += 3)
-      if (fit.closestDistanceSquared(fitSamples[i], fitSamples[i + 1], fitSamples[i + 2], stray2) > stray2)
+      if (bvh.closestDistanceSquared(fitSamples[i], fitSamples[i + 1], fitSamples[i + 2], stray2) > stray2)
         strayArea += perSample;
     if (strayArea > mayStray) return false;
     // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
     // a surface simplified into the opening fails it without one.
-    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
     let clear = 0;
     for (let i = 0; i + 2 < pts.length; i += 3)
       if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
@@ -345,9 +339,9 @@ export function openingKeepingMesh(
   // The closest fit: the mean distance between the two surfaces, sampled both ways (the most
   // triangles is no measure of it once the outlines and snapped grids compete with simplifications:
   // a simplification can cover half a doorway in as many triangles as the re-triangulated walls).
-  const originalBvh = TriangleBvh.build({ positions, indices: Uint32Array.from(indices) });
+  const originalBvh = TriangleBvh.build(original);
   const meanDistance = (c: OpeningMesh): number => {
-    const bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices });
+    const bvh = bvhOf(c);
     const own = sampleSurface(
       { positions: c.positions, indices: c.indices },
       { samples: FIT_SAMPLES, maxVertexSamples: 0 },

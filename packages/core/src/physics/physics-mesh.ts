@@ -219,10 +219,10 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
   // 3b. A LOD's flat regions re-triangulated from their outlines (planar-remesh.ts): the same
   //     surface in fewer, wider triangles, which weigh less (K x the sum of inverse widths). An
   //     authored physics model is the creator's and is left as it is.
+  let built = merged({ faces }, f);
+  let builtCost = triangleMeshPhysicsCost(built.positions, built.indices, settings);
   let retriangulated = 0;
   if (source !== 'physics' && options.retriangulate !== false) {
-    const whole = merged({ faces }, f);
-    const before = triangleMeshPhysicsCost(whole.positions, whole.indices, settings).cost;
     const remeshed = faces.map((fc) => {
       const w = weldMesh(fc.positions, fc.indices, 0);
       const positions = Float32Array.from(w.positions);
@@ -230,9 +230,10 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
       return indices.length > 0 && indices.length < fc.indices.length ? { ...fc, positions, indices } : fc;
     });
     const m = merged({ faces: remeshed }, f);
-    if (triangleMeshPhysicsCost(m.positions, m.indices, settings).cost < before) {
-      retriangulated = faces.reduce((a, fc) => a + fc.indices.length / 3, 0) - m.indices.length / 3;
-      faces = remeshed;
+    const mCost = triangleMeshPhysicsCost(m.positions, m.indices, settings);
+    if (mCost.cost < builtCost.cost) {
+      retriangulated = (built.indices.length - m.indices.length) / 3;
+      [faces, built, builtCost] = [remeshed, m, mCost];
     }
   }
   // 4. As written: conformed to high's box (lod-conform.ts), which moves the vertex nearest each
@@ -240,8 +241,7 @@ export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions =
   //    Neverball's basic ball (Debian neverball-data) at 8 m, its low LOD, weighed 8.06 as built
   //    and 17.05 as written, so auto took it as 'not raising' a land impact of 13.9 it raised to 17.
   //    Zero-area triangles (they would block the upload) are left out there.
-  const built = merged({ faces }, f);
-  const degenerate = triangleMeshPhysicsCost(built.positions, built.indices, settings).degenerate;
+  const degenerate = builtCost.degenerate;
   const mesh = conformPhysicsMesh(object.lods.high, { faces });
   // 5. Price at the size asked, and say when the price explodes.
   const { cost, median } = price(mesh, f, settings);
