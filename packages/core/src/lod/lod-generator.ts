@@ -442,15 +442,18 @@ export interface SimplifyLodOptions {
 
 export const SIMPLIFY_LOD_DEFAULTS = { normalWeight: 0.5, uvWeight: 0.5, prune: true, updatePositions: true };
 
-export interface SimplifiedLod {
+export interface SimplifiedLod<M extends string = SimplifyMode | 'viewer' | 'cards'> {
   /** The LOD: as many faces as the source, empty where a face vanished. */
   lod: MeshLod;
   triangles: number;
   vertices: number;
   /** meshoptimizer's own error estimate, metres (the planner measures the real one). */
   simplifierError: number;
-  /** How it was made; 'viewer': it is the viewer's own auto-LOD (viewer-auto-lod.ts), taken by a fallback. */
-  mode: SimplifyMode | 'viewer';
+  /**
+   * How it was made; 'viewer': it is the viewer's own auto-LOD (viewer-auto-lod.ts), taken by a
+   * fallback; 'cards': impostor-like cards (lod-cards.ts), the lowest LOD's last resort.
+   */
+  mode: M;
 }
 
 /**
@@ -463,7 +466,7 @@ export function simplifyLodSource(
   targetTriangles: number,
   targetError: number,
   options: SimplifyLodOptions,
-): SimplifiedLod {
+): SimplifiedLod<SimplifyMode> {
   const s = options.simplifier;
   if (!s)
     throw new SlmeshError(
@@ -603,7 +606,7 @@ export function splitIntoFaces(
   indices: Uint32Array,
   error: number,
   mode: SimplifyMode,
-): SimplifiedLod {
+): SimplifiedLod<SimplifyMode> {
   const nf = source.materials.length;
   const faceOf = (v: number) => {
     // faceStart is sorted: binary search for the face owning welded vertex v.
@@ -715,11 +718,11 @@ export function simplifyToTriangles(
   targetTriangles: number,
   targetError: number,
   options: CascadeOptions,
-): SimplifiedLod {
+): SimplifiedLod<SimplifyMode> {
   const drift = options.maxRatioDrift ?? CASCADE_DEFAULTS.maxRatioDrift;
   const modes = options.modes ?? SIMPLIFY_MODES;
-  let best: SimplifiedLod | undefined;
-  let last: SimplifiedLod | undefined;
+  let best: SimplifiedLod<SimplifyMode> | undefined;
+  let last: SimplifiedLod<SimplifyMode> | undefined;
   for (const mode of modes) {
     const r = simplifyLodSource(source, mode, targetTriangles, targetError, options);
     last = r;
@@ -736,7 +739,11 @@ export function simplifyToTriangles(
  * then, when position-only simplification keeps more than maxRatioDrift times what sloppy
  * simplification does, the sloppy result (its error is only an estimate: callers measure it).
  */
-export function simplifyToError(source: LodSource, targetError: number, options: CascadeOptions): SimplifiedLod {
+export function simplifyToError(
+  source: LodSource,
+  targetError: number,
+  options: CascadeOptions,
+): SimplifiedLod<SimplifyMode> {
   const drift = options.maxRatioDrift ?? CASCADE_DEFAULTS.maxRatioDrift;
   const sloppy = (options.modes ?? SIMPLIFY_MODES).includes('sloppy');
   const modes = (options.modes ?? SIMPLIFY_MODES).filter((m) => m !== 'sloppy');

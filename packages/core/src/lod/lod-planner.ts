@@ -86,6 +86,7 @@ import {
 } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
 import { viewerAutoLods } from './viewer-auto-lod.js';
+import { cardsLod } from './lod-cards.js';
 import { splitFace } from '../asset/submodels.js';
 import {
   computeUploadNormalization,
@@ -221,8 +222,8 @@ export interface LodLevelPlan {
   switchDistance: number;
   /** Smallest silhouette coverage of high over the views, 0..1. */
   coverage: number;
-  /** How it was made: a simplification mode, or a copy of the LOD above. */
-  mode: SimplifyMode | 'viewer' | 'copy';
+  /** How it was made: a simplification mode, the viewer's own LOD, impostor-like cards, or a copy of the LOD above. */
+  mode: SimplifyMode | 'viewer' | 'cards' | 'copy';
   /** meshoptimizer's target error for the accepted candidate, metres at the model's size. */
   simplifierTarget: number;
   /** Set when the LOD could not be made within the bound (see the plan's diagnostics). */
@@ -274,6 +275,13 @@ export interface ObjectLodPlan {
   /** Fallbacks and budgets applied (`lod-fallback`, `lod-max-triangles`), for the report. */
   diagnostics: Diagnostic[];
 }
+
+/** How the lod-fallback diagnostic names a relaxed search's method. */
+const FALLBACK_METHOD: Partial<Record<SimplifiedLod['mode'], string>> = {
+  sloppy: 'sloppy simplification',
+  viewer: "the viewer's own auto-LOD method (the uploader's Generate)",
+  cards: 'impostor-like cards (crossed two-sided quads per material)',
+};
 
 interface Candidate {
   result: SimplifiedLod;
@@ -708,9 +716,15 @@ export class ObjectLodPlanner {
       highMode = 'proxy';
     } else if (!o.keepHigh) {
       const found = this.verifiedSearch(this.highSource, highBound, 0, false, fast);
-      if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
+      const mode = found?.result.mode;
+      if (
+        found &&
+        mode !== 'cards' &&
+        found.result.triangles > 0 &&
+        found.result.triangles < HIGH_KEEP_FRACTION * highTriangles
+      ) {
         top = linkOf(found);
-        highMode = found.result.mode;
+        highMode = mode!;
       }
     }
     const highMax = o.maxTriangles?.high;
@@ -787,7 +801,7 @@ export class ObjectLodPlanner {
           note(
             'warning',
             'lod-fallback',
-            `${lodName}: no simplification within ${pxAt(bound, distance).toFixed(2)} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${relaxed.result.mode === 'sloppy' ? 'sloppy simplification' : relaxed.result.mode === 'viewer' ? "the viewer's own auto-LOD method (the uploader's Generate)" : 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
+            `${lodName}: no simplification within ${pxAt(bound, distance).toFixed(2)} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${FALLBACK_METHOD[relaxed.result.mode] ?? 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
           );
         } else if (!found || found.result.triangles >= above.triangles) {
           note(
@@ -1126,6 +1140,12 @@ export class ObjectLodPlanner {
       const t = Math.min(Math.max(bound, TINY) * 2 ** step, this.maxSide);
       if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
     }
+    // The lowest LOD's last resort: impostor-like cards, one to three per face (lod-cards.ts).
+    if (lodName === 'lowest')
+      for (const maxCards of [1, 3]) {
+        const cards = cardsLod(source, { maxCards });
+        if (cards.vertices <= above.vertices) consider(cards, this.maxSide);
+      }
     const v = viewer.result;
     if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
       found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));
@@ -1276,7 +1296,7 @@ export class ObjectLodPlanner {
     vertices: number,
     error: number,
     coverage: number,
-    mode: SimplifyMode | 'viewer' | 'copy',
+    mode: SimplifyMode | 'viewer' | 'cards' | 'copy',
     target: number,
   ): LodLevelPlan {
     const k = this.options.sizeFactor;

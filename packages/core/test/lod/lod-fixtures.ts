@@ -175,3 +175,44 @@ export function facetedSphere(seg: number, r = 1, material = 'Faceted'): Face {
   }
   return { material, positions, normals, uvs, indices };
 }
+
+/** `n` disconnected quads (two triangles each, own vertices) scattered in a unit ball, as foliage leaf cards are. */
+export function leafCards(n: number, size = 0.12): Face {
+  let seed = 12345;
+  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const positions = new Float32Array(n * 12),
+    normals = new Float32Array(n * 12),
+    uvs = new Float32Array(n * 8),
+    indices = new Uint32Array(n * 6);
+  for (let q = 0; q < n; q++) {
+    // A random centre in the ball and two random orthogonal in-plane axes.
+    let c: number[];
+    do c = [rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1];
+    while (Math.hypot(c[0], c[1], c[2]) > 1);
+    const a = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+    const la = Math.hypot(a[0], a[1], a[2]);
+    const u = a.map((x) => x / la);
+    const t = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
+    const d = t[0] * u[0] + t[1] * u[1] + t[2] * u[2];
+    const w0 = t.map((x, i) => x - d * u[i]);
+    const lw = Math.hypot(w0[0], w0[1], w0[2]);
+    const w = w0.map((x) => x / lw);
+    const nrm = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
+    const corners = [
+      [-1, -1],
+      [1, -1],
+      [1, 1],
+      [-1, 1],
+    ];
+    corners.forEach(([s, r], k) => {
+      for (let i = 0; i < 3; i++) {
+        positions[q * 12 + k * 3 + i] = c[i] + (s * u[i] + r * w[i]) * size * 0.5;
+        normals[q * 12 + k * 3 + i] = nrm[i];
+      }
+      uvs[q * 8 + k * 2] = (s + 1) / 2;
+      uvs[q * 8 + k * 2 + 1] = (r + 1) / 2;
+    });
+    indices.set([q * 4, q * 4 + 1, q * 4 + 2, q * 4, q * 4 + 2, q * 4 + 3], q * 6);
+  }
+  return { material: 'Leaves', positions, normals, uvs, indices };
+}

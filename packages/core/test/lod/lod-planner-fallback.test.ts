@@ -20,7 +20,7 @@ import {
 } from '../../src/geometry/object-geometry.js';
 import { errorForPixels, fillDistance } from '../../src/lod/screen-space-error.js';
 import type { DeflateFn, Face, SlObject } from '../../src/types.js';
-import { MeshoptSimplifier, object, uvSphere, vhacdMesh } from './lod-fixtures.js';
+import { leafCards, MeshoptSimplifier, object, uvSphere, vhacdMesh } from './lod-fixtures.js';
 import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 
 /** High's silhouettes as the planner takes them. */
@@ -33,47 +33,6 @@ beforeAll(async () => {
   await MeshoptSimplifier.ready;
   simplifier = MeshoptSimplifier;
 });
-
-/** `n` disconnected quads (two triangles each, own vertices) scattered in a unit ball, as foliage leaf cards are. */
-function leafCards(n: number, size = 0.12): Face {
-  let seed = 12345;
-  const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const positions = new Float32Array(n * 12),
-    normals = new Float32Array(n * 12),
-    uvs = new Float32Array(n * 8),
-    indices = new Uint32Array(n * 6);
-  for (let q = 0; q < n; q++) {
-    // A random centre in the ball and two random orthogonal in-plane axes.
-    let c: number[];
-    do c = [rnd() * 2 - 1, rnd() * 2 - 1, rnd() * 2 - 1];
-    while (Math.hypot(c[0], c[1], c[2]) > 1);
-    const a = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
-    const la = Math.hypot(a[0], a[1], a[2]);
-    const u = a.map((x) => x / la);
-    const t = [rnd() - 0.5, rnd() - 0.5, rnd() - 0.5];
-    const d = t[0] * u[0] + t[1] * u[1] + t[2] * u[2];
-    const w0 = t.map((x, i) => x - d * u[i]);
-    const lw = Math.hypot(w0[0], w0[1], w0[2]);
-    const w = w0.map((x) => x / lw);
-    const nrm = [u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]];
-    const corners = [
-      [-1, -1],
-      [1, -1],
-      [1, 1],
-      [-1, 1],
-    ];
-    corners.forEach(([s, r], k) => {
-      for (let i = 0; i < 3; i++) {
-        positions[q * 12 + k * 3 + i] = c[i] + (s * u[i] + r * w[i]) * size * 0.5;
-        normals[q * 12 + k * 3 + i] = nrm[i];
-      }
-      uvs[q * 8 + k * 2] = (s + 1) / 2;
-      uvs[q * 8 + k * 2 + 1] = (r + 1) / 2;
-    });
-    indices.set([q * 4, q * 4 + 1, q * 4 + 2, q * 4, q * 4 + 2, q * 4 + 3], q * 6);
-  }
-  return { material: 'Leaves', positions, normals, uvs, indices };
-}
 
 describe('LODs off the tuning set', () => {
   it('leaf cards (many disconnected quads) get LODs smaller than high, and a lod-fallback diagnostic says how', () => {
@@ -104,6 +63,39 @@ describe('LODs off the tuning set', () => {
     // Without the fallback, the planner cannot shrink it within the bound (this is why it exists).
     const strict = planObjectLods(tree, { simplifier, deflate, sizeFactor: 4, fallback: false }).plan;
     expect(strict.levels[0].triangles).toBeGreaterThan(plan.levels[0].triangles);
+  });
+
+  it('leaf cards: the lowest LOD is impostor-like cards where no simplification shrinks it and keeps the silhouette', () => {
+    // Before cards, this lowest LOD was a copy of low (211 triangles, coverage 0.83: no candidate
+    // kept the silhouette floor). Cards: a few crossed quads, far fewer triangles, the floor kept.
+    const tree = object('Foliage', [leafCards(1500)]);
+    const { object: planned, plan } = planObjectLods(tree, { simplifier, deflate, sizeFactor: 1 });
+    const [, low, lowest] = plan.levels;
+    expect(lowest.mode).toBe('cards');
+    expect(lowest.fallback).toBe('relaxed-bound');
+    expect(lowest.triangles).toBeLessThanOrEqual(12);
+    expect(lowest.triangles).toBeLessThan(low.triangles / 10);
+    expect(lowest.coverage).toBeGreaterThanOrEqual(0.9);
+    expect(lodTriangleCount(planned.lods.lowest)).toBe(lowest.triangles);
+    expect(
+      plan.diagnostics.some(
+        (d) =>
+          d.code === 'lod-fallback' &&
+          d.message.startsWith('Foliage: lowest:') &&
+          d.message.includes('impostor-like cards'),
+      ),
+    ).toBe(true);
+    // Never over Generate's worst (the ceiling of every fallback), measured here independently.
+    const viewer = viewerAutoLods(tree, simplifier).lods;
+    const worst = Math.max(
+      ...(['medium', 'low', 'lowest'] as const).map(
+        (l) =>
+          lodHausdorffDistance(tree.lods.high, viewer[l]).distance /
+          plan.levels.find((x) => x.name === l)!.switchDistance,
+      ),
+    );
+    const ours = lodHausdorffDistance(tree.lods.high, planned.lods.lowest).distance / lowest.switchDistance;
+    expect(ours).toBeLessThanOrEqual(1.1 * worst);
   });
 
   it("a LOD made by a fallback never looks worse than the viewer's own auto-LOD at that level (the uploader's Generate)", () => {

@@ -262,7 +262,9 @@ describe('planObjectLods', () => {
     expect(boundBytes[1]).toBeLessThan(strictBytes[1]);
   });
 
-  it("viewerBound: never costlier than Generate: where the planned chain would cost more download weight than the viewer's own (V-HACD's hornbug, character), Generate's LODs are taken", () => {
+  it("viewerBound: never costlier than Generate: where the planned chain would cost more download weight than the viewer's own (V-HACD's character), Generate's LODs are taken", () => {
+    // The hornbug's chain was Generate's too until its stuck lowest LOD could be impostor-like
+    // cards (12 triangles within Generate's worst): its planned chain is now the cheaper one.
     for (const name of ['hornbug.obj', 'character.obj', 'teapot.obj', 'torus1.obj']) {
       const high = object(name, [vhacdMesh(name)]);
       const { object: planned, plan } = planObjectLods(high, { simplifier, deflate, viewerBound: true });
@@ -271,7 +273,7 @@ describe('planObjectLods', () => {
       const weight = (o: SlObject) => costReport({ objects: [o] }, { deflate }).objects[0].streaming;
       expect(weight(planned)).toBeLessThanOrEqual(weight(generate) * 1.01);
       const swapped = plan.diagnostics.some((d) => d.code === 'lod-generate-cheaper');
-      expect(swapped).toBe(name === 'hornbug.obj' || name === 'character.obj');
+      expect(swapped).toBe(name === 'character.obj');
       if (swapped) {
         expect(plan.levels.every((l) => l.mode === 'viewer' && !l.fallback)).toBe(true);
         expect(plan.diagnostics.some((d) => d.code === 'lod-fallback')).toBe(false);
