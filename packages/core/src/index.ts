@@ -156,6 +156,7 @@ export {
   planModelForBudget,
 } from './lod/lod-budget.js';
 export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
+export { CARD_AREA_SHARE, cardsLod, type CardsOptions } from './lod/lod-cards.js';
 export {
   LOD_BOX_TOLERANCE,
   conformLod,

@@ -1099,7 +1099,9 @@ export class ObjectLodPlanner {
    * the LOD above (the viewer's ratio; sloppy merges what the cascade cannot collapse: leaf cards,
    * disconnected parts), the cascade to half the LOD above, the cascade at error targets from
    * twice the bound upward (doubling) until it gets to at most `maxTriangles`, and the viewer's
-   * own auto-LOD at this level (when it is no bigger than the LOD above). Of those that keep the
+   * own auto-LOD at this level (when it is no bigger than the LOD above), and for the lowest LOD
+   * impostor-like cards (lod-cards.ts: one card per material, and up to three, when they need no
+   * more vertices than the LOD above). Of those that keep the
    * silhouette floor, the cheapest whose error is within the bound or the viewer's own LOD's error
    * wins, so a fallback never looks worse than the uploader's "Generate" would at that LOD; when
    * none is, the one with the least error if that is at most `ceiling` (plan() passes Generate's
