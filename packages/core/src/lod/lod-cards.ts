@@ -1,7 +1,8 @@
 /**
  * Impostor-like cards: the last resort for a lowest LOD that no simplification can shrink (a tree
  * of leaf cards, a cloud of small parts). Each face (material) becomes a few crossed, two-sided
- * quads through the middle of its own oriented box: one card across each principal axis whose
+ * quads through the middle of its own oriented box (its principal axes, or the prim frame's
+ * axes: `CardsOptions.frame`): one card across each axis whose
  * cross-section is a good share of the largest (`CARD_AREA_SHARE`), so a flat panel gets one
  * card, a branch or a trunk two, a bushy crown three. A card's texture coordinates span the face's
  * UV box, its normals face either way: seen from far off, the material's texture fills about the
@@ -28,7 +29,19 @@ const ATTR_STRIDE = 5;
 export interface CardsOptions {
   /** At most this many cards per face, largest cross-section first (1 to 3). Default 3. */
   maxCards?: number;
+  /**
+   * The axes cards lie across: the face's own principal axes, or the prim frame's x, y and z (the
+   * frame whose box the uploader normalises by: such cards reach the sides of the box they span
+   * and are never bent by the conformance pass). Default 'principal'.
+   */
+  frame?: 'principal' | 'prim';
 }
+
+const PRIM_AXES: [number, number, number][] = [
+  [1, 0, 0],
+  [0, 1, 0],
+  [0, 0, 1],
+];
 
 /** The cards LOD of `source` (see the file comment): as many faces as the source, empty where a face has no triangle. */
 export function cardsLod(source: LodSource, options: CardsOptions = {}): SimplifiedLod<'cards'> {
@@ -60,7 +73,8 @@ export function cardsLod(source: LodSource, options: CardsOptions = {}): Simplif
       vmin = Math.min(vmin, w);
       vmax = Math.max(vmax, w);
     }
-    const face = pts.length >= 9 ? faceCards(pts, maxCards, [umin, vmin, umax, vmax]) : undefined;
+    const axes = options.frame === 'prim' ? PRIM_AXES : undefined;
+    const face = pts.length >= 9 ? faceCards(pts, maxCards, [umin, vmin, umax, vmax], axes) : undefined;
     if (!face) {
       faces.push(emptyFace(source.materials[f]));
       continue;
@@ -83,8 +97,13 @@ interface CardFace {
 }
 
 /** The cards of one face's points (flat xyz), or undefined when they span no area. */
-function faceCards(pts: number[], maxCards: number, uvBox: [number, number, number, number]): CardFace | undefined {
-  const { axes } = principalAxes(pts);
+function faceCards(
+  pts: number[],
+  maxCards: number,
+  uvBox: [number, number, number, number],
+  frame?: [number, number, number][],
+): CardFace | undefined {
+  const axes = frame ?? principalAxes(pts).axes;
   // The oriented box: extents of the points along each principal axis.
   const lo = [Infinity, Infinity, Infinity],
     hi = [-Infinity, -Infinity, -Infinity];

@@ -118,7 +118,7 @@ import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } fro
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
-import { boxStretch, conformMaxAddedTriangles, displayedLod } from './lod-conform.js';
+import { boxStretch, conformLod, conformMaxAddedTriangles, displayedLod } from './lod-conform.js';
 import { streamingCost } from '../cost/streaming-cost.js';
 
 export interface LodPlanOptions extends CascadeOptions, Omit<LodSourceOptions, 'checkExactWeld'> {
@@ -1143,11 +1143,18 @@ export class ObjectLodPlanner {
       if (consider(simplifyToError(source, t, opts), t) || t >= this.maxSide) break;
     }
     // The lowest LOD's last resort: impostor-like cards, one to three per face (lod-cards.ts).
+    // Measured as written: after the conformance pass (high's box on every LOD, lod-conform.ts),
+    // which bends a card tilted against the prim frame's box (0 A.D.'s cypress: 5.43 px as made,
+    // 7.72 px conformed); cards across the prim frame's axes it leaves as they are.
     if (lodName === 'lowest')
-      for (const maxCards of [1, 3]) {
-        const cards = cardsLod(source, { maxCards });
-        if (cards.vertices <= above.vertices) consider(cards, this.maxSide);
-      }
+      for (const frame of ['prim', 'principal'] as const)
+        for (const maxCards of [1, 3]) {
+          const cards = cardsLod(source, { maxCards, frame });
+          const lod = conformLod(this.object.lods.high, cards.lod);
+          const vertices = lodVertexCount(lod);
+          if (vertices <= above.vertices)
+            consider({ ...cards, lod, triangles: lodTriangleCount(lod), vertices }, this.maxSide);
+        }
     const v = viewer.result;
     if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
       found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CARD_AREA_SHARE, cardsLod } from '../../src/lod/lod-cards.js';
 import { prepareLodSource } from '../../src/lod/lod-generator.js';
 import { emptyFace } from '../../src/geometry/object-geometry.js';
+import { conformLod } from '../../src/lod/lod-conform.js';
 import type { Face, MeshLod } from '../../src/types.js';
 import { leafCards, uvSphere } from './lod-fixtures.js';
 
@@ -70,9 +71,8 @@ function box(size: V3, rot: (p: V3) => V3 = (p) => p, material = 'Box'): Face {
 }
 
 /** The cards of a single-face LOD, each card as its two triangles of one side (front side first). */
-function cardsOf(lod: MeshLod, maxCards?: number) {
-  const result = cardsLod(prepareLodSource(lod), { maxCards });
-  return result;
+function cardsOf(lod: MeshLod, maxCards?: number, frame?: 'principal' | 'prim') {
+  return cardsLod(prepareLodSource(lod), { maxCards, frame });
 }
 
 /** Every triangle of `face`: its corners and geometric normal. */
@@ -144,6 +144,23 @@ describe('cardsLod', () => {
     };
     const want = uvRange(sphere.uvs!);
     uvRange(r.lod.faces[0].uvs!).forEach((x, i) => expect(x).toBeCloseTo(want[i], 5));
+  });
+
+  it("cards across the prim frame's axes are left as they are by the conformance pass; tilted ones are bent", () => {
+    // A crown of leaves and a tilted slab: prim-frame cards reach every side of the box they span
+    // (or sit at its centre on an axis they are flat on), so conformLod changes nothing.
+    for (const face of [leafCards(500), box([2, 0.6, 0.3], rotation(3))]) {
+      const high: MeshLod = { faces: [face] };
+      for (const maxCards of [1, 3]) {
+        const prim = cardsOf(high, maxCards, 'prim').lod;
+        const conformed = conformLod(high, prim);
+        expect([...conformed.faces[0].positions]).toEqual([...prim.faces[0].positions]);
+      }
+    }
+    // The tilted slab's principal-axis card is not box-aligned: the pass moves its corners.
+    const slab: MeshLod = { faces: [box([2, 0.6, 0.3], rotation(3))] };
+    const tilted = cardsOf(slab, 1, 'principal').lod;
+    expect([...conformLod(slab, tilted).faces[0].positions]).not.toEqual([...tilted.faces[0].positions]);
   });
 
   it('property: seen across its largest card, every point of a face falls on that card', () => {
