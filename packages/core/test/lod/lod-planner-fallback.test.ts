@@ -67,7 +67,8 @@ describe('LODs off the tuning set', () => {
 
   it('leaf cards: the lowest LOD is impostor-like cards where no simplification shrinks it and keeps the silhouette', () => {
     // Before cards, this lowest LOD was a copy of low (211 triangles, coverage 0.83: no candidate
-    // kept the silhouette floor). Cards: a few crossed quads, far fewer triangles, the floor kept.
+    // kept the silhouette floor). Cards: a few crossed quads, far fewer triangles, the floor kept
+    // (12 triangles, coverage 0.96, 3.7 px).
     const tree = object('Foliage', [leafCards(1500)]);
     const { object: planned, plan } = planObjectLods(tree, { simplifier, deflate, sizeFactor: 1 });
     const [, low, lowest] = plan.levels;
