@@ -95,7 +95,7 @@ import {
   normalizePoints,
   type UploadNormalization,
 } from '../asset/mesh-asset.js';
-import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
+import { F_APPROXIMATELY_ZERO, MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
 import {
   boxSize,
   lodTriangleCount,
@@ -1145,16 +1145,21 @@ export class ObjectLodPlanner {
     // The lowest LOD's last resort: impostor-like cards, one to three per face (lod-cards.ts).
     // Measured as written: after the conformance pass (high's box on every LOD, lod-conform.ts),
     // which bends a card tilted against the prim frame's box (0 A.D.'s cypress: 5.43 px as made,
-    // 7.72 px conformed); cards across the prim frame's axes it leaves as they are.
-    if (lodName === 'lowest')
+    // 7.72 px conformed); cards across the prim frame's axes it leaves as they are. A LOD flat
+    // where high is not (one card across a prim axis) would not keep high's box: not a candidate.
+    if (lodName === 'lowest') {
+      const highSize = boxSize(lodBox(this.object.lods.high));
       for (const frame of ['prim', 'principal'] as const)
         for (const maxCards of [1, 3]) {
           const cards = cardsLod(source, { maxCards, frame });
           const lod = conformLod(this.object.lods.high, cards.lod);
+          const size = boxSize(lodBox(lod));
+          const flat = [0, 1, 2].some((k) => size[k] < F_APPROXIMATELY_ZERO && highSize[k] >= F_APPROXIMATELY_ZERO);
           const vertices = lodVertexCount(lod);
-          if (vertices <= above.vertices)
+          if (!flat && vertices <= above.vertices)
             consider({ ...cards, lod, triangles: lodTriangleCount(lod), vertices }, this.maxSide);
         }
+    }
     const v = viewer.result;
     if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
       found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));

@@ -13,6 +13,7 @@ import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouett
 import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
 import {
   boxSize,
+  lodBox,
   lodTriangleCount,
   lodTriangles,
   objectBox,
@@ -78,6 +79,12 @@ describe('LODs off the tuning set', () => {
     expect(lowest.triangles).toBeLessThan(low.triangles / 10);
     expect(lowest.coverage).toBeGreaterThanOrEqual(0.9);
     expect(lodTriangleCount(planned.lods.lowest)).toBe(lowest.triangles);
+    // Cards are written as measured: conformed, with high's box on every axis (none flat).
+    const [hb, cb] = [lodBox(tree.lods.high), lodBox(planned.lods.lowest!)];
+    for (let k = 0; k < 3; k++) {
+      expect(Math.abs(cb.min[k] - hb.min[k])).toBeLessThan(1e-5);
+      expect(Math.abs(cb.max[k] - hb.max[k])).toBeLessThan(1e-5);
+    }
     expect(
       plan.diagnostics.some(
         (d) =>
