@@ -18,13 +18,10 @@
 import { principalAxes } from '../geometry/principal-axes.js';
 import { emptyFace } from '../geometry/object-geometry.js';
 import type { Face } from '../types.js';
-import type { LodSource, SimplifiedLod } from './lod-generator.js';
+import { ATTR_STRIDE, type LodSource, type SimplifiedLod } from './lod-generator.js';
 
 /** A card across an axis is made when its area is at least this share of the face's largest cross-section. */
 export const CARD_AREA_SHARE = 0.3;
-
-/** Per welded vertex attributes in a LodSource: nx, ny, nz, u, v. */
-const ATTR_STRIDE = 5;
 
 export interface CardsOptions {
   /** At most this many cards per face, largest cross-section first (1 to 3). Default 3. */

@@ -119,7 +119,7 @@ function sideTriangles(high: MeshLod, box: Box3): (SourceTriangle | undefined)[]
  * while `box` has more than `tol`: the uploader normalises such an axis by 1, not by its size, so
  * the model shows at the centre of high's box there (displayedLod).
  */
-function flatAxes(box: Box3, inner: Box3, tol: number): number[] {
+export function flatAxes(box: Box3, inner: Box3, tol: number): number[] {
   if (isEmptyBox(inner)) return [];
   return [0, 1, 2].filter((k) => inner.max[k] - inner.min[k] < F_APPROXIMATELY_ZERO && box.max[k] - box.min[k] > tol);
 }

@@ -104,8 +104,8 @@ export interface MeshSimplifier {
 export type SimplifyMode = 'attributes' | 'no-normals' | 'no-uvs' | 'sloppy';
 export const SIMPLIFY_MODES: readonly SimplifyMode[] = ['attributes', 'no-normals', 'no-uvs', 'sloppy'];
 
-/** Attributes per welded vertex: nx, ny, nz, u, v. */
-const ATTR_STRIDE = 5;
+/** Floats per welded vertex in LodSource.attributes: nx, ny, nz, u, v. */
+export const ATTR_STRIDE = 5;
 
 /** An object's faces welded into one mesh, ready to simplify (many times). */
 export interface LodSource {

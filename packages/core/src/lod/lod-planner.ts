@@ -95,7 +95,7 @@ import {
   normalizePoints,
   type UploadNormalization,
 } from '../asset/mesh-asset.js';
-import { F_APPROXIMATELY_ZERO, MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
+import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
 import {
   boxSize,
   lodTriangleCount,
@@ -118,7 +118,14 @@ import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } fro
 import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
-import { boxStretch, conformLod, conformMaxAddedTriangles, displayedLod } from './lod-conform.js';
+import {
+  boxStretch,
+  conformLod,
+  conformMaxAddedTriangles,
+  displayedLod,
+  flatAxes,
+  LOD_BOX_TOLERANCE,
+} from './lod-conform.js';
 import { streamingCost } from '../cost/streaming-cost.js';
 
 export interface LodPlanOptions extends CascadeOptions, Omit<LodSourceOptions, 'checkExactWeld'> {
@@ -283,8 +290,8 @@ const FALLBACK_METHOD: Partial<Record<SimplifiedLod['mode'], string>> = {
   cards: 'impostor-like cards (crossed two-sided quads per material)',
 };
 
-interface Candidate {
-  result: SimplifiedLod;
+interface Candidate<M extends string = SimplifiedLod['mode']> {
+  result: SimplifiedLod<M>;
   error: number;
   coverage: number;
   target: number;
@@ -631,7 +638,7 @@ export class ObjectLodPlanner {
     spent: number,
     lean: boolean,
     fast: boolean,
-  ): Candidate | undefined {
+  ): Candidate<SimplifyMode> | undefined {
     const found = this.search(source, bound, spent, lean, fast);
     if (!found) return found;
     const first = { ...found, error: Math.max(found.error, this.denseError(found.result.lod)) };
@@ -716,15 +723,9 @@ export class ObjectLodPlanner {
       highMode = 'proxy';
     } else if (!o.keepHigh) {
       const found = this.verifiedSearch(this.highSource, highBound, 0, false, fast);
-      const mode = found?.result.mode;
-      if (
-        found &&
-        mode !== 'cards' &&
-        found.result.triangles > 0 &&
-        found.result.triangles < HIGH_KEEP_FRACTION * highTriangles
-      ) {
+      if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
         top = linkOf(found);
-        highMode = mode!;
+        highMode = found.result.mode;
       }
     }
     const highMax = o.maxTriangles?.high;
@@ -766,7 +767,7 @@ export class ObjectLodPlanner {
       const spent = chain ? (above.lod === high ? this.reference.error : above.error) : 0;
       const lean = lodName !== 'medium' && o.leanFarLods;
       // 2b. Search within the bound.
-      let found = this.verifiedSearch(source, bound, spent, lean, fast && lodName === 'medium');
+      let found: Candidate | undefined = this.verifiedSearch(source, bound, spent, lean, fast && lodName === 'medium');
       let fallback: LodFallback | undefined;
       const distance = bounds.distances[lodName];
       // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
@@ -1148,13 +1149,14 @@ export class ObjectLodPlanner {
     // 7.72 px conformed); cards across the prim frame's axes it leaves as they are. A LOD flat
     // where high is not (one card across a prim axis) would not keep high's box: not a candidate.
     if (lodName === 'lowest') {
-      const highSize = boxSize(lodBox(this.object.lods.high));
+      const high = this.object.lods.high;
+      const highBox = lodBox(high);
+      const tol = LOD_BOX_TOLERANCE * Math.max(...boxSize(highBox));
       for (const frame of ['prim', 'principal'] as const)
         for (const maxCards of [1, 3]) {
           const cards = cardsLod(source, { maxCards, frame });
-          const lod = conformLod(this.object.lods.high, cards.lod);
-          const size = boxSize(lodBox(lod));
-          const flat = [0, 1, 2].some((k) => size[k] < F_APPROXIMATELY_ZERO && highSize[k] >= F_APPROXIMATELY_ZERO);
+          const lod = conformLod(high, cards.lod);
+          const flat = flatAxes(highBox, lodBox(lod), tol).length > 0;
           const vertices = lodVertexCount(lod);
           if (!flat && vertices <= above.vertices)
             consider({ ...cards, lod, triangles: lodTriangleCount(lod), vertices }, this.maxSide);
@@ -1330,7 +1332,13 @@ export class ObjectLodPlanner {
   }
 
   /** A passing result as a candidate: its cost, and its lean variant instead when that is cheaper. */
-  private priced(result: SimplifiedLod, error: number, coverage: number, target: number, lean: boolean): Candidate {
+  private priced<M extends string>(
+    result: SimplifiedLod<M>,
+    error: number,
+    coverage: number,
+    target: number,
+    lean: boolean,
+  ): Candidate<M> {
     const deflate = this.options.deflate;
     if (!deflate) return { result, error, coverage, target, cost: result.triangles };
     let cost = chargedBytes(lodBlockBytes(result.lod, this.normalization, deflate));
@@ -1360,7 +1368,7 @@ export class ObjectLodPlanner {
     lean: boolean,
     fast: boolean,
     dense = false,
-  ): Candidate | undefined {
+  ): Candidate<SimplifyMode> | undefined {
     // For a heavy high every candidate costs a measurement against it: start at half the bound,
     // where the first candidate usually passes, and keep the first pass. A big source also leaves
     // vertices in place (moving them costs twice the time; later LODs, made from this one, do).
@@ -1370,8 +1378,8 @@ export class ObjectLodPlanner {
     // Where the pixel bound is loose, the silhouette floor binds, usually at a few percent of the size.
     const base =
       (fast ? 0.5 : 1) * Math.max(Math.min(Math.max(bound - spent, 0.5 * bound), LOOSE_START * this.maxSide), TINY);
-    const tried = new Map<number, Candidate | null>();
-    let best: Candidate | undefined;
+    const tried = new Map<number, Candidate<SimplifyMode> | null>();
+    let best: Candidate<SimplifyMode> | undefined;
     const passes = (e: number): boolean => {
       const seen = tried.get(e);
       if (seen !== undefined) return seen !== null;
