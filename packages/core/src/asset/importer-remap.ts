@@ -26,30 +26,37 @@ export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int3
   const n = Math.floor(positions.length / 3);
   // Each vertex's words side by side (3 position, then 3 normal, then 2 uv): equal words, one vertex.
   const width = 3 + (normals ? 3 : 0) + (uvs ? 2 : 0);
+  // (Each loop is its own function: V8 optimises each once with its own type feedback.)
   const words = new Uint32Array(n * width);
-  const pw = new Uint32Array(positions.buffer, positions.byteOffset, n * 3);
-  const nw = normals ? new Uint32Array(normals.buffer, normals.byteOffset, n * 3) : undefined;
-  const uw = uvs ? new Uint32Array(uvs.buffer, uvs.byteOffset, n * 2) : undefined;
-  for (let v = 0; v < n; v++) {
-    let o = v * width;
-    words[o++] = pw[3 * v];
-    words[o++] = pw[3 * v + 1];
-    words[o++] = pw[3 * v + 2];
-    if (nw) {
-      words[o++] = nw[3 * v];
-      words[o++] = nw[3 * v + 1];
-      words[o++] = nw[3 * v + 2];
-    }
-    if (uw) {
-      words[o++] = uw[2 * v];
-      words[o++] = uw[2 * v + 1];
-    }
-  }
+  packWords(words, width, 0, new Uint32Array(positions.buffer, positions.byteOffset, n * 3), 3);
+  if (normals) packWords(words, width, 3, new Uint32Array(normals.buffer, normals.byteOffset, n * 3), 3);
+  if (uvs) packWords(words, width, normals ? 6 : 3, new Uint32Array(uvs.buffer, uvs.byteOffset, n * 2), 2);
   const first = firstOfEqualKeys(words, width, n);
   // Numbered by first use: every vertex of a group takes the number its group got first.
-  const groupIndex = new Int32Array(n).fill(-1);
   const remap = new Int32Array(n).fill(-1);
   const order = new Int32Array(n);
+  const count = numberGroupsByFirstUse(indices, first, remap, order);
+  return { order: order.subarray(0, count), remap, count };
+}
+
+/** Vertex v's `k` words of `src` into words[v * width + at ..]. */
+function packWords(words: Uint32Array, width: number, at: number, src: Uint32Array, k: number): void {
+  const n = src.length / k;
+  for (let v = 0; v < n; v++) for (let d = 0; d < k; d++) words[v * width + at + d] = src[v * k + d];
+}
+
+/**
+ * In first-use order of `indices`, each group of equal vertices (`first`: a vertex's group) gets
+ * the next number: remap[v] = its group's number, order[number] = the group's first-used vertex.
+ * Returns how many groups are used.
+ */
+function numberGroupsByFirstUse(
+  indices: ArrayLike<number>,
+  first: Uint32Array,
+  remap: Int32Array,
+  order: Int32Array,
+): number {
+  const groupIndex = new Int32Array(first.length).fill(-1);
   let count = 0;
   for (let i = 0; i < indices.length; i++) {
     const v = indices[i];
@@ -61,7 +68,7 @@ export function importerRemapOrder(face: Face): { order: Int32Array; remap: Int3
     }
     remap[v] = groupIndex[g];
   }
-  return { order: order.subarray(0, count), remap, count };
+  return count;
 }
 
 /** `face` with vertex k taken from old vertex `order[k]` and every index v made `remap[v]`. */

@@ -121,10 +121,18 @@ export function lodTriangles(lod: MeshLod): { positions: Float32Array; indices: 
     base = 0;
   for (const f of lod.faces) {
     const n = f.indices.length - (f.indices.length % 3);
-    for (let i = 0; i < n; i++) indices[o++] = f.indices[i] + base;
+    // Copied natively whatever the face's index type, then offset over one array type only.
+    indices.set(n === f.indices.length ? f.indices : f.indices.subarray(0, n), o);
+    if (base !== 0) addTo(indices, o, o + n, base);
+    o += n;
     base += faceVertexCount(f);
   }
   return { positions, indices };
+}
+
+/** a[from..to) += k. */
+function addTo(a: Uint32Array, from: number, to: number, k: number): void {
+  for (let i = from; i < to; i++) a[i] += k;
 }
 
 /** `p` scaled per axis by `f` about `centre` (a prim centre when a linkset is resized). */

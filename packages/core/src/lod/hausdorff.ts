@@ -60,23 +60,12 @@ export class TriangleBvh {
     const { positions: p, indices } = mesh;
     const n = Math.floor(indices.length / 3);
     // 1. Per triangle: its box and centroid, once.
+    // (Each loop of the build is its own function: V8 optimises each once, with its own type
+    // feedback, instead of recompiling the whole build as each later loop gets hot.)
     const order = new Int32Array(n);
     const centroid = new Float32Array(n * 3);
     const tb = new Float32Array(n * 6);
-    for (let t = 0; t < n; t++) {
-      order[t] = t;
-      const a = indices[3 * t] * 3,
-        b = indices[3 * t + 1] * 3,
-        c = indices[3 * t + 2] * 3;
-      for (let d = 0; d < 3; d++) {
-        const x = p[a + d],
-          y = p[b + d],
-          z = p[c + d];
-        tb[6 * t + d] = x < y ? (x < z ? x : z) : y < z ? y : z;
-        tb[6 * t + 3 + d] = x > y ? (x > z ? x : z) : y > z ? y : z;
-        centroid[3 * t + d] = (x + y + z) / 3;
-      }
-    }
+    triangleBoxes(p, indices, order, tb, centroid);
     let box = new Float32Array(6 * Math.min(2 * n + 1, 1024));
     let first = new Int32Array(box.length / 6);
     let count = new Int32Array(box.length / 6);
@@ -102,71 +91,23 @@ export class TriangleBvh {
       const end = stack.pop()!,
         start = stack.pop()!,
         node = stack.pop()!;
-      let b0 = Infinity,
-        b1 = Infinity,
-        b2 = Infinity,
-        b3 = -Infinity,
-        b4 = -Infinity,
-        b5 = -Infinity;
-      let cmin0 = Infinity,
-        cmin1 = Infinity,
-        cmin2 = Infinity,
-        cmax0 = -Infinity,
-        cmax1 = -Infinity,
-        cmax2 = -Infinity;
-      for (let i = start; i < end; i++) {
-        const t = order[i],
-          o = t * 6,
-          q = t * 3;
-        if (tb[o] < b0) b0 = tb[o];
-        if (tb[o + 1] < b1) b1 = tb[o + 1];
-        if (tb[o + 2] < b2) b2 = tb[o + 2];
-        if (tb[o + 3] > b3) b3 = tb[o + 3];
-        if (tb[o + 4] > b4) b4 = tb[o + 4];
-        if (tb[o + 5] > b5) b5 = tb[o + 5];
-        const x = centroid[q],
-          y = centroid[q + 1],
-          z = centroid[q + 2];
-        if (x < cmin0) cmin0 = x;
-        if (x > cmax0) cmax0 = x;
-        if (y < cmin1) cmin1 = y;
-        if (y > cmax1) cmax1 = y;
-        if (z < cmin2) cmin2 = z;
-        if (z > cmax2) cmax2 = z;
-      }
+      const nb = NODE_BOUNDS;
+      nodeBounds(order, tb, centroid, start, end, nb);
       const o6 = node * 6;
       if (n === 0) box.fill(0, o6, o6 + 6);
-      else {
-        box[o6] = b0;
-        box[o6 + 1] = b1;
-        box[o6 + 2] = b2;
-        box[o6 + 3] = b3;
-        box[o6 + 4] = b4;
-        box[o6 + 5] = b5;
-      }
+      else for (let k = 0; k < 6; k++) box[o6 + k] = nb[k];
       if (end - start <= LEAF_SIZE) {
         first[node] = start;
         count[node] = end - start;
         continue;
       }
       // 3. Split at the midpoint of the centroids' longest axis; fall back to halves by count.
-      const ex = cmax0 - cmin0,
-        ey = cmax1 - cmin1,
-        ez = cmax2 - cmin2;
+      const ex = nb[9] - nb[6],
+        ey = nb[10] - nb[7],
+        ez = nb[11] - nb[8];
       const axis = ex >= ey && ex >= ez ? 0 : ey >= ez ? 1 : 2;
-      const mid = axis === 0 ? (cmin0 + cmax0) / 2 : axis === 1 ? (cmin1 + cmax1) / 2 : (cmin2 + cmax2) / 2;
-      let i = start,
-        j = end - 1;
-      while (i <= j) {
-        if (centroid[order[i] * 3 + axis] < mid) i++;
-        else {
-          const tmp = order[i];
-          order[i] = order[j];
-          order[j] = tmp;
-          j--;
-        }
-      }
-      let split = i;
+      const mid = (nb[6 + axis] + nb[9 + axis]) / 2;
+      let split = partitionBelow(order, centroid, start, end, axis, mid);
       if (split === start || split === end) {
         const sub = Array.from(order.subarray(start, end)).sort(
           (a, b) => centroid[a * 3 + axis] - centroid[b * 3 + axis],
@@ -181,16 +122,7 @@ export class TriangleBvh {
       stack.push(left, start, split, right, split, end);
     }
     // 4. Triangle corners in leaf order.
-    const tri = new Float32Array(n * 9);
-    for (let i = 0; i < n; i++) {
-      const t = order[i];
-      for (let k = 0; k < 3; k++) {
-        const v = indices[3 * t + k] * 3;
-        tri[9 * i + 3 * k] = p[v];
-        tri[9 * i + 3 * k + 1] = p[v + 1];
-        tri[9 * i + 3 * k + 2] = p[v + 2];
-      }
-    }
+    const tri = cornersInOrder(p, indices, order);
     return new TriangleBvh(tri, box.slice(0, nodes * 6), first.slice(0, nodes), count.slice(0, nodes), n);
   }
 
@@ -256,6 +188,127 @@ export class TriangleBvh {
     }
     return best;
   }
+}
+
+/** Scratch of TriangleBvh.build: a node's box (min xyz, max xyz) and its centroids' box. */
+const NODE_BOUNDS = new Float64Array(12);
+
+/** Per triangle: `order` = identity, its box (6 floats) and its centroid. */
+function triangleBoxes(
+  p: ArrayLike<number>,
+  indices: ArrayLike<number>,
+  order: Int32Array,
+  tb: Float32Array,
+  centroid: Float32Array,
+): void {
+  for (let t = 0; t < order.length; t++) {
+    order[t] = t;
+    const a = indices[3 * t] * 3,
+      b = indices[3 * t + 1] * 3,
+      c = indices[3 * t + 2] * 3;
+    for (let d = 0; d < 3; d++) {
+      const x = p[a + d],
+        y = p[b + d],
+        z = p[c + d];
+      tb[6 * t + d] = x < y ? (x < z ? x : z) : y < z ? y : z;
+      tb[6 * t + 3 + d] = x > y ? (x > z ? x : z) : y > z ? y : z;
+      centroid[3 * t + d] = (x + y + z) / 3;
+    }
+  }
+}
+
+/** Into out[0..5] the box of triangles order[start..end), into out[6..11] that of their centroids. */
+function nodeBounds(
+  order: Int32Array,
+  tb: Float32Array,
+  centroid: Float32Array,
+  start: number,
+  end: number,
+  out: Float64Array,
+): void {
+  let b0 = Infinity,
+    b1 = Infinity,
+    b2 = Infinity,
+    b3 = -Infinity,
+    b4 = -Infinity,
+    b5 = -Infinity;
+  let cmin0 = Infinity,
+    cmin1 = Infinity,
+    cmin2 = Infinity,
+    cmax0 = -Infinity,
+    cmax1 = -Infinity,
+    cmax2 = -Infinity;
+  for (let i = start; i < end; i++) {
+    const t = order[i],
+      o = t * 6,
+      q = t * 3;
+    if (tb[o] < b0) b0 = tb[o];
+    if (tb[o + 1] < b1) b1 = tb[o + 1];
+    if (tb[o + 2] < b2) b2 = tb[o + 2];
+    if (tb[o + 3] > b3) b3 = tb[o + 3];
+    if (tb[o + 4] > b4) b4 = tb[o + 4];
+    if (tb[o + 5] > b5) b5 = tb[o + 5];
+    const x = centroid[q],
+      y = centroid[q + 1],
+      z = centroid[q + 2];
+    if (x < cmin0) cmin0 = x;
+    if (x > cmax0) cmax0 = x;
+    if (y < cmin1) cmin1 = y;
+    if (y > cmax1) cmax1 = y;
+    if (z < cmin2) cmin2 = z;
+    if (z > cmax2) cmax2 = z;
+  }
+  out[0] = b0;
+  out[1] = b1;
+  out[2] = b2;
+  out[3] = b3;
+  out[4] = b4;
+  out[5] = b5;
+  out[6] = cmin0;
+  out[7] = cmin1;
+  out[8] = cmin2;
+  out[9] = cmax0;
+  out[10] = cmax1;
+  out[11] = cmax2;
+}
+
+/** Reorders order[start..end) so triangles whose centroid is below `mid` on `axis` come first; returns where the rest start. */
+function partitionBelow(
+  order: Int32Array,
+  centroid: Float32Array,
+  start: number,
+  end: number,
+  axis: number,
+  mid: number,
+): number {
+  let i = start,
+    j = end - 1;
+  while (i <= j) {
+    if (centroid[order[i] * 3 + axis] < mid) i++;
+    else {
+      const tmp = order[i];
+      order[i] = order[j];
+      order[j] = tmp;
+      j--;
+    }
+  }
+  return i;
+}
+
+/** Triangle corners (9 floats each) in `order`. */
+function cornersInOrder(p: ArrayLike<number>, indices: ArrayLike<number>, order: Int32Array): Float32Array {
+  const n = order.length;
+  const tri = new Float32Array(n * 9);
+  for (let i = 0; i < n; i++) {
+    const t = order[i];
+    for (let k = 0; k < 3; k++) {
+      const v = indices[3 * t + k] * 3;
+      tri[9 * i + 3 * k] = p[v];
+      tri[9 * i + 3 * k + 1] = p[v + 1];
+      tri[9 * i + 3 * k + 2] = p[v + 2];
+    }
+  }
+  return tri;
 }
 
 /** Traversal stack shared by queries (queries never nest). Depth is bounded by the tree height, at most ~64 for float input. */
@@ -439,8 +492,30 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
   const { positions: p, indices } = mesh;
   const n = Math.floor(indices.length / 3);
   if (n === 0) return new Float32Array(0);
+  // (Each step is its own function, one loop each: V8 optimises each once with its own type
+  // feedback instead of recompiling one big function as each later loop gets hot.)
   // 1. Used vertices, strided when too many.
   const used = new Uint8Array(p.length / 3);
+  const usedCount = markUsed(indices, n, used);
+  const stride = Math.max(1, Math.ceil(usedCount / Math.max(1, maxVertexSamples)));
+  const vertexOut = Math.ceil(usedCount / stride);
+  // 2. Cumulative triangle areas.
+  const cum = new Float64Array(n);
+  const total = cumulativeAreas(p, indices, cum);
+  const areaOut = total > 0 ? samples : 0;
+  const centroidStride = Math.max(1, Math.ceil(n / Math.max(1, maxVertexSamples)));
+  const centroidOut = centroids ? Math.ceil(n / centroidStride) : 0;
+  const out = new Float32Array((vertexOut + areaOut + centroidOut) * 3);
+  let o = copyUsedVertices(p, used, stride, out);
+  // 3. Systematic area sampling: the s-th point falls at cumulative area (s + 0.5) / samples * total.
+  o = areaSamples(p, indices, cum, total, areaOut, out, o);
+  // 4. Centroids, when asked.
+  o = triangleCentroids(p, indices, n, centroidOut * centroidStride, centroidStride, out, o);
+  return o === out.length ? out : out.subarray(0, o);
+}
+
+/** Marks the vertices the first n triangles use; returns how many. */
+function markUsed(indices: ArrayLike<number>, n: number, used: Uint8Array): number {
   let usedCount = 0;
   for (let i = 0; i < n * 3; i++) {
     if (!used[indices[i]]) {
@@ -448,19 +523,21 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
       usedCount++;
     }
   }
-  const stride = Math.max(1, Math.ceil(usedCount / Math.max(1, maxVertexSamples)));
-  const vertexOut = Math.ceil(usedCount / stride);
-  // 2. Cumulative triangle areas.
-  const cum = new Float64Array(n);
+  return usedCount;
+}
+
+/** cum[t] = the area of triangles 0..t; returns the total. */
+function cumulativeAreas(p: Float32Array, indices: ArrayLike<number>, cum: Float64Array): number {
   let total = 0;
-  for (let t = 0; t < n; t++) {
+  for (let t = 0; t < cum.length; t++) {
     total += triangleArea(p, indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]);
     cum[t] = total;
   }
-  const areaOut = total > 0 ? samples : 0;
-  const centroidStride = Math.max(1, Math.ceil(n / Math.max(1, maxVertexSamples)));
-  const centroidOut = centroids ? Math.ceil(n / centroidStride) : 0;
-  const out = new Float32Array((vertexOut + areaOut + centroidOut) * 3);
+  return total;
+}
+
+/** Every stride-th used vertex into out from 0; returns the end. */
+function copyUsedVertices(p: Float32Array, used: Uint8Array, stride: number, out: Float32Array): number {
   let o = 0,
     k = 0;
   for (let v = 0; v < used.length; v++) {
@@ -471,10 +548,23 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
       out[o++] = p[3 * v + 2];
     }
   }
-  // 3. Systematic area sampling: the s-th point falls at cumulative area (s + 0.5) / samples * total.
+  return o;
+}
+
+/** `count` area samples into out from o (sampleSurface step 3); returns the end. */
+function areaSamples(
+  p: Float32Array,
+  indices: ArrayLike<number>,
+  cum: Float64Array,
+  total: number,
+  count: number,
+  out: Float32Array,
+  o: number,
+): number {
+  const n = cum.length;
   let t = 0;
-  for (let s = 0; s < areaOut; s++) {
-    const target = ((s + 0.5) / areaOut) * total;
+  for (let s = 0; s < count; s++) {
+    const target = ((s + 0.5) / count) * total;
     while (t < n - 1 && cum[t] < target) t++;
     let r1 = (0.5 + R2_A * (s + 1)) % 1,
       r2 = (0.5 + R2_B * (s + 1)) % 1;
@@ -487,14 +577,26 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
       c = indices[3 * t + 2] * 3;
     for (let d = 0; d < 3; d++) out[o++] = p[a + d] + r1 * (p[b + d] - p[a + d]) + r2 * (p[c + d] - p[a + d]);
   }
-  // 4. Centroids, when asked.
-  for (let t = 0; t < centroidOut * centroidStride && t < n; t += centroidStride) {
+  return o;
+}
+
+/** Centroids of triangles 0, stride, 2 stride, ... below min(end, n) into out from o; returns the end. */
+function triangleCentroids(
+  p: Float32Array,
+  indices: ArrayLike<number>,
+  n: number,
+  end: number,
+  stride: number,
+  out: Float32Array,
+  o: number,
+): number {
+  for (let t = 0; t < end && t < n; t += stride) {
     const a = indices[3 * t] * 3,
       b = indices[3 * t + 1] * 3,
       c = indices[3 * t + 2] * 3;
     for (let d = 0; d < 3; d++) out[o++] = (p[a + d] + p[b + d] + p[c + d]) / 3;
   }
-  return o === out.length ? out : out.subarray(0, o);
+  return o;
 }
 
 /**
@@ -510,6 +612,17 @@ export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit
   if (bvh.triangleCount === 0) return Infinity;
   const limitSq = limit < 0 ? -1 : limit * limit;
   const floorSq = floor > 0 ? floor * floor : 0;
+  const maxSq = farthestSquared(samples, bvh, limitSq, floorSq);
+  // Nothing above the floor: the floor itself (its square root could differ in the last bit).
+  return maxSq > floorSq ? Math.sqrt(maxSq) : Math.max(floor, 0);
+}
+
+/**
+ * maxDistanceToMesh's loop, squared. Its own function: V8 optimises the loop while it runs (OSR),
+ * before the lines after it ever ran, and such code left the loop into lines it had no type
+ * feedback for, deoptimising at every call (37 times in one plan).
+ */
+function farthestSquared(samples: Float32Array, bvh: TriangleBvh, limitSq: number, floorSq: number): number {
   let maxSq = floorSq;
   for (let i = 0; i + 2 < samples.length; i += 3) {
     const d = bvh.closestDistanceSquared(samples[i], samples[i + 1], samples[i + 2], maxSq);
@@ -518,8 +631,7 @@ export function maxDistanceToMesh(samples: Float32Array, bvh: TriangleBvh, limit
       if (d > limitSq) break;
     }
   }
-  // Nothing above the floor: the floor itself (its square root could differ in the last bit).
-  return maxSq > floorSq ? Math.sqrt(maxSq) : Math.max(floor, 0);
+  return maxSq;
 }
 
 /**

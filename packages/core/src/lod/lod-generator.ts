@@ -151,28 +151,129 @@ function bits(x: number): number {
   return u32[0];
 }
 
+/** Grows min/max by the points of `p` (flat xyz); false when a coordinate is not finite. */
+function growFiniteBounds(p: Float32Array, min: number[], max: number[]): boolean {
+  for (let i = 0; i + 2 < p.length; i += 3) {
+    for (let k = 0; k < 3; k++) {
+      const x = p[i + k];
+      if (!Number.isFinite(x)) return false;
+      if (x < min[k]) min[k] = x;
+      if (x > max[k]) max[k] = x;
+    }
+  }
+  return true;
+}
+
+/** keys[i] = the tolerance cell of coordinate all[i] (its value when cell is 0), +0 for -0. */
+function positionKeys(all: Float32Array, count: number, cell: number, keys: Float64Array): void {
+  for (let i = 0; i < count; i++) keys[i] = cell > 0 ? Math.round(all[i] / cell) + 0 : all[i] + 0;
+}
+
+/** A face's weld keys, 6 words per vertex: its canonical position, then its normal's and UV's bits. */
+function vertexWords(
+  words: Uint32Array,
+  posFirst: Uint32Array,
+  base: number,
+  n: number,
+  normals: Float32Array | undefined,
+  uvs: Float32Array | undefined,
+): void {
+  for (let i = 0; i < n; i++) {
+    words[i * 6] = posFirst[base + i];
+    if (normals) {
+      words[i * 6 + 1] = bits(normals[i * 3]);
+      words[i * 6 + 2] = bits(normals[i * 3 + 1]);
+      words[i * 6 + 3] = bits(normals[i * 3 + 2]);
+    }
+    if (uvs) {
+      words[i * 6 + 4] = bits(uvs[i * 2]);
+      words[i * 6 + 5] = bits(uvs[i * 2 + 1]);
+    }
+  }
+}
+
+/**
+ * prepareLodSource step 2 for one face: its triangles welded into `indices` from
+ * state.indexCount, each welded vertex written once from state.welded. Only vertices that a kept
+ * triangle uses become welded vertices (an unused duplicate at a used position would look like an
+ * extra seam to the simplifier and lock that position). Returns -1, or the largest index of the
+ * first triangle that points past the face's n vertices.
+ */
+function weldFace(
+  idx: ArrayLike<number>,
+  n: number,
+  first: Uint32Array,
+  posFirst: Uint32Array,
+  base: number,
+  all: Float32Array,
+  normals: Float32Array | undefined,
+  uvs: Float32Array | undefined,
+  positions: Float32Array,
+  attributes: Float32Array,
+  indices: Uint32Array,
+  state: { welded: number; indexCount: number },
+): number {
+  // local[r]: the welded index of representative r, or -1.
+  const local = new Int32Array(n).fill(-1);
+  let welded = state.welded,
+    indexCount = state.indexCount;
+  for (let t = 0; t + 2 < idx.length; t += 3) {
+    const a = idx[t],
+      b = idx[t + 1],
+      c = idx[t + 2];
+    if (a >= n || b >= n || c >= n) return Math.max(a, b, c);
+    // Triangles with a repeated vertex are dropped. Ones with distinct vertices at one point
+    // (a UV-seamed pole) are kept: meshoptimizer removes them itself, and removing them first
+    // leaves many unconnected wedges at that point, which slows it down a lot.
+    const fa = first[a],
+      fb = first[b],
+      fc = first[c];
+    if (fa === fb || fb === fc || fa === fc) continue;
+    for (let k = 0; k < 3; k++) {
+      const r = k === 0 ? fa : k === 1 ? fb : fc;
+      let w = local[r];
+      if (w < 0) {
+        w = welded++;
+        local[r] = w;
+        const q = posFirst[base + r];
+        positions[w * 3] = all[q * 3];
+        positions[w * 3 + 1] = all[q * 3 + 1];
+        positions[w * 3 + 2] = all[q * 3 + 2];
+        const at = w * ATTR_STRIDE;
+        if (normals) {
+          attributes[at] = normals[r * 3];
+          attributes[at + 1] = normals[r * 3 + 1];
+          attributes[at + 2] = normals[r * 3 + 2];
+        }
+        if (uvs) {
+          attributes[at + 3] = uvs[r * 2];
+          attributes[at + 4] = uvs[r * 2 + 1];
+        }
+      }
+      indices[indexCount++] = w;
+    }
+  }
+  state.welded = welded;
+  state.indexCount = indexCount;
+  return -1;
+}
+
 /** Welds an object's faces into a LodSource (see the file comment, steps 1 and 2). */
 export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): LodSource {
   const tolerance = options.weldTolerance ?? LOD_SOURCE_DEFAULTS.weldTolerance;
   const faces = lod.faces;
+  // (Each loop is its own function: V8 optimises each once with its own type feedback, instead
+  // of recompiling this function and a closure per face as each later loop gets hot.)
   let total = 0;
   let min = [Infinity, Infinity, Infinity],
     max = [-Infinity, -Infinity, -Infinity];
   for (const face of faces) {
-    const p = face.positions;
-    total += p.length / 3;
-    for (let i = 0; i + 2 < p.length; i += 3) {
-      for (let k = 0; k < 3; k++) {
-        const x = p[i + k];
-        if (!Number.isFinite(x))
-          throw new SlmeshError(
-            'INPUT_INVALID',
-            `LOD generation: face ${face.material} has a non-finite vertex coordinate`,
-          );
-        if (x < min[k]) min[k] = x;
-        if (x > max[k]) max[k] = x;
-      }
-    }
+    total += face.positions.length / 3;
+    if (!growFiniteBounds(face.positions, min, max))
+      throw new SlmeshError(
+        'INPUT_INVALID',
+        `LOD generation: face ${face.material} has a non-finite vertex coordinate`,
+      );
   }
   if (total === 0) min = max = [0, 0, 0];
   const maxSide = Math.max(max[0] - min[0], max[1] - min[1], max[2] - min[2]);
@@ -188,10 +289,7 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
       all.set(face.positions.subarray(0, face.positions.length - (face.positions.length % 3)), v * 3);
       v += Math.floor(face.positions.length / 3);
     }
-    for (let i = 0; i < total; i++) {
-      for (let k = 0; k < 3; k++)
-        keyView[i * 3 + k] = cell > 0 ? Math.round(all[i * 3 + k] / cell) + 0 : all[i * 3 + k] + 0;
-    }
+    positionKeys(all, total * 3, cell, keyView);
   }
   const posFirst = firstOfEqualKeys(posWords, 6, total);
   // Did the tolerance join only points that are equal anyway? Then this source is the one a
@@ -215,81 +313,43 @@ export function prepareLodSource(lod: MeshLod, options: LodSourceOptions = {}): 
   const positions = new Float32Array(total * 3);
   const attributes = new Float32Array(total * ATTR_STRIDE);
   const indices = new Uint32Array(indexTotal);
-  let indexCount = 0;
   const faceStart = new Uint32Array(faces.length + 1);
   const hasNormals = faces.map((f) => !!f.normals && f.normals.length === f.positions.length);
   const hasUvs = faces.map((f) => !!f.uvs && f.uvs.length === (f.positions.length / 3) * 2);
   let base = 0;
-  let welded = 0;
-  faces.forEach((face, fi) => {
-    faceStart[fi] = welded;
+  const weld = { welded: 0, indexCount: 0 };
+  for (let fi = 0; fi < faces.length; fi++) {
+    const face = faces[fi];
+    faceStart[fi] = weld.welded;
     const n = Math.floor(face.positions.length / 3);
     const normals = hasNormals[fi] ? face.normals! : undefined;
     const uvs = hasUvs[fi] ? face.uvs! : undefined;
     const words = new Uint32Array(n * 6);
-    for (let i = 0; i < n; i++) {
-      words[i * 6] = posFirst[base + i];
-      if (normals) {
-        words[i * 6 + 1] = bits(normals[i * 3]);
-        words[i * 6 + 2] = bits(normals[i * 3 + 1]);
-        words[i * 6 + 3] = bits(normals[i * 3 + 2]);
-      }
-      if (uvs) {
-        words[i * 6 + 4] = bits(uvs[i * 2]);
-        words[i * 6 + 5] = bits(uvs[i * 2 + 1]);
-      }
-    }
+    vertexWords(words, posFirst, base, n, normals, uvs);
     const first = firstOfEqualKeys(words, 6, n);
-    // Only vertices that a kept triangle uses become welded vertices (an unused duplicate at a
-    // used position would look like an extra seam to the simplifier and lock that position).
-    // local[r]: the welded index of representative r, or -1.
-    const local = new Int32Array(n).fill(-1);
-    const idx = face.indices;
-    const use = (i: number): number => {
-      const r = first[i];
-      const known = local[r];
-      if (known >= 0) return known;
-      const w = welded++;
-      local[r] = w;
-      const c = posFirst[base + r];
-      positions[w * 3] = all[c * 3];
-      positions[w * 3 + 1] = all[c * 3 + 1];
-      positions[w * 3 + 2] = all[c * 3 + 2];
-      const a = w * ATTR_STRIDE;
-      if (normals) {
-        attributes[a] = normals[r * 3];
-        attributes[a + 1] = normals[r * 3 + 1];
-        attributes[a + 2] = normals[r * 3 + 2];
-      }
-      if (uvs) {
-        attributes[a + 3] = uvs[r * 2];
-        attributes[a + 4] = uvs[r * 2 + 1];
-      }
-      return w;
-    };
-    for (let t = 0; t + 2 < idx.length; t += 3) {
-      const a = idx[t],
-        b = idx[t + 1],
-        c = idx[t + 2];
-      if (a >= n || b >= n || c >= n)
-        throw new SlmeshError(
-          'INPUT_INVALID',
-          `LOD generation: face ${face.material} has index ${Math.max(a, b, c)} but only ${n} vertices`,
-        );
-      // Triangles with a repeated vertex are dropped. Ones with distinct vertices at one point
-      // (a UV-seamed pole) are kept: meshoptimizer removes them itself, and removing them first
-      // leaves many unconnected wedges at that point, which slows it down a lot.
-      const fa = first[a],
-        fb = first[b],
-        fc = first[c];
-      if (fa === fb || fb === fc || fa === fc) continue;
-      indices[indexCount] = use(a);
-      indices[indexCount + 1] = use(b);
-      indices[indexCount + 2] = use(c);
-      indexCount += 3;
-    }
+    const bad = weldFace(
+      face.indices,
+      n,
+      first,
+      posFirst,
+      base,
+      all,
+      normals,
+      uvs,
+      positions,
+      attributes,
+      indices,
+      weld,
+    );
+    if (bad >= 0)
+      throw new SlmeshError(
+        'INPUT_INVALID',
+        `LOD generation: face ${face.material} has index ${bad} but only ${n} vertices`,
+      );
     base += n;
-  });
+  }
+  const welded = weld.welded;
+  const indexCount = weld.indexCount;
   faceStart[faces.length] = welded;
   return {
     materials: faces.map((f) => f.material),
@@ -607,44 +667,21 @@ export function splitIntoFaces(
   error: number,
   mode: SimplifyMode,
 ): SimplifiedLod<SimplifyMode> {
+  // Each step is its own function, one loop each: V8 then optimises each loop once with its own
+  // type feedback, instead of recompiling one big function as each later loop gets hot.
   const nf = source.materials.length;
-  const faceOf = (v: number) => {
-    // faceStart is sorted: binary search for the face owning welded vertex v.
-    let lo = 0,
-      hi = nf - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (source.faceStart[mid] <= v) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo;
-  };
   // 1. Each kept triangle's face (that of its first vertex), and the triangles per face.
   const triCount = Math.floor(indices.length / 3);
   const faceOfTri = new Int32Array(triCount);
   const perFace = new Uint32Array(nf);
-  for (let t = 0; t < triCount; t++) {
-    const a = indices[3 * t],
-      b = indices[3 * t + 1],
-      c = indices[3 * t + 2];
-    if (a === b || b === c || a === c) {
-      faceOfTri[t] = -1;
-      continue;
-    }
-    const f = faceOf(a);
-    faceOfTri[t] = f;
-    perFace[f]++;
-  }
+  assignTriangleFaces(source.faceStart, indices, faceOfTri, perFace);
   // 2. The kept triangles grouped by face, in their order (a counting sort).
   const offset = new Uint32Array(nf + 1);
   for (let f = 0; f < nf; f++) offset[f + 1] = offset[f] + perFace[f];
-  const byFace = new Uint32Array(offset[nf]);
-  {
-    const next = offset.slice(0, nf);
-    for (let t = 0; t < triCount; t++) if (faceOfTri[t] >= 0) byFace[next[faceOfTri[t]]++] = t;
-  }
+  const byFace = groupByFace(faceOfTri, offset);
   // 3. Per face, its triangles with vertices numbered in first-use order.
   const local = new Int32Array(source.positions.length / 3).fill(-1);
+  const used = new Uint32Array(Math.min(local.length, 3 * byFace.length));
   const faces: Face[] = [];
   let triangles = 0,
     vertices = 0;
@@ -655,48 +692,120 @@ export function splitIntoFaces(
       continue;
     }
     const idx = new Uint32Array(count * 3);
-    const used: number[] = [];
-    let k = 0;
-    for (let i = offset[f]; i < offset[f + 1]; i++) {
-      const t = byFace[i];
-      for (let c = 0; c < 3; c++) {
-        const v = indices[3 * t + c];
-        let j = local[v];
-        if (j < 0) {
-          j = local[v] = used.length;
-          used.push(v);
-        }
-        idx[k++] = j;
-      }
-    }
-    const n = used.length;
-    const positions = new Float32Array(n * 3);
-    const normals = source.hasNormals[f] ? new Float32Array(n * 3) : undefined;
-    const uvs = source.hasUvs[f] ? new Float32Array(n * 2) : undefined;
-    for (let j = 0; j < n; j++) {
-      const v = used[j];
-      local[v] = -1;
-      positions[j * 3] = source.positions[v * 3];
-      positions[j * 3 + 1] = source.positions[v * 3 + 1];
-      positions[j * 3 + 2] = source.positions[v * 3 + 2];
-      if (normals) {
-        normals[j * 3] = source.attributes[v * ATTR_STRIDE];
-        normals[j * 3 + 1] = source.attributes[v * ATTR_STRIDE + 1];
-        normals[j * 3 + 2] = source.attributes[v * ATTR_STRIDE + 2];
-      }
-      if (uvs) {
-        uvs[j * 2] = source.attributes[v * ATTR_STRIDE + 3];
-        uvs[j * 2 + 1] = source.attributes[v * ATTR_STRIDE + 4];
-      }
-    }
-    const face: Face = { material: source.materials[f], positions, indices: idx };
-    if (normals) face.normals = normals;
-    if (uvs) face.uvs = uvs;
+    const n = numberFirstUse(indices, byFace, offset[f], offset[f + 1], local, used, idx);
+    const face: Face = {
+      material: source.materials[f],
+      positions: gatherPositions(source.positions, used, n, local),
+      indices: idx,
+    };
+    if (source.hasNormals[f]) face.normals = gatherAttribute(source.attributes, used, n, 0, 3);
+    if (source.hasUvs[f]) face.uvs = gatherAttribute(source.attributes, used, n, 3, 2);
     faces.push(face);
     triangles += count;
     vertices += n;
   }
   return { lod: { faces }, triangles, vertices, simplifierError: error, mode };
+}
+
+/** splitIntoFaces step 1: a triangle's face is that of its first vertex (-1 for a degenerate one). */
+function assignTriangleFaces(
+  faceStart: ArrayLike<number>,
+  indices: Uint32Array,
+  faceOfTri: Int32Array,
+  perFace: Uint32Array,
+): void {
+  const last = perFace.length - 1;
+  for (let t = 0; t < faceOfTri.length; t++) {
+    const a = indices[3 * t],
+      b = indices[3 * t + 1],
+      c = indices[3 * t + 2];
+    if (a === b || b === c || a === c) {
+      faceOfTri[t] = -1;
+      continue;
+    }
+    // faceStart is sorted: binary search for the face owning welded vertex a.
+    let lo = 0,
+      hi = last;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (faceStart[mid] <= a) lo = mid;
+      else hi = mid - 1;
+    }
+    faceOfTri[t] = lo;
+    perFace[lo]++;
+  }
+}
+
+/** splitIntoFaces step 2: the kept triangles ordered by face, stably. */
+function groupByFace(faceOfTri: Int32Array, offset: Uint32Array): Uint32Array {
+  const nf = offset.length - 1;
+  const byFace = new Uint32Array(offset[nf]);
+  const next = offset.slice(0, nf);
+  for (let t = 0; t < faceOfTri.length; t++) {
+    const f = faceOfTri[t];
+    if (f >= 0) byFace[next[f]++] = t;
+  }
+  return byFace;
+}
+
+/**
+ * splitIntoFaces step 3: the triangles byFace[from..to) with their vertices numbered in first-use
+ * order into `idx`; `used` gets the source vertex of each local one, `local` the reverse (reset by
+ * gatherPositions). Returns the vertex count.
+ */
+function numberFirstUse(
+  indices: Uint32Array,
+  byFace: Uint32Array,
+  from: number,
+  to: number,
+  local: Int32Array,
+  used: Uint32Array,
+  idx: Uint32Array,
+): number {
+  let n = 0,
+    k = 0;
+  for (let i = from; i < to; i++) {
+    const t = byFace[i];
+    for (let c = 0; c < 3; c++) {
+      const v = indices[3 * t + c];
+      let j = local[v];
+      if (j < 0) {
+        j = local[v] = n;
+        used[n++] = v;
+      }
+      idx[k++] = j;
+    }
+  }
+  return n;
+}
+
+/** The positions of used[0..n), and `local` reset for them. */
+function gatherPositions(positions: Float32Array, used: Uint32Array, n: number, local: Int32Array): Float32Array {
+  const out = new Float32Array(n * 3);
+  for (let j = 0; j < n; j++) {
+    const v = used[j];
+    local[v] = -1;
+    out[j * 3] = positions[v * 3];
+    out[j * 3 + 1] = positions[v * 3 + 1];
+    out[j * 3 + 2] = positions[v * 3 + 2];
+  }
+  return out;
+}
+
+/** `width` interleaved attribute values from `at` of used[0..n) (normals at 0, UVs at 3). */
+function gatherAttribute(
+  attributes: Float32Array,
+  used: Uint32Array,
+  n: number,
+  at: number,
+  width: 2 | 3,
+): Float32Array {
+  const out = new Float32Array(n * width);
+  for (let j = 0; j < n; j++) {
+    const o = used[j] * ATTR_STRIDE + at;
+    for (let d = 0; d < width; d++) out[j * width + d] = attributes[o + d];
+  }
+  return out;
 }
 
 export interface CascadeOptions extends SimplifyLodOptions {

@@ -228,10 +228,14 @@ export function silhouetteCoverage(
     const area = reference.areas[k];
     if (area === 0) return 1;
     const m = dilate(rasterizeSilhouette(mesh, view), view.resolution, view.reachU, view.reachV);
-    const ref = reference.masks[k];
-    let both = 0;
-    for (let i = 0; i < ref.length; i++) if (ref[i] && m[i]) both++;
-    return both / area;
+    return overlapCount(reference.masks[k], m) / area;
   });
   return { coverage: Math.min(1, ...perView), perView };
+}
+
+/** Cells set in both masks. (Its own function: V8 optimises the loop once, not each closure above.) */
+function overlapCount(a: Uint8Array, b: Uint8Array): number {
+  let both = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] && b[i]) both++;
+  return both;
 }
