@@ -85,7 +85,7 @@ import {
   type SimplifyMode,
 } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
-import { viewerAutoLods } from './viewer-auto-lod.js';
+import { VIEWER_LOD_DECIMATION, viewerAutoLods } from './viewer-auto-lod.js';
 import { cardsLod } from './lod-cards.js';
 import { splitFace } from '../asset/submodels.js';
 import {
@@ -189,6 +189,17 @@ export interface LodPlanOptions extends CascadeOptions, Omit<LodSourceOptions, '
    * LOD at that level is worse, and the chain's worst error never exceeds Generate's worst. Costs
    * the viewer's three simplifications and their measures per object. Default false: every LOD
    * within maxErrorPx.
+   *
+   * A big high (over proxyTriangles, measured on its proxy) is the exception: Generate's LODs of it
+   * (a third, a ninth, a 27th of a high over 60,000 triangles) are made only when the plan needs
+   * them (GENERATE_LAZY_SLACK): a fallback left with nothing within its bound (its ceiling is
+   * Generate's worst) or nothing keeping the silhouette floor, or a level whose planned LOD is
+   * within GENERATE_LAZY_SLACK of Generate's triangle target there (where Generate's LOD could be
+   * the smaller or the cheaper one: 2f, 2g and the fallback's candidates). Otherwise the bounds are
+   * min(maxErrorPx, the proxy's error) and not loosened by Generate's errors: never looser than
+   * with them. Generate's three whole-input simplifications and their measures were a fifth of
+   * the CPU time of optimize on a 252k-triangle Suzanne, whose Generate LODs (84k, 28k and 9k
+   * triangles, 0.35 px at most) bound nothing there.
    */
   viewerBound?: boolean;
 }
@@ -395,6 +406,21 @@ interface MeasureReference {
 /** The viewer's own auto-LOD at one level, its error measured densely (as chosen LODs are verified) and its coverage. */
 /** 2f: the viewer's LOD at a level is priced only when it has at most this many times the planned LOD's triangles. */
 const GENERATE_LEVEL_TRIANGLE_SLACK = 1.25;
+/**
+ * For a big high (LodPlanOptions.viewerBound), Generate's LODs are made for a level's 2f, 2g or
+ * fallback candidate only when Generate's triangle target there (a third, a ninth, a 27th of
+ * high) is at most this many times the planned LOD's (or the LOD above's) triangles: its LOD can
+ * be a candidate only at up to GENERATE_LEVEL_TRIANGLE_SLACK times the planned LOD, and
+ * meshoptimizer stops at its target (the viewer's sloppy retries aim at it too), so this leaves
+ * room for a result at half its target.
+ */
+const GENERATE_LAZY_SLACK = 2 * GENERATE_LEVEL_TRIANGLE_SLACK;
+/**
+ * For a big high (LodPlanOptions.viewerBound), a stuck LOD that the search shrank to under this
+ * fraction of the LOD above keeps the search's LOD or a cheaper fallback within the bound; only
+ * one it could not shrink further may go over the bound, up to Generate's worst.
+ */
+const LAZY_STUCK_FRACTION = 0.9;
 
 interface ViewerLevel {
   result: SimplifiedLod;
@@ -458,6 +484,24 @@ export class ObjectLodPlanner {
   private readonly asIs = new WeakMap<MeshLod, { lod: MeshLod; bytes: () => number }>();
   /** The reference's surface sampled densely (made when a dense measure first needs it), its BVH shared. */
   private denseReference?: HausdorffSide;
+
+  /** A big high with viewerBound: Generate's LODs are made only when the plan needs them (see viewerBound). */
+  private get lazyGenerate(): boolean {
+    return !!this.options.viewerBound && this.reference.lod !== undefined;
+  }
+
+  /**
+   * Whether Generate's LOD at `lodName` could be a candidate where the planned LOD (or the LOD
+   * above, for a fallback) has `triangles`: always, unless lazyGenerate and Generate's triangle
+   * target there is over GENERATE_LAZY_SLACK times that (or Generate's LODs are made already).
+   */
+  private generateMayMatter(lodName: LowerLodName, triangles: number): boolean {
+    if (!this.lazyGenerate || this.viewerLevels) return true;
+    const k = LOWER_LODS.indexOf(lodName) + 1;
+    // viewer-auto-lod.ts: floor(indices / 3^k) indices, at least one triangle.
+    const target = Math.max(1, Math.floor(this.highSource.indices.length / VIEWER_LOD_DECIMATION ** k / 3));
+    return target <= GENERATE_LAZY_SLACK * triangles;
+  }
 
   constructor(object: SlObject, options: LodPlanOptions) {
     if (!options?.simplifier)
@@ -664,23 +708,39 @@ export class ObjectLodPlanner {
     // over the viewer chain's worst (see LodPlanOptions.viewerBound).
     let highPx = maxErrorPx;
     let viewerWorstPx: number | undefined;
+    /** Generate's worst (made now if not yet: a big high's plan asks only when it needs it). */
+    const viewerWorst = (): number => {
+      if (viewerWorstPx === undefined) {
+        const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
+        viewerWorstPx = Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
+      }
+      return viewerWorstPx;
+    };
     /** The levels whose bound is their viewer LOD's own error (coarser than the rest allow). */
     const fromViewer = new Set<LowerLodName>();
     if (o.viewerBound) {
-      const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
-      viewerWorstPx = Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
       // A big high's proxy (about PROXY_ERROR_PX at the near distance) stays an acceptable high:
       // keeping a big input high whole is what the proxy exists to avoid (and a face over 65,535
       // vertices cannot be written).
       const proxyPx = this.reference.lod
         ? screenSpaceError(this.reference.error * k, nearDistance, o.screen) * (1 + 1e-6)
         : 0;
-      highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorstPx, proxyPx));
-      for (const l of LOWER_LODS) {
-        const own = VIEWER_BOUND_MARGIN * viewerPx[l];
-        if (own > highPx) fromViewer.add(l);
-        if (Number.isFinite(bounds.distances[l]))
-          bounds.maxError[l] = errorForPixels(Math.max(own, highPx), bounds.distances[l], o.screen);
+      if (this.lazyGenerate) {
+        // A big high: the bounds are not loosened by Generate's errors (see viewerBound).
+        highPx = Math.min(maxErrorPx, proxyPx);
+        for (const l of LOWER_LODS)
+          if (Number.isFinite(bounds.distances[l]))
+            bounds.maxError[l] = errorForPixels(highPx, bounds.distances[l], o.screen);
+      } else {
+        const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
+        viewerWorstPx = Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
+        highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorstPx, proxyPx));
+        for (const l of LOWER_LODS) {
+          const own = VIEWER_BOUND_MARGIN * viewerPx[l];
+          if (own > highPx) fromViewer.add(l);
+          if (Number.isFinite(bounds.distances[l]))
+            bounds.maxError[l] = errorForPixels(Math.max(own, highPx), bounds.distances[l], o.screen);
+        }
       }
     }
     const high = this.object.lods.high;
@@ -787,10 +847,16 @@ export class ObjectLodPlanner {
           lean,
           lodName,
           above,
-          // With viewerBound, a fallback over the bound never passes Generate's worst (margin as the bounds').
-          viewerWorstPx === undefined
-            ? Infinity
-            : errorForPixels(VIEWER_BOUND_MARGIN * viewerWorstPx, distance, o.screen) / k,
+          // With viewerBound, a fallback over the bound never passes Generate's worst (margin as the
+          // bounds'). A big high's LOD that the search did shrink (under LAZY_STUCK_FRACTION of the
+          // one above) stays within the bound: Generate's LODs, which that ceiling needs, are made
+          // for a big high only when a LOD cannot shrink (see LodPlanOptions.viewerBound).
+          this.lazyGenerate && found && found.result.triangles < LAZY_STUCK_FRACTION * above.triangles
+            ? undefined
+            : o.viewerBound
+              ? () => errorForPixels(VIEWER_BOUND_MARGIN * viewerWorst(), distance, o.screen) / k
+              : () => Infinity,
+          found?.cost,
         );
         const cheaper = relaxed && (!found || relaxed.cost < found.cost);
         if (cheaper && !stuck && relaxed.coverage >= o.minCoverage && withinBound(relaxed, bound)) {
@@ -910,7 +976,17 @@ export class ObjectLodPlanner {
     //     weight is a weighted sum of each LOD's bytes, so the cheapest mix of the two chains that
     //     stays monotone wins.
     let plannedWeight: number | undefined;
-    if (o.viewerBound && o.deflate && levels.length === LOWER_LODS.length && Number.isFinite(radius)) {
+    // A big high: only where Generate's LOD could be the smaller one (see viewerBound).
+    const generateMatters = LOWER_LODS.some(
+      (l, i) => i < levels.length && this.generateMayMatter(l, levels[i].triangles),
+    );
+    if (
+      o.viewerBound &&
+      o.deflate &&
+      generateMatters &&
+      levels.length === LOWER_LODS.length &&
+      Number.isFinite(radius)
+    ) {
       const mixed = this.takeSmallerViewerLevels(top, lods, levels, radius, note);
       plannedWeight = mixed.before;
       // The fallbacks said of the LODs replaced no longer hold.
@@ -924,7 +1000,13 @@ export class ObjectLodPlanner {
     //     Generate's lower LODs are taken under the planned high. Their errors are Generate's own
     //     (the baseline's), so no LOD is worse than Generate's; the silhouette floor may not hold,
     //     and a note says so.
-    if (o.viewerBound && o.deflate && levels.length === LOWER_LODS.length && Number.isFinite(radius)) {
+    if (
+      o.viewerBound &&
+      o.deflate &&
+      generateMatters &&
+      levels.length === LOWER_LODS.length &&
+      Number.isFinite(radius)
+    ) {
       const deflate = o.deflate;
       const v = LOWER_LODS.map((l) => this.viewerLevel(l));
       if (
@@ -1109,7 +1191,11 @@ export class ObjectLodPlanner {
    * worst with viewerBound, so no fallback passes it). When none keeps the floor, the same choice among those
    * that cover at least as much as the viewer's own LOD (the viewer's LOD among them): no worse
    * than Generate in error or silhouette, where the alternative is a copy of the LOD above.
-   * Undefined when none does.
+   * Undefined when none does, or when no candidate costs less than `mustBeat` (what the search
+   * found: the caller takes only a cheaper one). Without `ceiling`, only candidates within the
+   * bound that keep the floor count. `ceiling` and Generate's LOD (its coverage, and
+   * as a candidate: generateMayMatter) are asked for only when they can change the answer, so a
+   * big high's plan makes Generate's LODs only then (LodPlanOptions.viewerBound).
    */
   private relaxedSearch(
     source: LodSource,
@@ -1118,20 +1204,19 @@ export class ObjectLodPlanner {
     lean: boolean,
     lodName: LowerLodName,
     above: { triangles: number; vertices: number },
-    ceiling = Infinity,
+    ceiling: (() => number) | undefined,
+    mustBeat = Infinity,
   ): Candidate | undefined {
     const o = this.options;
     const big = source.triangles > BIG_SOURCE_TRIANGLES;
     const opts = big ? { ...o, updatePositions: false } : o;
     const found: Candidate[] = [];
-    const viewer = this.viewerLevel(lodName);
-    // The silhouette floor, or the viewer's own LOD's coverage when that is lower (used only when
-    // nothing keeps the floor: then a LOD no worse than the viewer's beats a copy of the one above).
-    const floor = Math.min(o.minCoverage, viewer.coverage);
+    // Generate's LOD at this level, made when first needed (a big high's plan may not need it).
+    const viewer = () => this.viewerLevel(lodName);
     const consider = (result: SimplifiedLod, t: number): boolean => {
       if (result.triangles === 0 || result.triangles > maxTriangles) return false;
       const { error, coverage } = this.measure(result.lod);
-      if (coverage >= floor) found.push(this.priced(result, error, coverage, t, lean));
+      found.push(this.priced(result, error, coverage, t, lean));
       return true;
     };
     // maxTriangles is half the LOD above: a third of that LOD is 2/3 of it.
@@ -1162,12 +1247,17 @@ export class ObjectLodPlanner {
             consider({ ...cards, lod, triangles: lodTriangleCount(lod), vertices }, this.maxSide);
         }
     }
-    const v = viewer.result;
-    if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
-      found.push(this.priced(v, viewer.error, viewer.coverage, this.maxSide, lean));
+    if (this.generateMayMatter(lodName, above.triangles)) {
+      const v = viewer().result;
+      if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
+        found.push(this.priced(v, viewer().error, viewer().coverage, this.maxSide, lean));
+    }
+    // The caller takes a fallback only when it costs less than what the search found: when none
+    // does, nothing here can matter (and Generate's LODs, for the ceiling or the floor, are not needed).
+    if (!found.some((c) => c.cost < mustBeat)) return undefined;
     // With viewerBound the bound holds the viewer's own error already (less a margin for sampling
     // noise): only the viewer's LOD itself may reach its own error.
-    const allowed = o.viewerBound ? bound : Math.max(bound, viewer.error);
+    const allowed = o.viewerBound ? bound : Math.max(bound, viewer().error);
     const ok = (c: Candidate) => withinBound(c, allowed);
     const pick = (pool: Candidate[]): Candidate | undefined => {
       let best: Candidate | undefined;
@@ -1175,10 +1265,18 @@ export class ObjectLodPlanner {
       // None within: the least error, if it is under the ceiling (Generate's worst, with
       // viewerBound: 0 A.D.'s kart_ship_quinquereme got a 4.47 px medium where Generate's worst is
       // 3.56 px). Else nothing: the caller keeps what the search found within the bound, or a copy.
-      if (!best) for (const c of pool) if (c.error <= ceiling * (1 + 1e-9) && (!best || c.error < best.error)) best = c;
+      if (!best && pool.length > 0 && ceiling) {
+        const limit = ceiling() * (1 + 1e-9);
+        for (const c of pool) if (c.error <= limit && (!best || c.error < best.error)) best = c;
+      }
       return best;
     };
-    return pick(found.filter((c) => c.coverage >= o.minCoverage)) ?? pick(found);
+    // The silhouette floor; when nothing keeps it, the viewer's own LOD's coverage if that is
+    // lower (a LOD no worse than the viewer's then beats a copy of the one above).
+    const kept = pick(found.filter((c) => c.coverage >= o.minCoverage));
+    if (kept || found.length === 0 || !ceiling) return kept;
+    const floor = Math.min(o.minCoverage, viewer().coverage);
+    return pick(found.filter((c) => c.coverage >= floor));
   }
 
   /** A LOD of at most `max` triangles from `source`, whatever its error: the cascade, then sloppy with ever smaller targets. */

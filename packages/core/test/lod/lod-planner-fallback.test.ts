@@ -186,6 +186,19 @@ describe('LODs off the tuning set', () => {
     }
   });
 
+  it("viewerBound: a big high (measured on its proxy) whose LOD cannot shrink still has Generate's worst as the fallback's ceiling", () => {
+    // 62,000 leaf-card triangles: over the proxy threshold, where Generate's LODs are made only
+    // when the plan needs them; a crown of cards is stuck, so its fallback needs Generate's worst.
+    const crown = object('Crown', [leafCards(31_000, 0.05)]);
+    const { plan } = planObjectLods(crown, { simplifier, deflate: zlibNgDeflate, viewerBound: true });
+    expect(plan.highTriangles).toBeGreaterThan(60_000);
+    expect(plan.levels.some((l) => l.fallback === 'relaxed-bound')).toBe(true);
+    expect(plan.viewerWorstPx).toBeGreaterThan(0);
+    const cap = Math.max(plan.maxErrorPx, plan.viewerWorstPx!);
+    for (const level of plan.levels)
+      if (level.mode !== 'copy') expect(level.screenErrorPx).toBeLessThanOrEqual(cap * 1.02);
+  });
+
   it('a dense sphere gets a reduced high LOD by default, within the pixel bound at the fill distance; keepHigh leaves it untouched', () => {
     const ball = object('Ball', [uvSphere(96, 2)]);
     const input = lodTriangleCount(ball.lods.high);

@@ -396,13 +396,41 @@ describe('planObjectLods', () => {
     expect(max).toBeLessThanOrEqual(plan.high.error * (1 + 1e-6));
   });
 
-  it("viewerBound: a big high (over the proxy threshold) may still be its proxy where the viewer's chain is finer", () => {
+  it("viewerBound: a big high (over the proxy threshold) is planned without Generate's LODs where they bind nothing, within the pixel bound", () => {
     const big = object('Big', [uvSphere(260)]); // 67,080 triangles: measured through a proxy
-    const { plan } = planObjectLods(big, { simplifier, deflate, viewerBound: true });
+    // Every simplification's target, to see whether Generate's chain (a third of high first) was made.
+    const targets: number[] = [];
+    const counting: MeshSimplifier = {
+      ...simplifier,
+      simplify: (...a: Parameters<MeshSimplifier['simplify']>) => {
+        targets.push(a[3]);
+        return simplifier.simplify(...a);
+      },
+    };
+    const { object: planned, plan } = planObjectLods(big, { simplifier: counting, deflate, viewerBound: true });
     expect(plan.highTriangles).toBeGreaterThan(60_000);
-    expect(plan.viewerWorstPx!).toBeLessThan(0.4);
     expect(plan.high.mode).toBe('proxy');
     expect(plan.high.triangles).toBeLessThan(plan.highTriangles / 2);
+    // Generate's medium (a third of high's indices) was never asked for, and its worst is not reported.
+    const generateMedium = Math.floor(Math.floor((3 * plan.highTriangles) / 3) / 3) * 3;
+    expect(targets.length).toBeGreaterThan(0);
+    expect(targets).not.toContain(generateMedium);
+    expect(plan.viewerWorstPx).toBeUndefined();
+    // The bounds are then the pixel bound (1 px, or the proxy's error at the near distance): every
+    // LOD within it, measured here independently against the input's high.
+    const radius = radiusOfScale(boxSize(objectBox(big)));
+    const { distances } = lodErrorBounds(radius, 2, 1);
+    for (const l of LOWER) {
+      const px = screenSpaceError(lodHausdorffDistance(big.lods.high, planned.lods[l]!).distance, distances[l]);
+      expect(px).toBeLessThanOrEqual(1.05);
+    }
+    // Generate's own errors there are finer still: the bound it would have given is no looser.
+    const generate = viewerAutoLods(big, simplifier).lods;
+    for (const l of LOWER) {
+      const shown = displayedLod(big.lods.high, generate[l]);
+      const px = screenSpaceError(lodHausdorffDistance(big.lods.high, shown).distance, distances[l]);
+      expect(px).toBeLessThan(plan.high.screenErrorPx);
+    }
   });
 
   it('uses the LOD above as the source for a high over 50,000 triangles, still measured against high', () => {
