@@ -140,7 +140,7 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
 /**
  * optimize's default triangle limit. LOD planning measures big meshes on a simplified proxy and
  * the decomposition works on one, so time and memory stay bounded (a 1M-triangle Blender export:
- * about 9 s and 0.5 GB with the default physics); past this a huge export is refused up front
+ * about 6 s of CPU and 0.5 GB with the default physics); past this a huge export is refused up front
  * with a clear message (raise it with --max-triangles). `cost` and `check` allow 5,000,000.
  */
 export const OPTIMIZE_MAX_TRIANGLES = 2_000_000;
