@@ -977,16 +977,12 @@ export class ObjectLodPlanner {
     //     stays monotone wins.
     let plannedWeight: number | undefined;
     // A big high: only where Generate's LOD could be the smaller one (see viewerBound).
-    const generateMatters = LOWER_LODS.some(
-      (l, i) => i < levels.length && this.generateMayMatter(l, levels[i].triangles),
-    );
-    if (
+    const withGenerate =
       o.viewerBound &&
-      o.deflate &&
-      generateMatters &&
       levels.length === LOWER_LODS.length &&
-      Number.isFinite(radius)
-    ) {
+      Number.isFinite(radius) &&
+      LOWER_LODS.some((l, i) => this.generateMayMatter(l, levels[i].triangles));
+    if (withGenerate && o.deflate) {
       const mixed = this.takeSmallerViewerLevels(top, lods, levels, radius, note);
       plannedWeight = mixed.before;
       // The fallbacks said of the LODs replaced no longer hold.
@@ -1000,13 +996,7 @@ export class ObjectLodPlanner {
     //     Generate's lower LODs are taken under the planned high. Their errors are Generate's own
     //     (the baseline's), so no LOD is worse than Generate's; the silhouette floor may not hold,
     //     and a note says so.
-    if (
-      o.viewerBound &&
-      o.deflate &&
-      generateMatters &&
-      levels.length === LOWER_LODS.length &&
-      Number.isFinite(radius)
-    ) {
+    if (withGenerate && o.deflate) {
       const deflate = o.deflate;
       const v = LOWER_LODS.map((l) => this.viewerLevel(l));
       if (
