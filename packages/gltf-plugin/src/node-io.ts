@@ -5,7 +5,7 @@
 
 import { Logger, NodeIO } from '@gltf-transform/core';
 import { ALL_EXTENSIONS } from '@gltf-transform/extensions';
-import { MeshoptDecoder } from 'meshoptimizer';
+import { MeshoptDecoder } from 'meshoptimizer/decoder';
 
 /** Names of the glTF extensions the reader understands (a file that requires another cannot be read). */
 export const READABLE_EXTENSIONS: ReadonlySet<string> = new Set(ALL_EXTENSIONS.map((e) => e.EXTENSION_NAME));

@@ -17,7 +17,7 @@
  */
 
 import { Logger, type Document, type ILogger, type NodeIO } from '@gltf-transform/core';
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import { meshoptTriangleOrder } from './triangle-order.js';
 import {
   SlmeshError,

@@ -7,7 +7,7 @@
  * weights: physics needs the shape only. Guarantees: returns indices into the given positions.
  */
 
-import { MeshoptSimplifier } from 'meshoptimizer';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import type { SimplifyFn } from '@slmesh/core';
 
 /** Resolves to a SimplifyFn over meshoptimizer's `simplify`, once its WebAssembly is ready. */

@@ -7,7 +7,7 @@
  * Guarantee: returns the same triangles (the same vertex indices, three by three), reordered.
  */
 
-import { MeshoptEncoder } from 'meshoptimizer';
+import { MeshoptEncoder } from 'meshoptimizer/encoder';
 import type { TriangleOrderFn } from '@slmesh/core';
 
 /** Resolves to a TriangleOrderFn over meshoptimizer's encoder, once its WebAssembly is ready. */
