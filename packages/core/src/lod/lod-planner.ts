@@ -192,8 +192,9 @@ export interface LodPlanOptions extends CascadeOptions, Omit<LodSourceOptions, '
    *
    * A big high (over proxyTriangles, measured on its proxy) is the exception: Generate's LODs of it
    * (a third, a ninth, a 27th of a high over 60,000 triangles) are made only when the plan needs
-   * them (GENERATE_LAZY_SLACK): a fallback left with nothing within its bound (its ceiling is
-   * Generate's worst) or nothing keeping the silhouette floor, or a level whose planned LOD is
+   * them: a fallback, for a LOD the search left at LAZY_STUCK_FRACTION or more of the LOD above,
+   * with nothing cheaper within its bound (its ceiling is Generate's worst) or nothing keeping the
+   * silhouette floor (Generate's coverage is then the floor), or a level whose planned LOD is
    * within GENERATE_LAZY_SLACK of Generate's triangle target there (where Generate's LOD could be
    * the smaller or the cheaper one: 2f, 2g and the fallback's candidates). Otherwise the bounds are
    * min(maxErrorPx, the proxy's error) and not loosened by Generate's errors: never looser than
