@@ -488,7 +488,7 @@ export class ObjectLodPlanner {
 
   /** A big high with viewerBound: Generate's LODs are made only when the plan needs them (see viewerBound). */
   private get lazyGenerate(): boolean {
-    return !!this.options.viewerBound && this.reference.lod !== undefined;
+    return !!this.options.viewerBound && this.reference.lod !== undefined && !this.viewerLevels;
   }
 
   /**
@@ -697,6 +697,15 @@ export class ObjectLodPlanner {
 
   /** The chain for a pixel bound: the object with its planned high and generated medium, low and lowest LODs, and the plan. */
   plan(maxErrorPx = this.options.maxErrorPx): { object: SlObject; plan: ObjectLodPlan } {
+    const lazy = this.lazyGenerate;
+    const first = this.planOnce(maxErrorPx);
+    // A big high's plan that needed Generate's LODs after all is made again with them, so its
+    // bounds are what they give (pebbles: Generate's medium is coarser than 1 px and lets the
+    // planned medium be too); with them made, the second plan is the one a small high gets.
+    return lazy && this.viewerLevels ? this.planOnce(maxErrorPx) : first;
+  }
+
+  private planOnce(maxErrorPx: number): { object: SlObject; plan: ObjectLodPlan } {
     const o = this.options;
     const k = o.sizeFactor;
     const radius = this.modelRadius * k;

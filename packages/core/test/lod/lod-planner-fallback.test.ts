@@ -199,6 +199,47 @@ describe('LODs off the tuning set', () => {
       if (level.mode !== 'copy') expect(level.screenErrorPx).toBeLessThanOrEqual(cap * 1.02);
   });
 
+  it("viewerBound: a big high whose plan needs Generate's LODs after all is planned with the bounds they give", () => {
+    // 400 pebbles of 200 triangles (80,000: over the proxy threshold) scattered over 4 m: Generate's
+    // medium loses pebbles (coarser than the proxy's error), so the medium may be as coarse; the
+    // lowest is stuck and made by a fallback, which makes Generate's LODs. The plan is then made
+    // again with them: its medium follows Generate's coarser error, not the proxy's.
+    let seed = 99;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const p: number[] = [];
+    const idx: number[] = [];
+    for (let k = 0; k < 400; k++) {
+      const c = [rnd() * 4, rnd() * 4, rnd()];
+      const r = 0.03 + rnd() * 0.05;
+      const b = p.length / 3;
+      for (let i = 0; i <= 10; i++)
+        for (let j = 0; j <= 10; j++) {
+          const th = (Math.PI * i) / 10,
+            ph = (2 * Math.PI * j) / 10;
+          p.push(
+            c[0] + r * Math.sin(th) * Math.cos(ph),
+            c[1] + r * Math.sin(th) * Math.sin(ph),
+            c[2] + r * Math.cos(th),
+          );
+        }
+      for (let i = 0; i < 10; i++)
+        for (let j = 0; j < 10; j++) {
+          const a = b + i * 11 + j;
+          idx.push(a, a + 11, a + 1, a + 1, a + 11, a + 12);
+        }
+    }
+    const pebbles = object('Pebbles', [
+      { material: 'm', positions: Float32Array.from(p), indices: Uint32Array.from(idx) },
+    ]);
+    const { plan } = planObjectLods(pebbles, { simplifier, deflate: zlibNgDeflate, viewerBound: true });
+    expect(plan.highTriangles).toBeGreaterThan(60_000);
+    expect(plan.high.mode).toBe('proxy');
+    expect(plan.viewerWorstPx).toBeGreaterThan(0);
+    // The medium is coarser than the proxy's error allows alone, within Generate's own medium.
+    expect(plan.levels[0].screenErrorPx).toBeGreaterThan(plan.high.screenErrorPx * 1.1);
+    expect(plan.levels[0].screenErrorPx).toBeLessThanOrEqual(plan.viewerWorstPx! * 1.02);
+  });
+
   it('a dense sphere gets a reduced high LOD by default, within the pixel bound at the fill distance; keepHigh leaves it untouched', () => {
     const ball = object('Ball', [uvSphere(96, 2)]);
     const input = lodTriangleCount(ball.lods.high);
