@@ -192,13 +192,15 @@ export interface LodPlanOptions extends CascadeOptions, Omit<LodSourceOptions, '
    *
    * A big high (over proxyTriangles, measured on its proxy) is the exception: Generate's LODs of it
    * (a third, a ninth, a 27th of a high over 60,000 triangles) are made only when the plan needs
-   * them: a fallback, for a LOD the search left at LAZY_STUCK_FRACTION or more of the LOD above,
+   * them: a fallback for a LOD the search left at LAZY_STUCK_FRACTION or more of the LOD above,
    * with nothing cheaper within its bound (its ceiling is Generate's worst) or nothing keeping the
    * silhouette floor (Generate's coverage is then the floor), or a level whose planned LOD is
    * within GENERATE_LAZY_SLACK of Generate's triangle target there (where Generate's LOD could be
-   * the smaller or the cheaper one: 2f, 2g and the fallback's candidates). Otherwise the bounds are
-   * min(maxErrorPx, the proxy's error) and not loosened by Generate's errors: never looser than
-   * with them. Generate's three whole-input simplifications and their measures were a fifth of
+   * the smaller or the cheaper one: 2f, 2g and the fallback's candidates). A plan that made them
+   * is made again with them (the eager plan). Otherwise the bounds are min(maxErrorPx, the proxy's
+   * error), not loosened by Generate's errors: never looser than the eager plan's, but where
+   * Generate's LODs are coarser than that and nothing asked for them, the plan may cost more than
+   * the eager one. Generate's three whole-input simplifications and their measures were a fifth of
    * the CPU time of optimize on a 252k-triangle Suzanne, whose Generate LODs (84k, 28k and 9k
    * triangles, 0.35 px at most) bound nothing there.
    */
@@ -289,7 +291,11 @@ export interface ObjectLodPlan {
   levels: LodLevelPlan[];
   /** Largest screenErrorPx over the lower levels. */
   worstScreenErrorPx: number;
-  /** With viewerBound: the worst screen-space error of the viewer's own auto-LODs (Generate) at their switch distances, measured as the planner measures. */
+  /**
+   * With viewerBound: the worst screen-space error of the viewer's own auto-LODs (Generate) at
+   * their switch distances, measured as the planner measures. Absent for a big high whose plan did
+   * not need Generate's LODs (LodPlanOptions.viewerBound).
+   */
   viewerWorstPx?: number;
   /** Fallbacks and budgets applied (`lod-fallback`, `lod-max-triangles`), for the report. */
   diagnostics: Diagnostic[];
@@ -412,14 +418,17 @@ const GENERATE_LEVEL_TRIANGLE_SLACK = 1.25;
  * fallback candidate only when Generate's triangle target there (a third, a ninth, a 27th of
  * high) is at most this many times the planned LOD's (or the LOD above's) triangles: its LOD can
  * be a candidate only at up to GENERATE_LEVEL_TRIANGLE_SLACK times the planned LOD, and
- * meshoptimizer stops at its target (the viewer's sloppy retries aim at it too), so this leaves
- * room for a result at half its target.
+ * meshoptimizer stops at its target, so this leaves room for a result at half its target. A
+ * heuristic, not a bound: the viewer's sloppy retries can keep a result far under the target
+ * (viewer-auto-lod.ts keeps an over-decimated first run), and such a Generate LOD is then not
+ * considered. That can cost bytes, never error: the bounds are never looser without it.
  */
 const GENERATE_LAZY_SLACK = 2 * GENERATE_LEVEL_TRIANGLE_SLACK;
 /**
  * For a big high (LodPlanOptions.viewerBound), a stuck LOD that the search shrank to under this
- * fraction of the LOD above keeps the search's LOD or a cheaper fallback within the bound; only
- * one it could not shrink further may go over the bound, up to Generate's worst.
+ * fraction of the LOD above keeps the search's LOD or a cheaper fallback within the bound and the
+ * silhouette floor; only one it could not shrink further may go over the bound (up to Generate's
+ * worst) or under the floor (down to Generate's coverage), which makes Generate's LODs.
  */
 const LAZY_STUCK_FRACTION = 0.9;
 
@@ -494,10 +503,10 @@ export class ObjectLodPlanner {
   /**
    * Whether Generate's LOD at `lodName` could be a candidate where the planned LOD (or the LOD
    * above, for a fallback) has `triangles`: always, unless lazyGenerate and Generate's triangle
-   * target there is over GENERATE_LAZY_SLACK times that (or Generate's LODs are made already).
+   * target there is over GENERATE_LAZY_SLACK times that (lazyGenerate is false once they are made).
    */
   private generateMayMatter(lodName: LowerLodName, triangles: number): boolean {
-    if (!this.lazyGenerate || this.viewerLevels) return true;
+    if (!this.lazyGenerate) return true;
     const k = LOWER_LODS.indexOf(lodName) + 1;
     // viewer-auto-lod.ts: floor(indices / 3^k) indices, at least one triangle.
     const target = Math.max(1, Math.floor(this.highSource.indices.length / VIEWER_LOD_DECIMATION ** k / 3));
