@@ -706,6 +706,10 @@ export class ObjectLodPlanner {
 
   /** The chain for a pixel bound: the object with its planned high and generated medium, low and lowest LODs, and the plan. */
   plan(maxErrorPx = this.options.maxErrorPx): { object: SlObject; plan: ObjectLodPlan } {
+    // A big high whose proxy (within PROXY_ERROR_PX of it) keeps at least 1/GENERATE_LAZY_SLACK of
+    // Generate's medium target resists simplification (parts, cards): Generate's LODs of it may be
+    // coarse enough to loosen the bounds, and are made from the start (the eager plan).
+    if (this.lazyGenerate && this.generateMayMatter('medium', this.reference.triangles)) this.viewerLevel('medium');
     const lazy = this.lazyGenerate;
     const first = this.planOnce(maxErrorPx);
     // A big high's plan that needed Generate's LODs after all is made again with them, so its

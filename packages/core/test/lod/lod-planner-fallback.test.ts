@@ -8,7 +8,7 @@ import { deflateSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { lodHausdorffDistance } from '../../src/lod/hausdorff.js';
 import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
-import { LOD_PLAN_DEFAULTS, planModelLods, planObjectLods } from '../../src/lod/lod-planner.js';
+import { LOD_PLAN_DEFAULTS, ObjectLodPlanner, planModelLods, planObjectLods } from '../../src/lod/lod-planner.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
 import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
 import {
@@ -238,6 +238,59 @@ describe('LODs off the tuning set', () => {
     // The medium is coarser than the proxy's error allows alone, within Generate's own medium.
     expect(plan.levels[0].screenErrorPx).toBeGreaterThan(plan.high.screenErrorPx * 1.1);
     expect(plan.levels[0].screenErrorPx).toBeLessThanOrEqual(plan.viewerWorstPx! * 1.02);
+  });
+
+  it("viewerBound: a big high's lazy plan equals the plan made with Generate's LODs from the start", () => {
+    // A 97,000-triangle sphere with 600 thin spikes in a second material (101,800 triangles): its
+    // proxy is small (Generate's LODs are not made up front), but a level asks for them mid-plan,
+    // so the plan is made again with them.
+    let seed = 7;
+    const rnd = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+    const ball = uvSphere(300, 1);
+    const q: number[] = [];
+    const jx: number[] = [];
+    for (let k = 0; k < 600; k++) {
+      const th = Math.acos(2 * rnd() - 1),
+        ph = 2 * Math.PI * rnd();
+      const d = [Math.sin(th) * Math.cos(ph), Math.sin(th) * Math.sin(ph), Math.cos(th)];
+      const t = Math.abs(d[2]) < 0.9 ? [0, 0, 1] : [1, 0, 0];
+      const u0 = [d[1] * t[2] - d[2] * t[1], d[2] * t[0] - d[0] * t[2], d[0] * t[1] - d[1] * t[0]];
+      const lu = Math.hypot(u0[0], u0[1], u0[2]);
+      const u = u0.map((x) => x / lu);
+      const v = [d[1] * u[2] - d[2] * u[1], d[2] * u[0] - d[0] * u[2], d[0] * u[1] - d[1] * u[0]];
+      const b = q.length / 3;
+      for (const [a, c] of [
+        [1, 0],
+        [0, 1],
+        [-1, 0],
+        [0, -1],
+      ])
+        for (let i = 0; i < 3; i++) q.push(d[i] * 0.98 + 0.01 * (a * u[i] + c * v[i]));
+      q.push(d[0] * 1.3, d[1] * 1.3, d[2] * 1.3);
+      for (let e = 0; e < 4; e++) jx.push(b + e, b + ((e + 1) % 4), b + 4);
+      jx.push(b, b + 2, b + 1, b, b + 3, b + 2);
+    }
+    const spiky = object('Spiky', [
+      ball,
+      { material: 'spikes', positions: Float32Array.from(q), indices: Uint32Array.from(jx) },
+    ]);
+    const opts = { simplifier, deflate: zlibNgDeflate, viewerBound: true };
+    const lazy = planObjectLods(spiky, opts);
+    // Eager: Generate's LODs made before planning (what a high under the proxy threshold gets).
+    const planner = new ObjectLodPlanner(spiky, opts);
+    (planner as unknown as { viewerLevel(l: string): unknown }).viewerLevel('medium');
+    const eager = planner.plan();
+    expect(lazy.plan.highTriangles).toBeGreaterThan(60_000);
+    // The case is exercised: a small proxy, yet Generate's LODs were needed.
+    expect(lazy.plan.high.triangles * 2.5).toBeLessThan(lazy.plan.highTriangles / 3);
+    expect(lazy.plan.viewerWorstPx).toBeGreaterThan(0);
+    expect(lazy.plan.levels.map((l) => [l.triangles, l.screenErrorPx])).toEqual(
+      eager.plan.levels.map((l) => [l.triangles, l.screenErrorPx]),
+    );
+    for (const l of ['medium', 'low', 'lowest'] as const)
+      expect(lazy.object.lods[l]!.faces.map((f) => Array.from(f.indices))).toEqual(
+        eager.object.lods[l]!.faces.map((f) => Array.from(f.indices)),
+      );
   });
 
   it('a dense sphere gets a reduced high LOD by default, within the pixel bound at the fill distance; keepHigh leaves it untouched', () => {
