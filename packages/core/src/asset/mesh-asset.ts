@@ -410,8 +410,7 @@ export function encodeLodBlock(lod: MeshLod, normalizedScale: Vec3, what = 'LOD'
       map.TexCoord0Domain = { Min: tmin, Max: tmax };
       map.TexCoord0 = quantizeUvs(face.uvs, count, tmin, trange);
     }
-    const tri = indexBytes(face.indices);
-    map.TriangleList = tri;
+    map.TriangleList = indexBytes(face.indices);
     return map;
   });
 }

@@ -85,7 +85,7 @@ import {
   type SimplifyMode,
 } from './lod-generator.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
-import { VIEWER_LOD_DECIMATION, viewerAutoLods } from './viewer-auto-lod.js';
+import { VIEWER_LOD_DECIMATION, viewerAutoLods, viewerTargetIndexCount } from './viewer-auto-lod.js';
 import { cardsLod } from './lod-cards.js';
 import { splitFace } from '../asset/submodels.js';
 import {
@@ -508,8 +508,7 @@ export class ObjectLodPlanner {
   private generateMayMatter(lodName: LowerLodName, triangles: number): boolean {
     if (!this.lazyGenerate) return true;
     const k = LOWER_LODS.indexOf(lodName) + 1;
-    // viewer-auto-lod.ts: floor(indices / 3^k) indices, at least one triangle.
-    const target = Math.max(1, Math.floor(this.highSource.indices.length / VIEWER_LOD_DECIMATION ** k / 3));
+    const target = viewerTargetIndexCount(this.highSource.indices.length, VIEWER_LOD_DECIMATION ** k) / 3;
     return target <= GENERATE_LAZY_SLACK * triangles;
   }
 
@@ -756,8 +755,7 @@ export class ObjectLodPlanner {
             bounds.maxError[l] = errorForPixels(highPx, bounds.distances[l], o.screen);
       } else {
         const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
-        viewerWorstPx = Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
-        highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorstPx, proxyPx));
+        highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorst(), proxyPx));
         for (const l of LOWER_LODS) {
           const own = VIEWER_BOUND_MARGIN * viewerPx[l];
           if (own > highPx) fromViewer.add(l);

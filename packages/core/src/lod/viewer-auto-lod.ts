@@ -41,6 +41,15 @@ interface ViewerRun {
   result: SimplifiedLod;
 }
 
+/**
+ * The index count the viewer asks meshoptimizer for when it decimates `sizeIndices` indices by
+ * `decimator`: llclamp(llfloor(size_indices / decimator), 3, size_indices), in whole triangles
+ * (meshoptimizer's JS API asks for a multiple of 3).
+ */
+export function viewerTargetIndexCount(sizeIndices: number, decimator: number): number {
+  return Math.floor(Math.min(Math.max(Math.floor(sizeIndices / decimator), 3), sizeIndices) / 3) * 3;
+}
+
 function run(
   source: LodSource,
   s: MeshSimplifier,
@@ -49,8 +58,7 @@ function run(
   remaps: Map<ViewerMode, Uint32Array>,
 ): ViewerRun {
   const sizeIndices = source.indices.length;
-  // llclamp(llfloor(size_indices / decimator), 3, size_indices), in whole triangles (meshoptimizer's JS API asks for a multiple of 3).
-  const target = Math.floor(Math.min(Math.max(Math.floor(sizeIndices / decimator), 3), sizeIndices) / 3) * 3;
+  const target = viewerTargetIndexCount(sizeIndices, decimator);
   let indices = source.indices;
   if (mode === 'no-normals' || mode === 'no-uvs') {
     let remap = remaps.get(mode);
