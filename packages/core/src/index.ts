@@ -90,6 +90,7 @@ export {
   type MeshAssetOptions,
   type MeshBlockRange,
   type EncodedMeshAsset,
+  type MeshAssetLayout,
   type UploadNormalization,
   computeUploadNormalization,
   normalizePoints,
@@ -98,6 +99,7 @@ export {
   type MeshAssetLlsd,
   buildMeshAssetLlsd,
   encodeMeshAsset,
+  measureMeshAsset,
 } from './asset/mesh-asset.js';
 export {
   type DecodedFace,
@@ -111,8 +113,8 @@ export {
   decodeConvexBlock,
   decodeMeshAsset,
 } from './asset/mesh-asset-decode.js';
-export { memoizeDeflate } from './asset/deflate-cache.js';
-export { zlibNgDeflate } from './asset/zlib-ng-deflate.js';
+export { deflatedLength, memoizeDeflate } from './asset/deflate-cache.js';
+export { zlibNgDeflate, zlibNgDeflatedLength } from './asset/zlib-ng-deflate.js';
 export { type SubmodelPart, splitLargeFaces, splitSubmodels, submodelName } from './asset/submodels.js';
 export { countDegenerateTriangles, checkObject, checkModel } from './asset/upload-checks.js';
 

@@ -117,7 +117,14 @@ export interface Diagnostic {
   object?: string;
 }
 
-/** zlib (RFC 1950) compression, injected so core runs without Node: `(data, level) => bytes`. */
-export type DeflateFn = (data: Uint8Array, level: number) => Uint8Array;
+/**
+ * zlib (RFC 1950) compression, injected so core runs without Node: `(data, level) => bytes`.
+ * Pricing needs only the compressed lengths: a compressor that can give one without making the
+ * bytes says so with `deflatedLength` (core's zlibNgDeflate does); core's `deflatedLength` uses it.
+ */
+export type DeflateFn = ((data: Uint8Array, level: number) => Uint8Array) & {
+  /** `deflate(data, level).length`, computed without the bytes. */
+  deflatedLength?: (data: Uint8Array, level: number) => number;
+};
 /** zlib (RFC 1950) decompression, injected likewise. */
 export type InflateFn = (data: Uint8Array) => Uint8Array;

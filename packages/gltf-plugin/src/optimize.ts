@@ -25,7 +25,7 @@ import {
   convexHullPhysicsCost,
   MAX_HULL_VERTICES,
   MAX_OBJECT_SCALE,
-  encodeMeshAsset,
+  measureMeshAsset,
   landImpact,
   lodTriangleCount,
   memoizeDeflate,
@@ -310,7 +310,7 @@ function priceBefore(
   const parts = prepareForUpload(model);
   let download = 0;
   for (const part of parts) {
-    const enc = encodeMeshAsset({ lods: part.object.lods, frameScale: part.object.placement?.scale }, { deflate });
+    const enc = measureMeshAsset({ lods: part.object.lods, frameScale: part.object.placement?.scale }, { deflate });
     const size = primScale(part.object);
     const radius = radiusOfScale([size[0] * f[0], size[1] * f[1], size[2] * f[2]]);
     const b = (name: string) => enc.blocks[`${name}_lod` as 'high_lod']?.size ?? 0;

@@ -37,6 +37,7 @@ import {
 import type { MeshBlockName } from '../constants.js';
 import { SlmeshError } from '../errors.js';
 import { llsdInt, writeLlsdBinary } from './llsd-binary.js';
+import { deflatedLength } from './deflate-cache.js';
 import type { LlsdMap, LlsdValue } from './llsd-binary.js';
 import { lodBox, type Vec3 } from '../geometry/object-geometry.js';
 import type { DeflateFn, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
@@ -77,15 +78,21 @@ export interface MeshBlockRange {
   size: number;
 }
 
-export interface EncodedMeshAsset {
-  /** Header + blocks: the .llmesh file. */
-  bytes: Uint8Array;
+/** An encoded mesh asset's layout: what pricing reads (measureMeshAsset gives it without the bytes). */
+export interface MeshAssetLayout {
+  /** Length of the whole asset (header + blocks), bytes. */
+  length: number;
   /** Bytes of the binary-LLSD header. */
   headerLength: number;
   /** Present blocks and where they are; size = compressed length. */
   blocks: Partial<Record<MeshBlockName, MeshBlockRange>>;
   /** World -> unit box: unit = (world - center) / size; `size` is the NormalizedScale written. */
   normalization: { center: Vec3; size: Vec3 };
+}
+
+export interface EncodedMeshAsset extends MeshAssetLayout {
+  /** Header + blocks: the .llmesh file. */
+  bytes: Uint8Array;
 }
 
 /** The normalisation of LLModel::normalizeVolumeFaces, every value a float32. */
@@ -533,38 +540,64 @@ export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
 
 /** Encodes one mesh object as the viewer's uploader does (LLModel::writeModel, WRITE_BINARY). */
 export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): EncodedMeshAsset {
+  const zipped: Uint8Array[] = [];
+  const layout = layOutMeshAsset(input, options, (data, level) => {
+    const z = options.deflate(data, level);
+    if (z.length > 0) zipped.push(z);
+    return z.length;
+  });
+  // 5. Header, then the blocks.
+  const bytes = new Uint8Array(layout.length);
+  bytes.set(layout.header, 0);
+  let at = layout.headerLength;
+  for (const data of zipped) {
+    bytes.set(data, at);
+    at += data.length;
+  }
+  const { header: _header, ...rest } = layout;
+  return { bytes, ...rest };
+}
+
+/**
+ * encodeMeshAsset's layout (block sizes and offsets, header length, total length) without making
+ * the asset: each block's compressed length comes from core's `deflatedLength` (no bytes when the
+ * deflate can count them, as zlibNgDeflate can). The same numbers as encodeMeshAsset's.
+ */
+export function measureMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): MeshAssetLayout {
+  const { header: _header, ...layout } = layOutMeshAsset(input, options, (data, level) =>
+    deflatedLength(options.deflate, data, level),
+  );
+  return layout;
+}
+
+/** Step 4 of writeModel: each block compressed (`zipLength` gives its length), the header laid out. */
+function layOutMeshAsset(
+  input: MeshAssetInput,
+  options: MeshAssetOptions,
+  zipLength: (data: Uint8Array, level: number) => number,
+): MeshAssetLayout & { header: Uint8Array } {
   const level = options.level ?? MESH_ZLIB_LEVEL;
   const built = buildMeshAssetLlsd(input);
 
   // 4. zip_llsd each block, in file order, and lay out the header.
   const header: LlsdMap = {};
   const ranges: Partial<Record<MeshBlockName, MeshBlockRange>> = {};
-  const zipped: Uint8Array[] = [];
   let offset = 0;
   for (const name of MESH_BLOCK_ORDER) {
     if (!Object.hasOwn(built.blocks, name)) continue;
-    const data = options.deflate(writeLlsdBinary(built.blocks[name]), level);
-    if (data.length === 0) continue; // zip_llsd failure: the viewer leaves the block out
-    header[name] = { offset: llsdInt(offset), size: llsdInt(data.length) };
-    ranges[name] = { offset, size: data.length };
-    zipped.push(data);
-    offset += data.length;
+    const size = zipLength(writeLlsdBinary(built.blocks[name]), level);
+    if (size === 0) continue; // zip_llsd failure: the viewer leaves the block out
+    header[name] = { offset: llsdInt(offset), size: llsdInt(size) };
+    ranges[name] = { offset, size };
+    offset += size;
   }
   if (built.submodelId !== undefined) header.submodel_id = llsdInt(built.submodelId);
-
-  // 5. Header, then the blocks.
   const headerBytes = writeLlsdBinary(header);
-  const bytes = new Uint8Array(headerBytes.length + offset);
-  bytes.set(headerBytes, 0);
-  let at = headerBytes.length;
-  for (const data of zipped) {
-    bytes.set(data, at);
-    at += data.length;
-  }
   const n = built.normalization;
   return {
-    bytes,
+    header: headerBytes,
     headerLength: headerBytes.length,
+    length: headerBytes.length + offset,
     blocks: ranges,
     normalization: { center: [...n.center], size: [...n.inverseScale] },
   };

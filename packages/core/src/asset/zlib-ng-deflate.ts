@@ -284,9 +284,12 @@ interface State {
   outPos: number;
   bitBuf: number;
   bitCount: number;
+  /** Counting only (zlibNgDeflatedLength): no output; `bits` is the stream's length so far. */
+  countOnly: boolean;
+  bits: number;
 }
 
-function newState(input: Uint8Array): State {
+function newState(input: Uint8Array, countOnly = false): State {
   const n = input.length;
   // A block that can never slide the window (the window slides only once strstart reaches
   // W_SIZE + MAX_DIST) gets a window just past its end: longest_match reads at most MAX_MATCH + 3
@@ -323,10 +326,12 @@ function newState(input: Uint8Array): State {
     optLen: 0,
     staticLen: 0,
     // zlib's conservative bound (stored data plus block overhead) plus header and trailer.
-    out: new Uint8Array(n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6 + 16),
+    out: new Uint8Array(countOnly ? 0 : n + ((n + 7) >> 3) + ((n + 63) >> 6) + 5 + 6 + 16),
     outPos: 0,
     bitBuf: 0,
     bitCount: 0,
+    countOnly,
+    bits: 0,
   };
 }
 
@@ -885,9 +890,12 @@ function flushBlock(s: State, last: boolean): void {
     staticLenb = Math.floor((s.staticLen + 3 + 7) / 8);
     if (staticLenb <= optLenb) optLenb = staticLenb;
   }
-  if (storedLen + 4 <= optLenb && haveBuf) {
+  const type = storedLen + 4 <= optLenb && haveBuf ? STORED_BLOCK : staticLenb === optLenb ? STATIC_TREES : DYN_TREES;
+  if (s.countOnly) {
+    countBlock(s, type, storedLen);
+  } else if (type === STORED_BLOCK) {
     storedBlock(s, s.blockStart, storedLen, last);
-  } else if (staticLenb === optLenb) {
+  } else if (type === STATIC_TREES) {
     sendBits(s, (STATIC_TREES << 1) + (last ? 1 : 0), 3);
     compressBlock(s, STATIC_LTREE_LEN, STATIC_LTREE_CODE, STATIC_DTREE_LEN, STATIC_DTREE_CODE);
   } else {
@@ -896,8 +904,28 @@ function flushBlock(s: State, last: boolean): void {
     compressBlock(s, s.ltree.len, s.ltree.code, s.dtree.len, s.dtree.code);
   }
   initBlock(s);
-  if (last) alignToByte(s);
+  if (last) {
+    if (s.countOnly) s.bits = Math.ceil(s.bits / 8) * 8;
+    else alignToByte(s);
+  }
   s.blockStart = s.strstart;
+}
+
+/**
+ * The length in bits of the block flushBlock would write, added to `bits`: what the trees were
+ * built to know (optLen and staticLen are the exact bit counts of the dynamic and static
+ * encodings, trees and end code included), without writing a bit.
+ */
+function countBlock(s: State, type: number, storedLen: number): void {
+  if (type === STORED_BLOCK) {
+    // 3 header bits, padding to a byte, LEN and NLEN, the bytes.
+    s.bits = Math.ceil((s.bits + 3) / 8) * 8 + 32 + 8 * storedLen;
+  } else if (s.symNext === 0) {
+    // No symbols: a static block of the end code alone (the trees were not built).
+    s.bits += 3 + STATIC_LTREE_LEN[END_BLOCK];
+  } else {
+    s.bits += 3 + (type === STATIC_TREES ? s.staticLen : s.optLen);
+  }
 }
 
 // 8. deflate_slow with flush = Z_FINISH.
@@ -996,4 +1024,21 @@ export function zlibNgDeflate(data: Uint8Array, level = 9): Uint8Array {
   putByte(s, (adler >>> 8) & 0xff);
   putByte(s, adler & 0xff);
   return s.out.slice(0, s.outPos);
+}
+
+/** zlibNgDeflate prices without writing (core's DeflateFn.deflatedLength). */
+zlibNgDeflate.deflatedLength = zlibNgDeflatedLength;
+
+/**
+ * `zlibNgDeflate(data).length`, computed without writing the stream: the same matches, blocks and
+ * trees, but only their lengths are added up (no Huffman codes written, no Adler-32). Pricing
+ * needs only the compressed sizes; this is about a third faster.
+ */
+export function zlibNgDeflatedLength(data: Uint8Array, level = 9): number {
+  if (level !== 9) throw new RangeError(`zlibNgDeflate implements zlib-ng level 9 only (asked for level ${level})`);
+  const s = newState(data, true);
+  initBlock(s);
+  deflateSlow(s);
+  // Header (2 bytes), the stream (whole bytes: the last block ends on a byte boundary), Adler-32.
+  return 2 + s.bits / 8 + 4;
 }

@@ -29,7 +29,7 @@ import {
 import { convexHull } from '../physics/convex-hull.js';
 import { landImpact } from './land-impact.js';
 import { linkabilityCurrent, linkabilityLegacy } from './linkability.js';
-import { encodeMeshAsset } from '../asset/mesh-asset.js';
+import { encodeMeshAsset, measureMeshAsset, type MeshAssetInput, type MeshAssetLayout } from '../asset/mesh-asset.js';
 import {
   boxCenter,
   boxSize,
@@ -195,7 +195,8 @@ function objectCost(
   // 2. Encode exactly as the uploader does; the LOD block sizes are what download weight charges.
   //    An extra object split off a many-material object goes up as the viewer writes it: with
   //    its submodel_id and an empty physics block (its physics is priced from its own hull).
-  const encoded = encodeMeshAsset(
+  //    Only the sizes are needed unless the asset itself is kept.
+  const asset: MeshAssetInput =
     submodelId > 0
       ? { lods: object.lods, submodelId, frameScale: object.placement?.scale }
       : {
@@ -204,9 +205,10 @@ function objectCost(
           hull,
           decomposition: object.decomposition,
           frameScale: object.placement?.scale,
-        },
-    { deflate: options.deflate },
-  );
+        };
+  const encoded: MeshAssetLayout & { bytes?: Uint8Array } = options.keepAssets
+    ? encodeMeshAsset(asset, { deflate: options.deflate })
+    : measureMeshAsset(asset, { deflate: options.deflate });
   const block = (name: LodName) => encoded.blocks[`${name}_lod`]?.size ?? 0;
 
   // 3. A missing LOD is shown (and charged) as the next higher one.
@@ -296,7 +298,7 @@ function objectCost(
     physics,
     server,
     landImpact: li,
-    assetBytes: encoded.bytes.length,
+    assetBytes: encoded.length,
     submodelId,
   };
   return { cost, asset: encoded.bytes };
@@ -414,7 +416,7 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
       });
     }
     objects.push(cost);
-    assets?.set(cost.name, asset);
+    if (assets && asset) assets.set(cost.name, asset);
   }
 
   // 4. The linkset: weights add up; server weight, land impact and linkability are the linkset's.

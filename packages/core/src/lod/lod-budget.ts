@@ -13,7 +13,7 @@ import { SlmeshError } from '../errors.js';
 import { assignDefaults } from '../options.js';
 import type { DeflateFn, SlModel } from '../types.js';
 import {
-  geometryKey,
+  geometryKeys,
   LOD_PLAN_DEFAULTS,
   type LodPlanOptions,
   type ObjectLodPlan,
@@ -66,7 +66,7 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
   const deflate = memoizeDeflate(o.deflate);
   const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;
   // One planner per distinct geometry (linked duplicates share theirs).
-  const keys = model.objects.map((obj) => geometryKey(obj));
+  const keys = geometryKeys(model.objects);
   const planners = new Map<string, { planner: ObjectLodPlanner; origin: [number, number, number] }>();
   model.objects.forEach((obj, i) => {
     if (!planners.has(keys[i].key))

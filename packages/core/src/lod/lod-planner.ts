@@ -84,6 +84,7 @@ import {
   type SimplifiedLod,
   type SimplifyMode,
 } from './lod-generator.js';
+import { deflatedLength } from '../asset/deflate-cache.js';
 import { writeLlsdBinary } from '../asset/llsd-binary.js';
 import { VIEWER_LOD_DECIMATION, viewerAutoLods, viewerTargetIndexCount } from './viewer-auto-lod.js';
 import { cardsLod } from './lod-cards.js';
@@ -337,7 +338,7 @@ export function lodBlockBytes(lod: MeshLod, normalization: UploadNormalization, 
         normals: f.normals ? normalizeNormals(f.normals, normalization) : undefined,
       })),
   };
-  return deflate(writeLlsdBinary(encodeLodBlock(unit, normalization.inverseScale)), MESH_ZLIB_LEVEL).length;
+  return deflatedLength(deflate, writeLlsdBinary(encodeLodBlock(unit, normalization.inverseScale)), MESH_ZLIB_LEVEL);
 }
 
 const TINY = 1e-12;
@@ -1561,8 +1562,7 @@ export function planObjectLods(object: SlObject, options: LodPlanOptions): { obj
  * faces' material names (a plan never looks at them; planFor renames them).
  */
 export function geometryKey(object: SlObject): { key: string; origin: [number, number, number] } {
-  const box = objectBox(object);
-  const origin: [number, number, number] = [box.min[0], box.min[1], box.min[2]];
+  const origin = boxOrigin(object);
   let h1 = 0x811c9dc5,
     h2 = 0x01000193;
   const mix = (x: number) => {
@@ -1575,9 +1575,7 @@ export function geometryKey(object: SlObject): { key: string; origin: [number, n
     f[0] = x + 0;
     return u[0];
   };
-  const parts: string[] = [];
   for (const face of object.lods.high.faces) {
-    parts.push(`${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`);
     for (let i = 0; i < face.positions.length; i++) mix(bitsOf(Math.fround(face.positions[i] - origin[i % 3])));
     // Normals and UVs to 1/65536, finer than the asset's 16-bit quantisation: an importer that
     // turns each copy's normals by its node's rotation and back leaves them an ulp apart.
@@ -1585,7 +1583,33 @@ export function geometryKey(object: SlObject): { key: string; origin: [number, n
     if (face.uvs) for (let i = 0; i < face.uvs.length; i++) mix(Math.round(face.uvs[i] * 65536));
     for (let i = 0; i < face.indices.length; i++) mix(face.indices[i]);
   }
-  return { key: `${parts.join('|')}#${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`, origin };
+  return { key: `${faceCounts(object)}#${(h1 >>> 0).toString(16)}${(h2 >>> 0).toString(16)}`, origin };
+}
+
+function boxOrigin(object: SlObject): [number, number, number] {
+  const box = objectBox(object);
+  return [box.min[0], box.min[1], box.min[2]];
+}
+
+/** Each face's array lengths and attributes: objects of the same geometry have the same. */
+function faceCounts(object: SlObject): string {
+  return object.lods.high.faces
+    .map((face) => `${face.positions.length}:${face.indices.length}:${face.normals ? 1 : 0}${face.uvs ? 1 : 0}`)
+    .join('|');
+}
+
+/**
+ * geometryKey of each object, hashing only objects whose face counts another object shares: an
+ * object alone with its counts gets a key of its own (no other can have its geometry), so a
+ * model of one big object is not hashed at all.
+ */
+export function geometryKeys(objects: readonly SlObject[]): { key: string; origin: [number, number, number] }[] {
+  const counts = objects.map(faceCounts);
+  const shared = new Map<string, number>();
+  for (const c of counts) shared.set(c, (shared.get(c) ?? 0) + 1);
+  return objects.map((obj, i) =>
+    shared.get(counts[i])! > 1 ? geometryKey(obj) : { key: `${counts[i]}#alone${i}`, origin: boxOrigin(obj) },
+  );
 }
 
 function translatedLod(lod: MeshLod, d: [number, number, number], material: Map<string, string>): MeshLod {
@@ -1638,8 +1662,9 @@ export function planModelLods(model: SlModel, options: LodPlanOptions): { model:
     string,
     { source: SlObject; object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }
   >();
+  const keys = geometryKeys(model.objects);
   const results = model.objects.map((obj, i) => {
-    const { key, origin } = geometryKey(obj);
+    const { key, origin } = keys[i];
     const seen = done.get(key);
     const r = seen
       ? planFor(obj, origin, seen.source, seen.object, seen.origin, seen.plan)

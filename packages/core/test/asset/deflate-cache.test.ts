@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { memoizeDeflate } from '../../src/asset/deflate-cache.js';
+import { deflatedLength, memoizeDeflate } from '../../src/asset/deflate-cache.js';
+import type { DeflateFn } from '../../src/types.js';
 
 describe('memoizeDeflate', () => {
   it('returns what deflate returns, compressing each distinct input once', () => {
@@ -18,6 +19,40 @@ describe('memoizeDeflate', () => {
     // Another level is another result.
     deflate(a, 1);
     expect(calls).toBe(2);
+  });
+
+  it("gives lengths by the deflate's deflatedLength, and makes the bytes only when asked", () => {
+    let bytes = 0,
+      lengths = 0;
+    const inner: DeflateFn = (d, level) => {
+      bytes++;
+      return new Uint8Array(deflateSync(d, { level }));
+    };
+    inner.deflatedLength = (d, level) => {
+      lengths++;
+      return deflateSync(d, { level }).length;
+    };
+    const deflate = memoizeDeflate(inner);
+    const a = new TextEncoder().encode('medium LOD block '.repeat(50));
+    const size = deflateSync(a, { level: 9 }).length;
+    expect(deflatedLength(deflate, a, 9)).toBe(size);
+    expect(deflatedLength(deflate, a.slice(), 9)).toBe(size);
+    expect([bytes, lengths]).toEqual([0, 1]);
+    // The bytes of a measured input: made once, then a hit; its length stays cached.
+    const out = deflate(a, 9);
+    expect(out.length).toBe(size);
+    expect(deflate(a, 9)).toBe(out);
+    expect(deflatedLength(deflate, a, 9)).toBe(size);
+    expect([bytes, lengths]).toEqual([1, 1]);
+    // A deflate without deflatedLength: the length is its output's, and the output is kept.
+    let plain = 0;
+    const memo = memoizeDeflate((d) => {
+      plain++;
+      return d.slice(1);
+    });
+    expect(deflatedLength(memo, a, 9)).toBe(a.length - 1);
+    expect(memo(a, 9).length).toBe(a.length - 1);
+    expect(plain).toBe(1);
   });
 
   it('never mistakes different bytes for a hit, even when hashes collide', () => {

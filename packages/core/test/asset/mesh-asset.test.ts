@@ -10,6 +10,7 @@ import type { LlsdValue } from '../../src/asset/llsd-binary.js';
 import {
   computeUploadNormalization,
   encodeMeshAsset,
+  measureMeshAsset,
   normalizeNormals,
   normalizePoints,
   quantizeNormalU16,
@@ -18,7 +19,7 @@ import {
 import type { EncodedMeshAsset, MeshAssetInput, UploadNormalization } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { DecodedFace } from '../../src/asset/mesh-asset-decode.js';
-import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
+import { zlibNgDeflate, zlibNgDeflatedLength } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, Face, InflateFn, LodName, MeshLod } from '../../src/types.js';
 
 const deflate: DeflateFn = zlibNgDeflate;
@@ -214,6 +215,19 @@ describe('encodeMeshAsset: blocks and header', () => {
       'medium_lod',
       'physics_convex',
     ]);
+  });
+
+  it('measureMeshAsset gives the same layout without making the asset (lengths only)', () => {
+    const counted: DeflateFn = (d, level) => {
+      throw new Error(`bytes asked for (${d.length}, level ${level})`);
+    };
+    counted.deflatedLength = (d, level) => zlibNgDeflatedLength(d, level);
+    for (const input of [all, { lods: { high: lod(2), low: lod(1) }, physicsMesh: lod(2), hull: tetra }]) {
+      const encoded = encodeMeshAsset(input, { deflate });
+      const { bytes, ...layout } = encoded;
+      expect(measureMeshAsset(input, { deflate: counted })).toEqual(layout);
+      expect(layout.length).toBe(bytes.length);
+    }
   });
 
   it('keeps the physics mesh beside a single hull, and omits absent and empty LODs', () => {

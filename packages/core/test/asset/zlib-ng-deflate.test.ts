@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { inflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
+import { zlibNgDeflate, zlibNgDeflatedLength } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn } from '../../src/types.js';
 import { makeInput } from '../vectors/zlib-ng/inputs.mjs';
 
@@ -51,6 +51,10 @@ function inputOf(v: Vector): Uint8Array {
 
 /** BTYPE of the first deflate block (after the 2-byte zlib header). */
 const firstBlockType = (z: Uint8Array) => (z[2] >> 1) & 3;
+
+/** The vectors by kind. */
+const groups = new Map<string, Vector[]>();
+for (const v of manifest.vectors) groups.set(v.kind, [...(groups.get(v.kind) ?? []), v]);
 
 describe('zlibNgDeflate', () => {
   it('is a DeflateFn and refuses levels other than 9', () => {
@@ -95,8 +99,6 @@ describe('zlibNgDeflate', () => {
     expect([...types].sort()).toEqual([0, 1, 2]);
   });
 
-  const groups = new Map<string, Vector[]>();
-  for (const v of manifest.vectors) groups.set(v.kind, [...(groups.get(v.kind) ?? []), v]);
   for (const [kind, vectors] of groups) {
     it(`matches zlib-ng byte for byte on ${vectors.length} ${kind} blocks, and inflates back`, () => {
       for (const v of vectors) {
@@ -116,4 +118,31 @@ describe('zlibNgDeflate', () => {
       }
     });
   }
+});
+
+describe('zlibNgDeflatedLength', () => {
+  it('refuses levels other than 9', () => {
+    expect(() => zlibNgDeflatedLength(new Uint8Array(1), 6)).toThrow(RangeError);
+    expect(zlibNgDeflatedLength(new Uint8Array(0))).toBe(8);
+  });
+
+  // The length zlib-ng wrote, for every vector: stored, static and dynamic blocks, blocks flushed
+  // mid-stream (16,383 symbols) and after the window slid, 0 to 3 bytes.
+  for (const [kind, vectors] of groups) {
+    it(`is the length of zlib-ng's output on ${vectors.length} ${kind} blocks`, () => {
+      for (const v of vectors) expect(zlibNgDeflatedLength(inputOf(v)), v.name).toBe(v.outputLength);
+    });
+  }
+
+  it('is the length of zlibNgDeflate on inputs of every kind and many lengths', () => {
+    const kinds = ['tiny', 'llsd-mesh', 'run', 'period', 'random', 'alphabet', 'text', 'mixed', 'zeros', 'biased'];
+    let n = 0;
+    for (const kind of kinds)
+      for (const length of [0, 1, 5, 17, 300, 4099, 40000, 70001, 140000]) {
+        const input = makeInput({ kind, seed: 1000 + length, length });
+        expect(zlibNgDeflatedLength(input), `${kind} ${length}`).toBe(zlibNgDeflate(input).length);
+        n++;
+      }
+    expect(n).toBe(90);
+  });
 });

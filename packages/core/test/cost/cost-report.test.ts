@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { costReport } from '../../src/cost/cost-report.js';
-import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
+import { zlibNgDeflate, zlibNgDeflatedLength } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, Face, MeshLod, SlObject } from '../../src/types.js';
 
 const deflate: DeflateFn = zlibNgDeflate;
@@ -51,6 +51,20 @@ describe('costReport', () => {
     expect(o.lods.low.blockBytes).toBe(0);
     expect(o.lods.high.bytes).toBeGreaterThan(o.lods.medium.bytes);
     expect(o.landImpact).toBe(Math.max(o.streaming, o.physics.weight, o.server));
+  });
+
+  it('prices the same from block lengths alone as from the encoded asset it keeps', () => {
+    const kept = costReport({ objects: [ball] }, { deflate, keepAssets: true });
+    const asset = kept.assets!.get('Ball')!;
+    // Pricing without keepAssets never makes the bytes: a deflate that only counts is enough.
+    const counting: DeflateFn = () => {
+      throw new Error('bytes asked for');
+    };
+    counting.deflatedLength = zlibNgDeflatedLength;
+    const measured = costReport({ objects: [ball] }, { deflate: counting });
+    expect(measured.objects).toEqual(kept.objects);
+    expect(measured.objects[0].assetBytes).toBe(asset.length);
+    expect(measured.assets).toBeUndefined();
   });
 
   it('asking for twice the size doubles the radius and scale, keeps the bytes, raises download weight', () => {

@@ -7,6 +7,7 @@ import type { MeshSimplifier } from '../../src/lod/lod-generator.js';
 import {
   generateChainFits,
   geometryKey,
+  geometryKeys,
   lodBlockBytes,
   ObjectLodPlanner,
   planModelLods,
@@ -497,6 +498,14 @@ describe('planModelLods', () => {
       },
     };
     expect(geometryKey(bent).key).not.toBe(geometryKey(box3).key);
+    // geometryKeys hashes only where face counts are shared: the copy keys as the box, the bent
+    // box (same counts) apart from both, and a box alone with its counts gets a key of its own.
+    const keys = geometryKeys([box3, copy, bent]).map((k) => k.key);
+    expect(keys[1]).toBe(keys[0]);
+    expect(new Set(keys).size).toBe(2);
+    const [alone] = geometryKeys([box3]);
+    expect(alone.key).not.toBe(keys[0]);
+    expect(alone.origin).toEqual(geometryKey(box3).origin);
     const { model, plans } = planModelLods({ objects: [box3, copy] }, { simplifier });
     const [a, b] = model.objects;
     for (const name of ['medium', 'low', 'lowest'] as const) {
