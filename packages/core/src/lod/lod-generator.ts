@@ -560,7 +560,8 @@ export function simplifyLodSource(
   else {
     const wn = mode === 'attributes' && anyNormals ? normalWeight : 0;
     const wu = anyUvs ? uvWeight : 0;
-    weights = [wn, wn, wn, wu, wu];
+    // Attributes of weight 0 (a big high's position-only proxy) would only cost meshoptimizer time.
+    weights = wn === 0 && wu === 0 ? [] : [wn, wn, wn, wu, wu];
   }
   if (mode === 'sloppy') {
     // simplifySloppy takes and returns errors relative to the largest side.
