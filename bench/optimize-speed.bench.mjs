@@ -3,9 +3,9 @@
  * real Blender models, against gltfpack in the same run.
  *
  *   1. a 252k-triangle Suzanne (Blender's monkey, subdivision surface level 4, smooth, UVs),
- *      paired with `gltfpack -si 0.25` (npm package gltfpack, WASM) on the same file: 7 pairs,
- *      run alternately, CPU time (user + sys of the child, from /usr/bin/time), median of the
- *      per-pair ratios; target at most 3x;
+ *      each run followed by `gltfpack -si 0.25` on the same file, with every gltfpack installed
+ *      (npm's WASM build and Debian's native one: gltfpack-peers.mjs): 7 rounds, CPU time (user
+ *      + sys of the child, from /usr/bin/time), median of the per-round ratios; target at most 3x;
  *   2. a 1M-triangle Suzanne (level 5), one run: CPU time, wall time and peak memory; target
  *      under 60 s and 2 GB.
  *
@@ -17,11 +17,12 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gltfpackPeers } from './gltfpack-peers.mjs';
 
 const BLENDER = '/usr/bin/blender';
 const TIME = '/usr/bin/time';
-/** Paired runs on the 252k model: this shared machine's CPU time moves by a fifth from run to run, so an odd number, enough for a median. */
-const PAIRS = 7;
+/** Rounds on the 252k model: this shared machine's CPU time moves by a fifth from run to run, so an odd number, enough for a median. */
+const ROUNDS = 7;
 
 const SUZANNE_PY = `
 import bpy, sys
@@ -70,23 +71,22 @@ export async function run({ root, log }) {
   };
   const blender = (spawnSync(BLENDER, ['--version'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0].trim();
   const bin = join(root, 'packages/cli/dist/bin.js');
-  const gltfpack = join(root, 'node_modules/.bin/gltfpack');
-  const gpVersion = (spawnSync(gltfpack, ['-v'], { encoding: 'utf8' }).stdout ?? '').split('\n')[0].trim();
+  const peers = gltfpackPeers(root);
 
-  // 1. 252k: paired runs.
+  // 1. 252k: rounds of slmesh then each gltfpack.
   const s252 = make(4, 'suzanne-252k.glb');
-  const pairs = [];
+  const rounds = [];
   let line252 = '';
-  for (let i = 0; i < PAIRS; i++) {
+  for (let i = 0; i < ROUNDS; i++) {
     const sl = timed(process.execPath, [bin, 'optimize', s252, '-o', join(dir, 'out.glb'), '--physics', 'hull']);
-    const gp = timed(gltfpack, ['-si', '0.25', '-i', s252, '-o', join(dir, 'gp.glb')]);
-    pairs.push({ sl, gp, ratio: sl.cpu / gp.cpu });
+    const gp = peers.map((p) => timed(p.cmd, ['-si', '0.25', '-i', s252, '-o', join(dir, 'gp.glb')]));
+    rounds.push({ sl, gp });
     line252 = sl.stdout.split('\n').find((l) => l.startsWith('Suzanne')) ?? '';
     log(
-      `252k pair ${i + 1}: slmesh ${sl.cpu.toFixed(2)} s CPU, gltfpack ${gp.cpu.toFixed(2)} s CPU: ${(sl.cpu / gp.cpu).toFixed(2)}x`,
+      `252k round ${i + 1}: slmesh ${sl.cpu.toFixed(2)} s CPU; ${peers.map((p, k) => `gltfpack ${p.key} ${gp[k].cpu.toFixed(2)} s: ${(sl.cpu / gp[k].cpu).toFixed(2)}x`).join('; ')}`,
     );
   }
-  const li252 = (pairs[0].sl.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
+  const li252 = (rounds[0].sl.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
 
   // 2. 1M: one run.
   const s1m = make(5, 'suzanne-1m.glb');
@@ -101,16 +101,18 @@ export async function run({ root, log }) {
     `Models made by ${blender || 'Blender'}: Suzanne (\`primitive_monkey_add\`), subdivision surface level 4 (251,904 triangles) and level 5 (1,007,616 triangles), smooth shading, UVs, exported as GLB. Physics: \`--physics hull\` (the single hull; this branch's physics code). CPU time = user + sys of the child process (\`/usr/bin/time\`), which is what a shared machine can measure fairly; peak memory = max RSS.`,
   );
   md.push('');
-  md.push('| run | slmesh CPU | gltfpack CPU | ratio | slmesh wall | slmesh peak memory |');
-  md.push('|---|---:|---:|---:|---:|---:|');
-  pairs.forEach((p, i) =>
+  md.push(
+    `| run | slmesh CPU | ${peers.map((p) => `gltfpack (${p.key}) CPU | ratio`).join(' | ')} | slmesh wall | slmesh peak memory |`,
+  );
+  md.push(`|---|---:|${peers.map(() => '---:|---:|').join('')}---:|---:|`);
+  rounds.forEach((r, i) =>
     md.push(
-      `| 252k pair ${i + 1} | ${p.sl.cpu.toFixed(2)} s | ${p.gp.cpu.toFixed(2)} s | ${p.ratio.toFixed(2)}x | ${p.sl.wall.toFixed(2)} s | ${p.sl.rssMiB.toFixed(0)} MiB |`,
+      `| 252k round ${i + 1} | ${r.sl.cpu.toFixed(2)} s | ${r.gp.map((g) => `${g.cpu.toFixed(2)} s | ${(r.sl.cpu / g.cpu).toFixed(2)}x`).join(' | ')} | ${r.sl.wall.toFixed(2)} s | ${r.sl.rssMiB.toFixed(0)} MiB |`,
     ),
   );
   md.push('');
   md.push(
-    `\`slmesh optimize suzanne-252k.glb -o out.glb --physics hull\` against \`gltfpack -si 0.25 -i suzanne-252k.glb -o gp.glb\` (${gpVersion || 'gltfpack'}, npm package \`gltfpack\`, WASM; one simplification to 25 %): **${median(pairs.map((p) => p.ratio)).toFixed(2)}x** gltfpack's CPU time, median of the ${PAIRS} paired ratios (target: at most 3x).`,
+    `\`slmesh optimize suzanne-252k.glb -o out.glb --physics hull\` against \`gltfpack -si 0.25 -i suzanne-252k.glb -o gp.glb\` (one simplification to 25 %), median of the ${ROUNDS} per-round ratios of CPU time (target: at most 3x): ${peers.map((p, k) => `**${median(rounds.map((r) => r.sl.cpu / r.gp[k].cpu)).toFixed(2)}x** ${p.version} (${p.label}; median ${median(rounds.map((r) => r.gp[k].cpu)).toFixed(2)} s)`).join(', ') || 'no gltfpack installed'}. Issue #11's baseline (gltfpack 0.23 s on this model) matches the native build.`,
   );
   md.push('');
   md.push(
