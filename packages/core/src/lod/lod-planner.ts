@@ -302,6 +302,19 @@ export interface ObjectLodPlan {
   diagnostics: Diagnostic[];
 }
 
+/** The `lod-generate-level` note: a level that is Generate's own LOD, smaller than the planned one. */
+function generateLevelMessage(
+  lodName: LowerLodName,
+  theirs: number,
+  ours: number,
+  triangles: number,
+  plannedTriangles: number,
+  px: number,
+  distance: number,
+): string {
+  return `${lodName}: the viewer's own auto-LOD (the uploader's Generate) is smaller (${theirs} bytes against ${ours}, ${triangles} triangles against ${plannedTriangles}) and within the level's bound: taken, ${px.toFixed(2)} px at ${distance.toFixed(1)} m`;
+}
+
 /** How the lod-fallback diagnostic names a relaxed search's method. */
 const FALLBACK_METHOD: Partial<Record<SimplifiedLod['mode'], string>> = {
   sloppy: 'sloppy simplification',
@@ -383,6 +396,14 @@ const VERIFY_SLACK = 0.02;
  * triangles are reordered for compression), and the dense check allows VERIFY_SLACK over a bound.
  */
 export const VIEWER_BOUND_MARGIN = 0.85;
+/**
+ * A level follows the viewer's own LOD (its bound is that LOD's error, and the fallback's
+ * candidates compete there) when that error is at least every other bound, and visible: a
+ * twentieth of a pixel or more. At the chain's worst level the two are equal whenever the pixel
+ * bound reaches Generate's worst (a chain finer than 1 px, or a large --max-error-px); a cube's
+ * Generate LOD is the cube, 0 px, and follows nothing.
+ */
+const VIEWER_LEVEL_MIN_PX = 0.05;
 
 /**
  * Whether Generate's medium, low and lowest (the viewer's own auto-LODs) can stand under a
@@ -739,7 +760,7 @@ export class ObjectLodPlanner {
       }
       return viewerWorstPx;
     };
-    /** The levels whose bound is their viewer LOD's own error (coarser than the rest allow). */
+    /** The levels whose bound is their viewer LOD's own error (at least the rest allow: VIEWER_LEVEL_MIN_PX). */
     const fromViewer = new Set<LowerLodName>();
     if (o.viewerBound) {
       // A big high's proxy (about PROXY_ERROR_PX at the near distance) stays an acceptable high:
@@ -759,7 +780,7 @@ export class ObjectLodPlanner {
         highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorst(), proxyPx));
         for (const l of LOWER_LODS) {
           const own = VIEWER_BOUND_MARGIN * viewerPx[l];
-          if (own > highPx) fromViewer.add(l);
+          if (own >= highPx && own >= VIEWER_LEVEL_MIN_PX) fromViewer.add(l);
           if (Number.isFinite(bounds.distances[l]))
             bounds.maxError[l] = errorForPixels(Math.max(own, highPx), bounds.distances[l], o.screen);
         }
@@ -854,7 +875,7 @@ export class ObjectLodPlanner {
       const distance = bounds.distances[lodName];
       // 2c. Stuck (leaf cards, many small parts): relax the bound step by step until it shrinks, and say so.
       const stuck = !found || found.result.triangles > FALLBACK_KEEP_FRACTION * above.triangles;
-      // A bound taken from the viewer's own (coarser) LOD: the fallback's candidates (sloppy, the
+      // A bound taken from the viewer's own (as coarse or coarser) LOD: the fallback's candidates (sloppy, the
       // viewer's LOD itself) often beat the search there, within the same bound and floor.
       const loose = fromViewer.has(lodName);
       if (
@@ -881,8 +902,28 @@ export class ObjectLodPlanner {
           found?.cost,
         );
         const cheaper = relaxed && (!found || relaxed.cost < found.cost);
-        if (cheaper && !stuck && relaxed.coverage >= o.minCoverage && withinBound(relaxed, bound)) {
+        if (
+          cheaper &&
+          !stuck &&
+          relaxed.coverage >= o.minCoverage &&
+          withinBound(relaxed, bound) &&
+          (!found || this.writtenCost(relaxed) < this.writtenCost(found))
+        ) {
           // Within the bound (or the viewer's own LOD) and the floor: no fallback, a cheaper way there.
+          if (found && relaxed.result.mode === 'viewer')
+            note(
+              'info',
+              'lod-generate-level',
+              generateLevelMessage(
+                lodName,
+                this.written(relaxed.result.lod, true).bytes(),
+                this.written(found.result.lod).bytes(),
+                relaxed.result.triangles,
+                found.result.triangles,
+                pxAt(relaxed.error, distance),
+                distance,
+              ),
+            );
           found = relaxed;
         } else if (cheaper && stuck) {
           found = relaxed;
@@ -1104,6 +1145,18 @@ export class ObjectLodPlanner {
         diagnostics,
       },
     };
+  }
+
+  /**
+   * What a candidate costs as plan() writes it: its charged bytes in the triangle order written()
+   * gives it (a planned LOD reordered when that compresses smaller, a viewer's LOD as it is), or its
+   * cost without a deflate. A search's candidate is priced before that reordering, which can make
+   * a viewer's LOD look the cheaper one when written it is not (V-HACD's bunny at 6.8 m: Generate's
+   * medium 12,766 bytes against the planned one's 11,750 once reordered).
+   */
+  private writtenCost(c: Candidate): number {
+    if (!this.options.deflate) return c.cost;
+    return chargedBytes(this.written(c.result.lod, c.result.mode === 'viewer').bytes());
   }
 
   /**
@@ -1392,7 +1445,15 @@ export class ObjectLodPlanner {
       note(
         'info',
         'lod-generate-level',
-        `${lodName}: the viewer's own auto-LOD (the uploader's Generate) is smaller (${theirs[i]} bytes against ${ours[i]}, ${x.result.triangles} triangles against ${was.triangles}) and within the level's bound: taken, ${levels[i].screenErrorPx.toFixed(2)} px at ${was.switchDistance.toFixed(1)} m`,
+        generateLevelMessage(
+          lodName,
+          theirs[i],
+          ours[i],
+          x.result.triangles,
+          was.triangles,
+          levels[i].screenErrorPx,
+          was.switchDistance,
+        ),
       );
     });
     return { taken, before };

@@ -14,6 +14,7 @@ import {
   planObjectLods,
   type LodPlanOptions,
   type ObjectLodPlan,
+  VIEWER_BOUND_MARGIN,
 } from '../../src/lod/lod-planner.js';
 import { planModelForBudget } from '../../src/lod/lod-budget.js';
 import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
@@ -285,6 +286,42 @@ describe('planObjectLods', () => {
         expect(strict.diagnostics.some((d) => d.code === 'lod-generate-cheaper')).toBe(false);
       }
     }
+  });
+
+  it("viewerBound: a pixel bound at or past Generate's worst still lets its worst level take Generate's LOD (V-HACD's chess table)", () => {
+    // The chess table's lowest cannot shrink within its bound (disconnected parts under a
+    // 107-triangle low). With maxErrorPx 12, over Generate's worst, every bound is that worst
+    // (times the 0.85 margin), so the worst level's bound is exactly Generate's own error there:
+    // it must count as following Generate (its LOD a candidate even under the silhouette floor, as
+    // at 1 px), not as a small stuck LOD left a copy of the one above (5.2 land impact against 0.5
+    // for the table read by the CLI at 1 m).
+    const high = object('ob_chess_table.obj', [vhacdMesh('ob_chess_table.obj')]);
+    const at = (maxErrorPx: number) => planObjectLods(high, { simplifier, deflate, viewerBound: true, maxErrorPx });
+    const strict = at(1),
+      loose = at(12);
+    const worst = loose.plan.levels.reduce((a, l) => (l.screenErrorPx > a.screenErrorPx ? l : a));
+    expect(worst.name).toBe('lowest');
+    expect(worst.mode).toBe('viewer');
+    expect(worst.fallback).toBe('relaxed-bound');
+    expect(worst.triangles).toBeLessThan(loose.plan.levels[1].triangles / 2);
+    expect(worst.screenErrorPx).toBeLessThanOrEqual(loose.plan.viewerWorstPx! * (1 + 1e-9));
+    // At 1 px the same level is Generate's too.
+    expect(strict.plan.levels[2]).toMatchObject({ mode: 'viewer', triangles: worst.triangles });
+  });
+
+  it("viewerBound: where Generate's chain is finer than 1 px, the level it is worst at follows it too (V-HACD's lamp: a smaller medium within the same bound)", () => {
+    // The lamp's chain is 0.88 px at worst, at its medium: every bound is 0.85 of that, and the
+    // medium's bound is exactly its Generate LOD's error. Counted as following Generate, the
+    // fallback's candidates compete there: a medium of 2,252 triangles at 0.70 px, where the
+    // search alone kept Generate's 2,944 (0.88 px measured by the planner).
+    const high = object('lamp.obj', [vhacdMesh('lamp.obj')]);
+    const { plan } = planObjectLods(high, { simplifier, deflate, viewerBound: true });
+    const generate = viewerAutoLods(high, simplifier).object;
+    const medium = plan.levels[0];
+    expect(plan.viewerWorstPx!).toBeLessThan(1);
+    expect(medium.triangles).toBeLessThan(0.85 * lodTriangleCount(generate.lods.medium!));
+    expect(medium.screenErrorPx).toBeLessThanOrEqual(VIEWER_BOUND_MARGIN * plan.viewerWorstPx! * 1.02);
+    expect(medium.fallback).toBeUndefined();
   });
 
   it("generateChainFits: Generate's chain stands under a planned high when no level is empty and vertices never grow; triangles may (0 A.D.'s elm)", () => {
