@@ -9,7 +9,7 @@
  * folder. Process timeouts are a safety net only: the bounds are asserted by counts.
  */
 
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import {
   chmodSync,
   copyFileSync,
@@ -59,6 +59,31 @@ function slmesh(cwd: string, ...args: string[]): Run {
     input: '',
   });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/**
+ * slmesh without blocking this test worker: a run of half a minute or more in spawnSync starves
+ * vitest's RPC with the main process ("Timeout calling onTaskUpdate" fails the whole run).
+ */
+function slmeshAsync(cwd: string, ...args: string[]): Promise<Run> {
+  return new Promise((done) => {
+    const child = execFile(
+      process.execPath,
+      [bin, ...args],
+      {
+        cwd,
+        encoding: 'utf8',
+        timeout: 180_000,
+        maxBuffer: 512 * 1024 * 1024,
+        env: { ...process.env, SLMESH_CANARY_SECRET: CANARY },
+      },
+      (error, stdout, stderr) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        done({ status: error ? (typeof code === 'number' ? code : null) : 0, stdout, stderr });
+      },
+    );
+    child.stdin?.end();
+  });
 }
 
 /** Every file below `dir`, read (for the canary). */
@@ -396,7 +421,7 @@ describe('budgets and baselines from a pull request', () => {
     refused(slmesh(d, 'check'), /slmesh\.budget\.json: not valid JSON/);
   });
 
-  it('a baseline with 1e999 is refused; one with 200k removed assets is tabled', () => {
+  it('a baseline with 1e999 is refused; one with 200k removed assets is tabled', async () => {
     const d = folder();
     withModel(d);
     writeFileSync(
@@ -412,7 +437,7 @@ describe('budgets and baselines from a pull request', () => {
     );
     const many = Array.from({ length: 200_000 }, (_, i) => file(`gone/${i}.glb`, '1'));
     writeFileSync(join(d, 'many.json'), `{"generator":{"name":"slmesh"},"files":[${many.join(',')}]}`);
-    const r = slmesh(d, 'check', '--baseline', 'many.json', '--max-increase', '1000');
+    const r = await slmeshAsync(d, 'check', '--baseline', 'many.json', '--max-increase', '1000');
     clean(r);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/gone\/199999\.glb: removed/);
