@@ -435,12 +435,27 @@ describe('budgets and baselines from a pull request', () => {
       slmesh(d, 'check', '--baseline', 'inf.json'),
       /inf\.json: files\[0\]\.linkset\.landImpact: must be a finite number/,
     );
+    // Besides 200,000 removed assets: one still on disk but ignored (not checked, not removed),
+    // an ignored dangling link (removed: nothing there) and a file where a folder was (removed).
+    mkdirSync(join(d, 'wip'));
+    copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'wip/kept.glb'));
+    symlinkSync(join(d, 'nowhere.glb'), join(d, 'wip/dangling.glb'));
+    writeFileSync(join(d, 'notafolder'), 'x');
+    writeFileSync(
+      join(d, 'slmesh.budget.json'),
+      JSON.stringify({ ignore: 'wip/**', rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
+    );
     const many = Array.from({ length: 200_000 }, (_, i) => file(`gone/${i}.glb`, '1'));
+    for (const p of ['wip/kept.glb', 'wip/dangling.glb', 'notafolder/x.glb']) many.push(file(p, '1'));
     writeFileSync(join(d, 'many.json'), `{"generator":{"name":"slmesh"},"files":[${many.join(',')}]}`);
     const r = await slmeshAsync(d, 'check', '--baseline', 'many.json', '--max-increase', '1000');
     clean(r);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/gone\/199999\.glb: removed/);
+    expect(r.stdout).toMatch(/wip\/dangling\.glb: removed/);
+    expect(r.stdout).toMatch(/notafolder\/x\.glb: removed/);
+    expect(r.stdout).not.toMatch(/kept\.glb/);
+    expect(r.stdout.match(/: removed/g)?.length).toBe(200_002);
   });
 });
 

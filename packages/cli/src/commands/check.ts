@@ -16,8 +16,9 @@
  */
 
 import { availableParallelism } from 'node:os';
+import { statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { SlmeshError } from '@slmesh/core';
 import type { CostReport } from '@slmesh/gltf-plugin/node';
@@ -267,14 +268,11 @@ export async function runCheck(
   let removed: string[] = [];
   if (baseline) {
     const current = new Set(plan.map((p) => p.path));
+    const exists = existsOnDisk();
     const gone: string[] = [];
     for (const p of baseline.assets.keys()) {
       if (current.has(p) || !inShard(budget.relativePath(resolve(cwd, p)), shard)) continue;
-      try {
-        await stat(resolve(cwd, p));
-      } catch {
-        gone.push(p);
-      }
+      if (!exists(resolve(cwd, p))) gone.push(p);
     }
     removed = gone.sort(byCodeUnit);
   }
@@ -320,6 +318,32 @@ export async function runCheck(
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/**
+ * Whether a path names something on disk (stat, so a dangling link does not). Folders are looked
+ * up once each, and a file in a missing folder is not looked up at all: a baseline of 200,000
+ * removed assets was 200,000 awaited stats (35 s), now one per folder.
+ */
+function existsOnDisk(): (path: string) => boolean {
+  const folders = new Map<string, boolean>();
+  const isThere = (path: string): boolean => {
+    try {
+      return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    } catch {
+      return false; // unreadable counts as gone, as before
+    }
+  };
+  const folder = (path: string): boolean => {
+    let known = folders.get(path);
+    if (known === undefined) {
+      const parent = dirname(path);
+      known = (parent === path || folder(parent)) && isThere(path);
+      folders.set(path, known);
+    }
+    return known;
+  };
+  return (path) => folder(dirname(path)) && isThere(path);
+}
 
 export function registerCheck(program: Command, run: (fn: () => Promise<number>) => Promise<void>): void {
   program
