@@ -49,15 +49,18 @@ interface Run {
   stderr: string;
 }
 
-function slmesh(cwd: string, ...args: string[]): Run {
-  const r = spawnSync(process.execPath, [bin, ...args], {
+/** How every slmesh run here is started: the canary in its environment, bounded in time and output. */
+const runOptions = (cwd: string) =>
+  ({
     cwd,
     encoding: 'utf8',
     timeout: 180_000,
     maxBuffer: 512 * 1024 * 1024,
     env: { ...process.env, SLMESH_CANARY_SECRET: CANARY },
-    input: '',
-  });
+  }) as const;
+
+function slmesh(cwd: string, ...args: string[]): Run {
+  const r = spawnSync(process.execPath, [bin, ...args], { ...runOptions(cwd), input: '' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -67,21 +70,10 @@ function slmesh(cwd: string, ...args: string[]): Run {
  */
 function slmeshAsync(cwd: string, ...args: string[]): Promise<Run> {
   return new Promise((done) => {
-    const child = execFile(
-      process.execPath,
-      [bin, ...args],
-      {
-        cwd,
-        encoding: 'utf8',
-        timeout: 180_000,
-        maxBuffer: 512 * 1024 * 1024,
-        env: { ...process.env, SLMESH_CANARY_SECRET: CANARY },
-      },
-      (error, stdout, stderr) => {
-        const code = (error as { code?: unknown } | null)?.code;
-        done({ status: error ? (typeof code === 'number' ? code : null) : 0, stdout, stderr });
-      },
-    );
+    const child = execFile(process.execPath, [bin, ...args], runOptions(cwd), (error, stdout, stderr) => {
+      const code = (error as { code?: unknown } | null)?.code;
+      done({ status: error ? (typeof code === 'number' ? code : null) : 0, stdout, stderr });
+    });
     child.stdin?.end();
   });
 }

@@ -541,21 +541,20 @@ export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
 /** Encodes one mesh object as the viewer's uploader does (LLModel::writeModel, WRITE_BINARY). */
 export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): EncodedMeshAsset {
   const zipped: Uint8Array[] = [];
-  const layout = layOutMeshAsset(input, options, (data, level) => {
+  const { layout, header } = layOutMeshAsset(input, options, (data, level) => {
     const z = options.deflate(data, level);
     if (z.length > 0) zipped.push(z);
     return z.length;
   });
   // 5. Header, then the blocks.
   const bytes = new Uint8Array(layout.length);
-  bytes.set(layout.header, 0);
+  bytes.set(header, 0);
   let at = layout.headerLength;
   for (const data of zipped) {
     bytes.set(data, at);
     at += data.length;
   }
-  const { header: _header, ...rest } = layout;
-  return { bytes, ...rest };
+  return { ...layout, bytes };
 }
 
 /**
@@ -564,18 +563,15 @@ export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions
  * deflate can count them, as zlibNgDeflate can). The same numbers as encodeMeshAsset's.
  */
 export function measureMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): MeshAssetLayout {
-  const { header: _header, ...layout } = layOutMeshAsset(input, options, (data, level) =>
-    deflatedLength(options.deflate, data, level),
-  );
-  return layout;
+  return layOutMeshAsset(input, options, (data, level) => deflatedLength(options.deflate, data, level)).layout;
 }
 
-/** Step 4 of writeModel: each block compressed (`zipLength` gives its length), the header laid out. */
+/** Step 4 of writeModel: each block compressed (`zipLength` gives its length), the header laid out and written. */
 function layOutMeshAsset(
   input: MeshAssetInput,
   options: MeshAssetOptions,
   zipLength: (data: Uint8Array, level: number) => number,
-): MeshAssetLayout & { header: Uint8Array } {
+): { layout: MeshAssetLayout; header: Uint8Array } {
   const level = options.level ?? MESH_ZLIB_LEVEL;
   const built = buildMeshAssetLlsd(input);
 
@@ -596,9 +592,11 @@ function layOutMeshAsset(
   const n = built.normalization;
   return {
     header: headerBytes,
-    headerLength: headerBytes.length,
-    length: headerBytes.length + offset,
-    blocks: ranges,
-    normalization: { center: [...n.center], size: [...n.inverseScale] },
+    layout: {
+      headerLength: headerBytes.length,
+      length: headerBytes.length + offset,
+      blocks: ranges,
+      normalization: { center: [...n.center], size: [...n.inverseScale] },
+    },
   };
 }

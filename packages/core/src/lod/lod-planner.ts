@@ -751,12 +751,15 @@ export class ObjectLodPlanner {
     // With viewerBound, each bound follows the viewer's own LOD where that is worse, and none is
     // over the viewer chain's worst (see LodPlanOptions.viewerBound).
     let highPx = maxErrorPx;
+    let viewerPx: PerLowerLodPx | undefined;
     let viewerWorstPx: number | undefined;
-    /** Generate's worst (made now if not yet: a big high's plan asks only when it needs it). */
+    /** Generate's errors per level (made now if not yet: a big high's plan asks only when it needs them). */
+    const viewerLevelsPx = (): PerLowerLodPx => (viewerPx ??= this.viewerErrorsPx(bounds.distances, pxAt));
+    /** Generate's worst. */
     const viewerWorst = (): number => {
       if (viewerWorstPx === undefined) {
-        const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
-        viewerWorstPx = Math.max(viewerPx.medium, viewerPx.low, viewerPx.lowest);
+        const px = viewerLevelsPx();
+        viewerWorstPx = Math.max(px.medium, px.low, px.lowest);
       }
       return viewerWorstPx;
     };
@@ -776,10 +779,9 @@ export class ObjectLodPlanner {
           if (Number.isFinite(bounds.distances[l]))
             bounds.maxError[l] = errorForPixels(highPx, bounds.distances[l], o.screen);
       } else {
-        const viewerPx = this.viewerErrorsPx(bounds.distances, pxAt);
         highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorst(), proxyPx));
         for (const l of LOWER_LODS) {
-          const own = VIEWER_BOUND_MARGIN * viewerPx[l];
+          const own = VIEWER_BOUND_MARGIN * viewerLevelsPx()[l];
           if (own >= highPx && own >= VIEWER_LEVEL_MIN_PX) fromViewer.add(l);
           if (Number.isFinite(bounds.distances[l]))
             bounds.maxError[l] = errorForPixels(Math.max(own, highPx), bounds.distances[l], o.screen);
@@ -1313,9 +1315,9 @@ export class ObjectLodPlanner {
         }
     }
     if (this.generateMayMatter(lodName, above.triangles)) {
-      const v = viewer().result;
+      const { result: v, error, coverage } = viewer();
       if (v.triangles > 0 && v.triangles <= above.triangles && v.vertices <= above.vertices)
-        found.push(this.priced(v, viewer().error, viewer().coverage, this.maxSide, lean));
+        found.push(this.priced(v, error, coverage, this.maxSide, lean));
     }
     // The caller takes a fallback only when it costs less than what the search found: when none
     // does, nothing here can matter (and Generate's LODs, for the ceiling or the floor, are not needed).
