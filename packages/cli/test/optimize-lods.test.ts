@@ -1,5 +1,5 @@
 /**
- * `slmesh optimize`'s LOD options (--keep-high, --max-triangles) end to end, and its progress
+ * `slmesh optimize`'s LOD options (--keep-high, --keep-precision, --max-triangles) end to end, and its progress
  * line: one per phase on a terminal, nothing when stderr is not a TTY or with --quiet.
  */
 
@@ -66,6 +66,24 @@ describe('slmesh optimize: the high LOD and triangle budgets', () => {
     expect(lods.lowest.triangles).toBeLessThanOrEqual(60);
     expect(lods.lowest.triangles).toBeGreaterThan(0);
     expect(r.stdout).toContain('lod-max-triangles');
+  });
+
+  it('writes vertices the uploader quantises shorter unless --keep-precision, the same triangles', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-precision-'));
+    const run = (name: string, ...extra: string[]) => {
+      const r = slmesh('optimize', asset('suzanne.glb'), '-o', join(dir, name), '--physics', 'none', ...extra);
+      expect(r.status, r.stderr).toBe(0);
+      // Priced from the files as written and read back (what the uploader would take).
+      return costJson(join(dir, name));
+    };
+    const [snapped, full] = [run('q.glb'), run('full.glb', '--keep-precision')];
+    for (const l of ['high', 'medium', 'low', 'lowest']) {
+      expect(snapped.objects[0].lods[l].triangles).toBe(full.objects[0].lods[l].triangles);
+      expect(snapped.objects[0].lods[l].bytes, l).toBeLessThan(0.95 * full.objects[0].lods[l].bytes);
+    }
+    expect(snapped.linkset.streaming).toBeLessThan(full.linkset.streaming);
+    expect(optimizeOptionsFrom({ output: 'o.glb', keepPrecision: true }).keepPrecision).toBe(true);
+    expect(optimizeOptionsFrom({ output: 'o.glb' }).keepPrecision).toBeUndefined();
   });
 
   it('refuses malformed budgets and distances with a usage error', () => {

@@ -59,6 +59,12 @@ export interface SlLodsOptions {
   deflate?: DeflateFn;
   /** Leave every object's high LOD as it is. Default: false (high is simplified as far as stays within `maxErrorPx` at the fill distance, where the object fills the view). */
   keepHigh?: boolean;
+  /**
+   * Write every vertex at the uploader's full 16-bit precision. Default: false (each LOD's vertices
+   * move within half its error bound, measured, so the uploader's values end in zero bits that
+   * compress: core LodPlanOptions.quantize).
+   */
+  keepPrecision?: boolean;
   /** Camera distance, metres at the planned size, at which the high LOD is judged. Default: the fill distance (each object's). */
   highDistance?: number;
   /** Most triangles per LOD of each object, e.g. `{ high: 20000, medium: 2000 }`; over-budget LODs are reduced whatever their error. Default: none. */
@@ -153,6 +159,7 @@ export function generateModelLods(
     maxErrorPx: o.maxErrorPx,
     minCoverage: o.minCoverage,
     viewerBound: o.viewerBound,
+    quantize: !o.keepPrecision,
     sizeFactor: Math.max(...scale),
     deflate: deflateOrDefault(o.deflate),
     ...(o.screen ? { screen: o.screen } : {}),

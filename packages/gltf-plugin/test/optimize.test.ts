@@ -323,8 +323,10 @@ describe('optimize on every bundled Blender export', () => {
         for (let i = 1; i < 4; i++) expect(tris[i]).toBeLessThanOrEqual(tris[i - 1]);
         expect(tris[3]).toBeGreaterThan(0);
         // The silhouette floor holds, except where a lod-fallback says nothing cheaper kept it (the
-        // LOD then covers no less than the viewer's own: lod-planner-fallback.test.ts checks that).
-        const sil = silhouetteReference(lodTriangles(o.lods.high));
+        // LOD then covers no less than the viewer's own: lod-planner-fallback.test.ts checks that),
+        // against the input's high, which the planner's floor is defined on (the written high may
+        // be planned down, and its vertices moved within its bound: docs/optimize.md).
+        const sil = silhouetteReference(lodTriangles(original.objects.find((x) => x.name === o.name)!.lods.high));
         const under = r.after.diagnostics.filter(
           (d) =>
             d.code === 'lod-fallback' && d.object === o.name && /nothing keeps the silhouette floor/.test(d.message),

@@ -66,6 +66,7 @@ export interface OptimizeCommandOptions {
   physicsTolerance?: string;
   importer?: string;
   keepHigh?: boolean;
+  keepPrecision?: boolean;
   mergeObjects?: boolean;
   highDistance?: string;
   maxTriangles?: string;
@@ -253,6 +254,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(size ? { size } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(options.keepHigh ? { keepHigh: true } : {}),
+    ...(options.keepPrecision ? { keepPrecision: true } : {}),
     mergeObjects: options.mergeObjects ? true : 'suggest',
     ...(options.highDistance !== undefined ? { highDistance: positive(options.highDistance, '--high-distance') } : {}),
     ...(triangles.budgets ? { maxTriangles: triangles.budgets } : {}),
@@ -476,6 +478,10 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option(
       '--keep-high',
       'leave the high LOD as it is (by default it is simplified as far as stays within --max-error-px where the object fills the view)',
+    )
+    .option(
+      '--keep-precision',
+      "write every vertex at the uploader's full 16-bit precision (by default each LOD's vertices move within half its error bound so their 16-bit values compress better)",
     )
     .option(
       '--merge-objects',

@@ -30,7 +30,7 @@ import {
   objectBox,
   radiusOfScale,
 } from '../../src/geometry/object-geometry.js';
-import { lodErrorBounds, screenSpaceError } from '../../src/lod/screen-space-error.js';
+import { fillDistance, lodErrorBounds, screenSpaceError } from '../../src/lod/screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference } from '../../src/lod/silhouette.js';
 import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import type { DeflateFn, MeshLod, SlObject } from '../../src/types.js';
@@ -494,6 +494,48 @@ describe('planObjectLods', () => {
         expect(isSlmeshError(e) && e.code).toBe('USAGE');
       }
     }
+  });
+});
+
+describe('planObjectLods with quantize', () => {
+  it('moves vertices within each bound (measured independently) and writes fewer bytes, the same triangles', () => {
+    const ball = object('Ball', [uvSphere(96)]); // with normals and UVs
+    const base: LodPlanOptions = { simplifier, deflate, sizeFactor: 2 };
+    const full = planObjectLods(ball, base);
+    const snapped = planObjectLods(ball, { ...base, quantize: true });
+    checkChain(ball, snapped.object, { maxErrorPx: 1, lodFactor: 2, sizeFactor: 2, minCoverage: 0.9 }, snapped.plan);
+    // The high: within 1 px at the fill distance, measured independently.
+    const radius = radiusOfScale(boxSize(objectBox(ball))) * 2;
+    const highErr = lodHausdorffDistance(ball.lods.high, snapped.object.lods.high).distance * 2;
+    expect(screenSpaceError(highErr, fillDistance(radius))).toBeLessThanOrEqual(1);
+    const n = computeUploadNormalization(ball.lods.high);
+    let before = 0,
+      after = 0;
+    for (const l of ['high', ...LOWER] as const) {
+      // Step 4 moves vertices only: the same triangles, the same vertex count.
+      expect(snapped.object.lods[l]!.faces[0].indices).toEqual(full.object.lods[l]!.faces[0].indices);
+      expect(lodVertexCount(snapped.object.lods[l]!)).toBe(lodVertexCount(full.object.lods[l]!));
+      const [b, a] = [
+        lodBlockBytes(full.object.lods[l]!, n, deflate),
+        lodBlockBytes(snapped.object.lods[l]!, n, deflate),
+      ];
+      expect(a, l).toBeLessThan(b);
+      before += b;
+      after += a;
+    }
+    expect(after).toBeLessThan(0.95 * before); // 52,822 -> 48,822 bytes here
+    // The plan reports what was written: each level's error within its bound.
+    for (const l of snapped.plan.levels) expect(l.error).toBeLessThanOrEqual(l.maxError);
+  });
+
+  it('leaves a kept high alone and moves nothing without a deflate', () => {
+    const bunny = object('Bunny', [vhacdMesh('bunny.obj')]);
+    const kept = planObjectLods(bunny, { simplifier, deflate, quantize: true, keepHigh: true });
+    expect(kept.object.lods.high.faces[0].positions).toEqual(bunny.lods.high.faces[0].positions);
+    const plain = planObjectLods(bunny, { simplifier });
+    const noDeflate = planObjectLods(bunny, { simplifier, quantize: true });
+    for (const l of LOWER)
+      expect(noDeflate.object.lods[l]!.faces[0].positions).toEqual(plain.object.lods[l]!.faces[0].positions);
   });
 });
 
