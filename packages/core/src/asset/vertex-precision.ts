@@ -107,6 +107,11 @@ function bucketCentre(v: number, min: number, max: number, range: number, bits: 
   return target === undefined ? undefined : [target, min + ((target + 0.5) / QUANT_MAX) * range];
 }
 
+/** Whether `v`, a value as the uploader reads it, quantises to `u` strictly inside the domain (so the domain stays). */
+function lands(v: number, u: number, min: number, max: number, range: number): boolean {
+  return quantizeU16(v, min, range) === u && v > min && v < max;
+}
+
 function snapPositions(
   positions: Float32Array,
   n: UploadNormalization,
@@ -117,15 +122,13 @@ function snapPositions(
   const unit = normalizePoints(positions, n);
   const out = new Float32Array(positions);
   const range = [0, 1, 2].map((k) => f(domain.max[k] - domain.min[k]));
-  const one = new Float32Array(3);
   for (let i = 0; i < unit.length; i++) {
     const k = i % 3;
     const c = bucketCentre(unit[i], domain.min[k], domain.max[k], range[k], bits[k]);
     if (!c) continue;
     // Back to the object's frame as denormalizePoints does, then forward again as the uploader.
     const p = f(f(c[1] * n.inverseScale[k]) - n.translation[k]);
-    one[k] = f(f(p + n.translation[k]) * n.scale[k]);
-    if (quantizeU16(one[k], domain.min[k], range[k]) === c[0] && one[k] > domain.min[k] && one[k] < domain.max[k]) {
+    if (lands(f(f(p + n.translation[k]) * n.scale[k]), c[0], domain.min[k], domain.max[k], range[k])) {
       out[i] = p;
       if (p !== positions[i]) stats.moved++;
     } else stats.kept++;
@@ -158,7 +161,7 @@ function snapUvs(uvs: Float32Array, indices: Uint32Array, error: number, stats: 
     const c = bucketCentre(uvs[i], min[k], max[k], range[k], bits[k]);
     if (!c) continue;
     const v = f(c[1]);
-    if (quantizeU16(v, min[k], range[k]) === c[0] && v > min[k] && v < max[k]) {
+    if (lands(v, c[0], min[k], max[k], range[k])) {
       out[i] = v;
       if (v !== uvs[i]) stats.moved++;
     } else stats.kept++;
@@ -189,16 +192,18 @@ function snapNormals(normals: Float32Array, n: UploadNormalization, bits: number
     const a = Math.abs(x) >= Math.abs(y) && Math.abs(x) >= Math.abs(z) ? 0 : Math.abs(y) >= Math.abs(z) ? 1 : 2;
     const targets: number[] = [];
     let sq = 0;
-    for (let k = 0; k < 3; k++) {
+    let onBuckets = true;
+    for (let k = 0; k < 3 && onBuckets; k++) {
       if (k === a) continue;
-      const scaled = f(f(f(unit[i + k] + 1) * 0.5) * QUANT_MAX);
-      const u = nearestBucket(scaled, step);
-      if (u === undefined) break;
-      targets[k] = u;
-      t[k] = ((u + 0.5) / QUANT_MAX) * 2 - 1;
-      sq += t[k] * t[k];
+      const u = nearestBucket(f(f(f(unit[i + k] + 1) * 0.5) * QUANT_MAX), step);
+      if (u === undefined) onBuckets = false;
+      else {
+        targets[k] = u;
+        t[k] = ((u + 0.5) / QUANT_MAX) * 2 - 1;
+        sq += t[k] * t[k];
+      }
     }
-    if (targets.filter((x) => x !== undefined).length < 2 || !(sq < 1)) {
+    if (!onBuckets || !(sq < 1)) {
       stats.kept += 3;
       continue;
     }

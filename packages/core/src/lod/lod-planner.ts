@@ -96,7 +96,7 @@ import {
   normalizePoints,
   type UploadNormalization,
 } from '../asset/mesh-asset.js';
-import { positionDomain, snapLod } from '../asset/vertex-precision.js';
+import { positionDomain, snapLod, type PositionDomain } from '../asset/vertex-precision.js';
 import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
 import {
   boxSize,
@@ -541,6 +541,8 @@ export class ObjectLodPlanner {
   private readonly asIs = new WeakMap<MeshLod, { lod: MeshLod; bytes: () => number }>();
   /** The reference's surface sampled densely (made when a dense measure first needs it), its BVH shared. */
   private denseReference?: HausdorffSide;
+  /** High's box in the upload's unit frame, the domain step 4 moves positions against (made when first needed). */
+  private unitDomain?: PositionDomain;
 
   /** A big high with viewerBound: Generate's LODs are made only when the plan needs them (see viewerBound). */
   private get lazyGenerate(): boolean {
@@ -1148,19 +1150,20 @@ export class ObjectLodPlanner {
     //    Generate's order: then it is the baseline's LOD triangle for triangle, and any measure of
     //    its error, which a sampled one depends on the order for, gives the baseline's figure (in
     //    another order the same triangles measured 0.05 % more on 0 A.D.'s kart_wall_gate).
-    const order = (lod: MeshLod, level?: LodLevelPlan): MeshLod => this.written(lod, level?.mode === 'viewer').lod;
-    const written = {
-      high: this.written(top.lod, o.keepHigh).lod,
+    const order = (lod: MeshLod, level?: LodLevelPlan) => this.written(lod, level?.mode === 'viewer');
+    const as = {
+      high: this.written(top.lod, o.keepHigh),
       medium: order(lods.medium!, levels[0]),
       low: order(lods.low!, levels[1]),
       lowest: order(lods.lowest!, levels[2]),
     };
+    const written = { high: as.high.lod, medium: as.medium.lod, low: as.low.lod, lowest: as.lowest.lod };
     // 4. Vertex precision (quantize): each LOD's vertices moved within a share of its bound so the
     //    uploader's 16-bit values end in zero bits, when its error stays within the bound and its
     //    block gets smaller. High only when it may change (not keepHigh).
     if (o.quantize && o.deflate) {
       if (!o.keepHigh) {
-        const snapped = this.snapped(written.high, highPlan.maxError / k, highPlan.error / k, highPlan.coverage, 1);
+        const snapped = this.snapped(as.high, highPlan.maxError / k, highPlan.error / k, highPlan.coverage, 1);
         if (snapped) {
           written.high = snapped.lod;
           if (snapped.error * k > highPlan.error) {
@@ -1172,7 +1175,7 @@ export class ObjectLodPlanner {
       LOWER_LODS.forEach((lodName, i) => {
         const l = levels[i];
         const far = Number.isFinite(l.switchDistance) ? l.switchDistance / nearDistance : MAX_UV_DISTANCE_RATIO;
-        const snapped = this.snapped(written[lodName], l.maxError / k, l.error / k, l.coverage, far);
+        const snapped = this.snapped(as[lodName], l.maxError / k, l.error / k, l.coverage, far);
         if (!snapped) return;
         written[lodName] = snapped.lod;
         if (snapped.error * k > l.error)
@@ -1207,26 +1210,29 @@ export class ObjectLodPlanner {
    * silhouette is kept as planned): a LOD already over its bound (a fallback, Generate's own)
    * keeps them.
    * Positions may move by PRECISION_SHARES of the bound, each measured densely like every planned
-   * LOD; the last try moves only normals and texture coordinates, which no geometric error sees.
+   * LOD; the last try moves only normals and texture coordinates, which no geometric error sees
+   * (nor is a share measured that leaves every position as it was). `as` is the LOD as written(),
+   * its bytes counted once there.
    * Texture coordinates move by at most UV_ERROR times `far` (the LOD's switch distance over
    * high's near distance, at most MAX_UV_DISTANCE_RATIO): a LOD seen from farther off shows a
    * texel shift proportionally smaller.
    */
   private snapped(
-    lod: MeshLod,
+    as: { lod: MeshLod; bytes: () => number },
     bound: number,
     error: number,
     coverage: number,
     far: number,
   ): { lod: MeshLod; error: number } | undefined {
-    const deflate = this.options.deflate!;
+    const { lod } = as;
     if (lodTriangleCount(lod) === 0) return undefined;
-    const before = lodBlockBytes(lod, this.normalization, deflate);
-    const domain = positionDomain(
-      objectBox(this.object).min as Vec3,
-      objectBox(this.object).max as Vec3,
-      this.normalization,
-    );
+    const deflate = this.options.deflate!;
+    const before = as.bytes();
+    if (!this.unitDomain) {
+      const box = objectBox(this.object);
+      this.unitDomain = positionDomain(box.min as Vec3, box.max as Vec3, this.normalization);
+    }
+    const domain = this.unitDomain;
     const uvError = Math.min(UV_ERROR * Math.max(far, 1), UV_ERROR * MAX_UV_DISTANCE_RATIO);
     for (const share of [...(error < bound ? PRECISION_SHARES : []), 0]) {
       // Never more than what the LOD's error leaves of its bound: the error of a LOD whose vertices
@@ -1238,9 +1244,16 @@ export class ObjectLodPlanner {
         share * Math.min(bound, this.maxSide / PRECISION_MAX_SHARE_OF_SIZE),
         Math.max(0, bound - error),
       );
-      const snapped = snapLod(lod, this.normalization, domain, { positionError, uvError, normalBits: NORMAL_BITS }).lod;
-      if (lodBlockBytes(snapped, this.normalization, deflate) >= before) continue;
-      if (share === 0) return { lod: snapped, error };
+      const { lod: snapped, stats } = snapLod(lod, this.normalization, domain, {
+        positionError,
+        uvError,
+        normalBits: NORMAL_BITS,
+      });
+      const smaller = lodBlockBytes(snapped, this.normalization, deflate) < before;
+      // No position bit to clear (nor at any smaller share, the last one moving none): the LOD's
+      // geometry is as it was, so are its error and silhouette.
+      if (stats.positionBits.every((b) => b === 0)) return smaller ? { lod: snapped, error } : undefined;
+      if (!smaller) continue;
       const m = this.measure(snapped, true);
       if (m.error <= bound && m.coverage >= coverage) return { lod: snapped, error: m.error };
     }
