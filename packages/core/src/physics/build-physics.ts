@@ -596,9 +596,13 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       hull: convexHull(t.positions).points,
     };
   };
+  // What this object's physics may weigh before it raises land impact: its own floor, or less in a
+  // linkset whose summed physics would otherwise pass the summed download or server weight.
+  const target = options.fitAllowance !== undefined ? Math.min(floor, Math.max(0, options.fitAllowance)) : floor;
   // A lighter mesh candidate (cheaper-shape.ts), when the one from the LOD would raise land
-  // impact: a convexified object's mesh is charged as its hull, so the `_PHYS` mesh becomes that
-  // hull with fewer of its vertices, within 10 % of the object's longest side (at most the tolerance).
+  // impact (the object's, or the linkset's): a convexified object's mesh is charged as its hull,
+  // so the `_PHYS` mesh becomes that hull with fewer of its vertices, within 10 % of the object's
+  // longest side (at most the tolerance).
   if (
     convexified &&
     !hullOpening.closes &&
@@ -606,13 +610,13 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     meshHull &&
     meshResult.cost.triangles > 0 &&
     meshResult.cost.degenerate === 0 &&
-    li(meshWeight) > floor * (1 + 1e-9)
+    meshWeight > target * (1 + 1e-9)
   ) {
     const allowed = Math.min(
       options.tolerance ?? DECOMPOSE_DEFAULTS.tolerance,
       HULL_REDUCTION_SHARE * Math.max(...worldSize),
     );
-    const r = reducedHull(meshHull, f, allowed, floor, settings);
+    const r = reducedHull(meshHull, f, allowed, target, settings);
     const w = r && asWritten(r.mesh);
     const weight = w && convexHullPhysicsCost(w.hull.length / 3, settings);
     if (r && w && weight! < meshWeight) {

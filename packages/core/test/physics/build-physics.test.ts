@@ -167,6 +167,15 @@ describe('buildPhysics', () => {
     const heavy = buildPhysics(o, { mode: 'auto', downloadWeight: 50, ...FAST });
     expect(heavy.choice!.shape).toBe('hull');
     expect(heavy.object.physicsMesh).toBeUndefined();
+    // ... unless it is a part of a linkset whose summed physics would pass its summed download or
+    // server weight (fitAllowance): the hull is reduced to what the rest of the linkset leaves.
+    const part = buildPhysics(o, { mode: 'auto', downloadWeight: 50, fitAllowance: 1, ...FAST });
+    expect(part.choice!.shape).toBe('mesh');
+    expect(part.mesh!.reduced!.error).toBeLessThanOrEqual(0.1 * 0.05 + 1e-9);
+    expect(part.weight).toBeLessThan(hull.weight);
+    // Reduced past the reduction that was enough alone (the object's own floor, 0.6): as far as
+    // the allowed error goes, the allowance being below any hull within it.
+    expect(part.weight).toBeLessThanOrEqual(r.weight);
     // A life-size object is not convexified: its mesh is never reduced this way.
     const big = buildPhysics(o, { mode: 'auto', downloadWeight: 0.6, scale: [40, 40, 40], ...FAST });
     expect(big.mesh?.reduced).toBeUndefined();
