@@ -792,6 +792,8 @@ export class ObjectLodPlanner {
     };
     /** The levels whose bound is their viewer LOD's own error (at least the rest allow: VIEWER_LEVEL_MIN_PX). */
     const fromViewer = new Set<LowerLodName>();
+    /** Whether high's bound (and so every level's) is Generate's worst, under the pixel bound. */
+    let highFromViewer = false;
     if (o.viewerBound) {
       // A big high's proxy (about PROXY_ERROR_PX at the near distance) stays an acceptable high:
       // keeping a big input high whole is what the proxy exists to avoid (and a face over 65,535
@@ -807,6 +809,7 @@ export class ObjectLodPlanner {
             bounds.maxError[l] = errorForPixels(highPx, bounds.distances[l], o.screen);
       } else {
         highPx = Math.min(maxErrorPx, Math.max(VIEWER_BOUND_MARGIN * viewerWorst(), proxyPx));
+        highFromViewer = highPx < maxErrorPx;
         for (const l of LOWER_LODS) {
           const own = VIEWER_BOUND_MARGIN * viewerLevelsPx()[l];
           if (own >= highPx && own >= VIEWER_LEVEL_MIN_PX) fromViewer.add(l);
@@ -1163,7 +1166,14 @@ export class ObjectLodPlanner {
     //    block gets smaller. High only when it may change (not keepHigh).
     if (o.quantize && o.deflate) {
       if (!o.keepHigh) {
-        const snapped = this.snapped(as.high, highPlan.maxError / k, highPlan.error / k, highPlan.coverage, 1);
+        const snapped = this.snapped(
+          as.high,
+          highPlan.maxError / k,
+          highPlan.error / k,
+          highPlan.coverage,
+          1,
+          highFromViewer,
+        );
         if (snapped) {
           written.high = snapped.lod;
           if (snapped.error * k > highPlan.error) {
@@ -1175,7 +1185,14 @@ export class ObjectLodPlanner {
       LOWER_LODS.forEach((lodName, i) => {
         const l = levels[i];
         const far = Number.isFinite(l.switchDistance) ? l.switchDistance / nearDistance : MAX_UV_DISTANCE_RATIO;
-        const snapped = this.snapped(as[lodName], l.maxError / k, l.error / k, l.coverage, far);
+        const snapped = this.snapped(
+          as[lodName],
+          l.maxError / k,
+          l.error / k,
+          l.coverage,
+          far,
+          highFromViewer || fromViewer.has(lodName),
+        );
         if (!snapped) return;
         written[lodName] = snapped.lod;
         if (snapped.error * k > l.error)
@@ -1210,7 +1227,8 @@ export class ObjectLodPlanner {
    * silhouette is kept as planned): a LOD already over its bound (a fallback, Generate's own)
    * keeps them.
    * Positions may move by PRECISION_SHARES of the bound, each measured densely like every planned
-   * LOD; the last try moves only normals and texture coordinates, which no geometric error sees
+   * LOD, and where the bound is taken from Generate's errors (`fromViewer`) by no more than the
+   * bound less the LOD's error; the last try moves only normals and texture coordinates, which no geometric error sees
    * (nor is a share measured that leaves every position as it was). `as` is the LOD as written(),
    * its bytes counted once there.
    * Texture coordinates move by at most UV_ERROR times `far` (the LOD's switch distance over
@@ -1223,6 +1241,7 @@ export class ObjectLodPlanner {
     error: number,
     coverage: number,
     far: number,
+    fromViewer: boolean,
   ): { lod: MeshLod; error: number } | undefined {
     const { lod } = as;
     if (lodTriangleCount(lod) === 0) return undefined;
@@ -1235,15 +1254,17 @@ export class ObjectLodPlanner {
     const domain = this.unitDomain;
     const uvError = Math.min(UV_ERROR * Math.max(far, 1), UV_ERROR * MAX_UV_DISTANCE_RATIO);
     for (const share of [...(error < bound ? PRECISION_SHARES : []), 0]) {
-      // Never more than what the LOD's error leaves of its bound: the error of a LOD whose vertices
-      // move by d is at most its error plus d (the triangle inequality), so the bound holds by
-      // construction, not only under this sampled measure (an independent, denser one found up to
-      // 10 % more when moves were only measured: V-HACD's bunny 0.80 px against Generate's 0.78).
-      // Nor more than a silhouette cell, 1/64 of the size (a LOD that never shows has no bound).
-      const positionError = Math.min(
-        share * Math.min(bound, this.maxSide / PRECISION_MAX_SHARE_OF_SIZE),
-        Math.max(0, bound - error),
-      );
+      // A bound taken from Generate's errors is a promise to be no worse than the viewer under any
+      // measure: there the move is never more than what the LOD's error leaves of the bound. The
+      // error of a LOD whose vertices move by d is at most its error plus d (the triangle
+      // inequality), so that bound holds by construction, not only under this sampled measure (an
+      // independent, denser one found up to 10 % more when moves were only measured: V-HACD's
+      // bunny 0.80 px against Generate's 0.78). The pixel bound is held as every planned LOD's is,
+      // by the dense measure below: it applies only where Generate's worst is at least
+      // 1/VIEWER_BOUND_MARGIN of it, more than such a measure's spread.
+      // Never more than a silhouette cell either, 1/64 of the size (a LOD that never shows has no bound).
+      const move = share * Math.min(bound, this.maxSide / PRECISION_MAX_SHARE_OF_SIZE);
+      const positionError = fromViewer ? Math.min(move, Math.max(0, bound - error)) : move;
       const { lod: snapped, stats } = snapLod(lod, this.normalization, domain, {
         positionError,
         uvError,

@@ -528,6 +528,49 @@ describe('planObjectLods with quantize', () => {
     for (const l of snapped.plan.levels) expect(l.error).toBeLessThanOrEqual(l.maxError);
   });
 
+  /** The farthest any vertex of `b` lies from the same vertex of `a` (the same LOD, moved), model units. */
+  const farthestMove = (a: MeshLod, b: MeshLod) => {
+    let m = 0;
+    a.faces.forEach((f, i) => {
+      const p = b.faces[i].positions;
+      for (let v = 0; v < f.positions.length; v += 3)
+        m = Math.max(
+          m,
+          Math.hypot(p[v] - f.positions[v], p[v + 1] - f.positions[v + 1], p[v + 2] - f.positions[v + 2]),
+        );
+    });
+    return m;
+  };
+  /** Each LOD's move (metres at the planned size) and what its bound less its error before the move left. */
+  const moves = (o: SlObject, options: LodPlanOptions, k: number) => {
+    const full = planObjectLods(o, options);
+    const snapped = planObjectLods(o, { ...options, quantize: true });
+    return [full.plan.high, ...full.plan.levels].map((l, i) => {
+      const name = (['high', ...LOWER] as const)[i];
+      return {
+        name,
+        move: farthestMove(full.object.lods[name]!, snapped.object.lods[name]!) * k,
+        room: Math.max(0, l.maxError - l.error),
+      };
+    });
+  };
+
+  it('under the pixel bound, moves positions past what the bound less the error leaves (held by the dense measure)', () => {
+    // checkChain (above) measures the same sphere's moved chain independently against each bound.
+    const m = moves(object('Ball', [uvSphere(96)]), { simplifier, deflate, sizeFactor: 2 }, 2);
+    expect(m.some((l) => l.move > l.room * 1.5 + 1e-9)).toBe(true);
+  });
+
+  it('under a bound taken from Generate, moves no vertex further than the bound less the error (the triangle inequality)', () => {
+    // V-HACD's bunny: Generate's worst is under 1 px, so with viewerBound every bound comes from it.
+    const bunny = object('Bunny', [vhacdMesh('bunny.obj')]);
+    const plan = planObjectLods(bunny, { simplifier, viewerBound: true }).plan;
+    expect(VIEWER_BOUND_MARGIN * plan.viewerWorstPx!).toBeLessThan(1);
+    const m = moves(bunny, { simplifier, deflate, viewerBound: true }, 1);
+    expect(m.some((l) => l.move > 0)).toBe(true);
+    for (const l of m) expect(l.move, l.name).toBeLessThanOrEqual(l.room * (1 + 1e-6) + 1e-9);
+  });
+
   it('leaves a kept high alone and moves nothing without a deflate', () => {
     const bunny = object('Bunny', [vhacdMesh('bunny.obj')]);
     const kept = planObjectLods(bunny, { simplifier, deflate, quantize: true, keepHigh: true });
