@@ -313,6 +313,27 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   };
   const out: SlObject = { ...object, hull: single.points };
   delete out.physicsChoice;
+  // The hull as the shape: no physics model is written with it, so the uploader takes it from the
+  // low LOD (else medium, high), not from a physics model the object came with (lod-authored.glb:
+  // its authored 8-vertex box, 0.36, against 1.92 for the hull of its low).
+  const bare = (() => {
+    if (!object.physicsMesh || lodTriangleCount(object.physicsMesh) === 0)
+      return { points: single.points, info: hullInfo };
+    const s = writtenHullSource({ ...object, physicsMesh: undefined });
+    const h = convexHull(s.positions);
+    const n = h.points.length / 3;
+    return {
+      points: h.points,
+      info: {
+        vertices: n,
+        exactVertices: h.exactVertexCount,
+        reduced: h.reduced,
+        boxFallback: h.boxFallback,
+        weight: convexHullPhysicsCost(n, settings),
+        source: s.source,
+      },
+    };
+  })();
   const result = (
     mode: PhysicsBuildResult['mode'],
     weight: number,
@@ -327,7 +348,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       weight,
       estimate,
       assumes: mode === 'decompose' ? ['analyze'] : [],
-      hull: hullInfo,
+      hull: mode === 'hull' ? bare.info : hullInfo,
       diagnostics,
       ...extra,
     };
@@ -362,11 +383,14 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     const hullWeight = object.hull ? convexHullPhysicsCost(object.hull.length / 3, settings) : hullInfo.weight;
     return { ...result('none', hullWeight, false), object: plain };
   }
-  if (options.mode === 'hull') {
+  /** The single hull as the shape, as written (`bare`). */
+  const asHull = (extra: Partial<PhysicsBuildResult> = {}) => {
     delete out.decomposition;
     delete out.physicsMesh;
-    return result('hull', hullInfo.weight, false);
-  }
+    out.hull = bare.points;
+    return result('hull', bare.info.weight, false, extra);
+  };
+  if (options.mode === 'hull') return asHull();
 
   // 3. The triangle mesh (mode mesh, and a candidate of auto). Its single hull (the uploader's
   //    BoundingVerts, from the `_PHYS` model) is what the server charges on a small object.
@@ -552,9 +576,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     runDecomposition();
     if (hulls.length === 0) {
       add('warning', 'physics-decomposition-empty', 'the decomposition found no solid; the single hull is used');
-      delete out.decomposition;
-      delete out.physicsMesh;
-      return result('hull', hullInfo.weight, false);
+      return asHull();
     }
     return useDecomposition();
   }
@@ -577,7 +599,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     [hullOpening, boxOpening] = avatarOpenings(
       worldPositions,
       tri.indices,
-      [scaledCopy(single.points, f), scaledCopy(boxTri.positions, f)],
+      [scaledCopy(bare.points, f), scaledCopy(boxTri.positions, f)],
       openingOptions,
     );
   }
@@ -662,7 +684,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     }
   }
   const cheapBest = Math.min(
-    hullOpening.closes ? Infinity : li(hullInfo.weight),
+    hullOpening.closes ? Infinity : li(bare.info.weight),
     !hullOpening.closes && !boxOpening.closes && boxFits ? li(boxWeight) : Infinity,
     meshResult &&
       meshResult.cost.triangles > 0 &&
@@ -681,9 +703,9 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const candidates: PhysicsCandidate[] = [
     {
       shape: 'hull',
-      weight: hullInfo.weight,
+      weight: bare.info.weight,
       estimate: false,
-      landImpact: li(hullInfo.weight),
+      landImpact: li(bare.info.weight),
       keepsOpenings: !hullOpening.closes,
     },
     {
@@ -715,7 +737,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   const fits = (c: PhysicsCandidate) => c.shape !== 'box' || boxFits;
   let usable = candidates.filter((c) => c.keepsOpenings && fits(c));
   // Keeping the opening at any price: past OPENING_COST_LIMIT times the hull's land impact, not kept.
-  const hullLandImpact = li(hullInfo.weight);
+  const hullLandImpact = li(bare.info.weight);
   const keeper = usable.reduce<PhysicsCandidate | undefined>(
     (a, c) => (!a || c.landImpact < a.landImpact ? c : a),
     undefined,
@@ -798,8 +820,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     out.hull = convexHull(boxTri.positions).points;
     return result('mesh', boxWeight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
   }
-  delete out.physicsMesh;
-  return result('hull', hullInfo.weight, false, { decomposition: dInfo, mesh: meshInfo(), choice });
+  return asHull({ decomposition: dInfo, mesh: meshInfo(), choice });
 }
 
 /** The fewest vertices a decomposition hull has (a triangle: a flat part's hull). */

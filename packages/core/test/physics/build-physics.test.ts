@@ -493,6 +493,31 @@ describe('buildPhysics', () => {
     expect(written.hull!.length).toBe(r.object.hull!.length);
   });
 
+  it('the hull as the shape is priced from low even when the object came with a physics model (none is written with it)', () => {
+    // A ball with its own low LOD and an authored physics box: the box's hull has 8 vertices, but
+    // choosing the hull drops the `_PHYS` model, and the uploader then takes the hull from low.
+    const ball = objectOf(sphere(1, 48, 24));
+    const o: SlObject = {
+      ...ball,
+      lods: { high: ball.lods.high, low: objectOf(sphere(1, 10, 5)).lods.high },
+      physicsMesh: objectOf(box([-1, -1, -1], [1, 1, 1])).lods.high,
+    };
+    // The writer's hull (conformObject): of the conformed low, when there is no physics model.
+    const lowHull = convexHullPhysicsCost(
+      conformObject({ ...o, physicsMesh: undefined, hull: new Float32Array(9) }).hull!.length / 3,
+    );
+    const asked = buildPhysics(o, { mode: 'hull' });
+    expect(asked.object.physicsMesh).toBeUndefined();
+    expect(asked.weight).toBeCloseTo(lowHull, 12);
+    expect(asked.hull.source).toBe('low');
+    // What the writer prices: the conformed object's hull, from low.
+    expect(convexHullPhysicsCost(conformObject(asked.object).hull!.length / 3)).toBeCloseTo(asked.weight, 12);
+    const auto = buildPhysics(o, { mode: 'auto', downloadWeight: 0.1, ...FAST });
+    const hull = auto.choice!.candidates.find((c) => c.shape === 'hull')!;
+    expect(hull.weight).toBeCloseTo(lowHull, 12);
+    expect(lowHull).toBeGreaterThan(convexHullPhysicsCost(8));
+  });
+
   it('a ~300k-triangle mesh decomposes on a proxy into a bounded number of hulls', () => {
     const m = blob(550, 0.1, 3);
     expect(m.indices.length / 3).toBeGreaterThan(290_000);
