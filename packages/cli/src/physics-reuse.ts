@@ -99,8 +99,8 @@ function signature(arrays: readonly ArrayLike<number>[]): string {
 }
 
 /**
- * A cache of physics results by input. `find` gives the result built for an equal input (and the
- * name of the object it was built for); `add` records one.
+ * A cache of physics results by input. `find` gives the first result built for an equal input
+ * that `accept` takes (and the name of the object it was built for); `add` records one.
  */
 export class PhysicsReuse<R> {
   private readonly bySignature = new Map<string, Built<R>[]>();
@@ -121,6 +121,7 @@ export class PhysicsReuse<R> {
     scaleFactors: Vec3,
     downloadWeight: number | undefined,
     surface?: MeshLod,
+    accept: (built: R) => boolean = () => true,
   ): { name: string; built: R } | undefined {
     const { arrays, scales } = this.inputOf(object, scaleFactors, downloadWeight, surface);
     const list = this.bySignature.get(signature(arrays));
@@ -128,7 +129,7 @@ export class PhysicsReuse<R> {
     const hash = hashArrays(arrays);
     const hit = list.find((b) => {
       b.hash ??= hashArrays(b.arrays);
-      return b.hash === hash && near(b.scales, scales) && sameArrays(b.arrays, arrays);
+      return b.hash === hash && near(b.scales, scales) && sameArrays(b.arrays, arrays) && accept(b.built);
     });
     return hit && { name: hit.name, built: hit.built };
   }

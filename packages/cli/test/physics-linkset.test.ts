@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { costReport, zlibNgDeflate, type SlObject, type Vec3 } from '@slmesh/core';
 import type { PhysicsHookContext } from '@slmesh/gltf-plugin/node';
-import { room as roomMesh, torus, type TestMesh } from '../../core/test/physics/physics-fixtures.js';
+import { room as roomMesh, sphere, torus, type TestMesh } from '../../core/test/physics/physics-fixtures.js';
 import { physicsHookFor } from '../src/commands/optimize.js';
 
 /** A fixture mesh (core's physics test fixtures) as an object's high LOD, times k, at `placement`. */
@@ -31,13 +31,14 @@ const room = object('Room', roomMesh(), 2, [1, 0, 0, 0, 1, 0, 0, 0, 1], [0, 0, 0
 const ring = object('Ring', torus(1, 0.3, 16, 8), 1, [1, 0, 0, 0, 0, 1, 0, -1, 0], [10, 0, 0]);
 
 const F: Vec3 = [18, 18, 18];
-function ctx(index: number, objects: SlObject[]): PhysicsHookContext {
+function ctx(index: number, objects: SlObject[], scaleFactors = F, pass: 1 | 2 = 1): PhysicsHookContext {
   return {
     index,
     model: { objects },
+    pass,
     source: 'test.glb',
     lodFactor: 2,
-    scaleFactors: F,
+    scaleFactors,
     deflate: zlibNgDeflate,
     logger: undefined as unknown as PhysicsHookContext['logger'],
   };
@@ -62,5 +63,47 @@ describe('auto physics on a linkset', () => {
     expect(linkset.physics).toBeLessThanOrEqual(linkset.streaming);
     // With the mesh it would have been set by physics.
     expect(weight(objects[0]) + weight(alone)).toBeGreaterThan(linkset.streaming);
+  });
+
+  it('a second pass holds the parts that took an ample allowance early, when a later part has no light shape', async () => {
+    // Six 30 cm beads (small: charged as their hulls, which can lose vertices), each heavy enough to
+    // download that the first pass reduces its hull only as far as its own download weight; then
+    // three 2 m balls whose lightest shape (a decomposition) weighs more than their download weight.
+    const one: Vec3 = [1, 1, 1];
+    const ballOf = (name: string, r: number, at: Vec3, seg: number, far: number): SlObject => {
+      const face = (m: TestMesh) => ({
+        faces: [{ material: 'm', positions: Float32Array.from(m.positions), indices: m.indices }],
+      });
+      return {
+        name,
+        lods: {
+          high: face(sphere(r, seg, seg / 2)),
+          medium: face(sphere(r, seg, seg / 2)),
+          low: face(sphere(r, seg, seg / 2)),
+          lowest: face(sphere(r, far, far / 2)),
+        },
+        placement: { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation: at },
+      };
+    };
+    const beads = Array.from({ length: 6 }, (_, i) => ballOf(`Bead${i}`, 0.15, [i * 0.4, 0, 0], 48, 16));
+    const balls = [0, 1, 2].map((i) => ballOf(`Ball${i}`, 1, [i * 2.5, 3, 0], 16, 4));
+    const objects = [...beads, ...balls];
+    const hook = physicsHookFor('auto', undefined, () => {});
+    for (let i = 0; i < objects.length; i++) objects[i] = await hook(objects[i], ctx(i, objects, one));
+    const weight = (o: SlObject) => o.physicsChoice!.candidates.find((c) => c.shape === o.physicsChoice!.shape)!.weight;
+    const first = objects.map(weight);
+    const before = costReport({ objects }, { deflate: zlibNgDeflate, scaleFactors: one }).linkset;
+    // The first pass leaves the linkset set by its physics: the beads kept what their own download
+    // weight allowed while the balls were still to come.
+    expect(before.physics).toBeGreaterThan(Math.max(before.streaming, before.server));
+    expect(hook.again!({ objects })).toBe(true);
+    for (let i = 0; i < objects.length; i++) objects[i] = await hook(objects[i], ctx(i, objects, one, 2));
+    const after = costReport({ objects }, { deflate: zlibNgDeflate, scaleFactors: one }).linkset;
+    // Every bead as light or lighter (the reduced hull), some lighter; the balls as they were.
+    objects.forEach((o, i) => expect(weight(o)).toBeLessThanOrEqual(first[i] + 1e-12));
+    expect(objects.slice(0, 6).some((o, i) => weight(o) < first[i] - 1e-9)).toBe(true);
+    for (let i = 6; i < objects.length; i++) expect(weight(objects[i])).toBeCloseTo(first[i], 12);
+    expect(after.physics).toBeLessThan(before.physics);
+    expect(after.landImpact).toBeLessThan(before.landImpact);
   });
 });

@@ -83,6 +83,8 @@ export interface PhysicsHookContext {
   deflate: DeflateFn;
   /** The pipeline's logger. */
   logger: ILogger;
+  /** 1 on the first run through the objects, 2 on the run `PhysicsHook.again` asks for. Default 1. */
+  pass?: 1 | 2;
 }
 
 /**
@@ -91,7 +93,15 @@ export interface PhysicsHookContext {
  * The returned object replaces the given one (same name, same high LOD); its physics is written
  * as the `Name_PHYS` node and priced in the "after" report.
  */
-export type PhysicsHook = (object: SlObject, ctx: PhysicsHookContext) => Promise<SlObject> | SlObject;
+export type PhysicsHook = ((object: SlObject, ctx: PhysicsHookContext) => Promise<SlObject> | SlObject) & {
+  /**
+   * Asked once every object has been through the hook, with the model as it then is: true sends
+   * every object through it once more, in order (`ctx.pass` 2), the others' physics known. A
+   * linkset's land impact is the largest of its summed download, physics and server weights, so
+   * what one part may weigh depends on what the rest chose. Default: no second pass.
+   */
+  again?: (model: SlModel) => boolean;
+};
 
 /**
  * The phases of the pipeline, in order, as reported to `onProgress`: 'read' (the input and its
@@ -496,27 +506,33 @@ async function planAndWrite(
   let model = conformHighs(lods.model, read.model);
   if (o.physics) {
     const objects = [...model.objects];
-    progress('physics', 0, objects.length);
-    for (let i = 0; i < objects.length; i++) {
-      const given = objects[i];
-      const got = await o.physics(given, {
-        index: i,
-        model: { ...model, objects },
-        input: read.model.objects[i]?.name === given.name ? read.model.objects[i] : given,
-        source: input,
-        lodFactor: o.lodFactor,
-        scaleFactors,
-        deflate,
-        logger,
-      });
-      if (!got || got.name !== given.name || got.lods?.high?.faces.length !== given.lods.high.faces.length) {
-        throw new Error(
-          `physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`,
-        );
+    const hook = o.physics;
+    const run = async (pass: 1 | 2) => {
+      for (let i = 0; i < objects.length; i++) {
+        const given = objects[i];
+        const got = await hook(given, {
+          index: i,
+          model: { ...model, objects },
+          input: read.model.objects[i]?.name === given.name ? read.model.objects[i] : given,
+          source: input,
+          lodFactor: o.lodFactor,
+          scaleFactors,
+          deflate,
+          logger,
+          pass,
+        });
+        if (!got || got.name !== given.name || got.lods?.high?.faces.length !== given.lods.high.faces.length) {
+          throw new Error(
+            `physics hook returned a different object for ${given.name} (it must keep the name and the high LOD)`,
+          );
+        }
+        objects[i] = got;
+        if (pass === 1) progress('physics', i + 1, objects.length);
       }
-      objects[i] = got;
-      progress('physics', i + 1, objects.length);
-    }
+    };
+    progress('physics', 0, objects.length);
+    await run(1);
+    if (hook.again?.({ ...model, objects })) await run(2);
     model = { ...model, objects };
   }
 

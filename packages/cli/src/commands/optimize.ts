@@ -15,6 +15,7 @@ import {
   AVATAR_PASSAGE_HEIGHT,
   AVATAR_PASSAGE_WIDTH,
   buildPhysics,
+  conformObject,
   linksetSurroundings,
   mayHaveOpenings,
   primScale,
@@ -24,6 +25,7 @@ import {
   type DeflateFn,
   type Vec3,
   lodTriangleCount,
+  meshConvexified,
   SlmeshError,
   type PhysicsMode,
   type SlObject,
@@ -95,14 +97,20 @@ export function physicsHookFor(
   let simplify: ReturnType<typeof meshoptSimplifyFn> | undefined;
   // Copies of one part (same geometry, scale and up axis) get the physics built for the first.
   const built = new PhysicsReuse<{ object: SlObject; diagnostics: readonly Diagnostic[] }>();
+  // Each warning once (a part built again on the second pass may repeat its first's).
+  const said = new Set<string>();
   const report = (diagnostics: readonly Diagnostic[], rename?: { from: string; to: string }) => {
-    const warnings = diagnostics.filter((d) => d.severity !== 'info');
-    if (warnings.length > 0) progress?.clear();
-    for (const d of warnings) {
-      const message =
+    const lines = diagnostics
+      .filter((d) => d.severity !== 'info')
+      .map((d) =>
         rename && d.message.startsWith(`${rename.from}: `)
           ? `${rename.to}: ${d.message.slice(rename.from.length + 2)}`
-          : d.message;
+          : d.message,
+      )
+      .filter((m) => !said.has(m));
+    if (lines.length > 0) progress?.clear();
+    for (const message of lines) {
+      said.add(message);
       err(`slmesh: ${printable(message)}\n`);
     }
   };
@@ -110,32 +118,72 @@ export function physicsHookFor(
   // weights, so a part's closer physics fit is held to what the rest leaves (fitAllowance). The
   // sums are priced once per model (the objects' LODs are final when physics starts).
   let linkset: { objects: readonly SlObject[]; floor: number } | undefined;
-  const allowanceFor = (index: number, objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
+  const floorOf = (objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
     if (linkset?.objects !== objects) {
-      const bare = objects.map((o) => ({ ...o, hull: undefined, decomposition: undefined, physicsMesh: undefined }));
+      // Priced as written: each lower LOD given high's box (what the writer does next).
+      const bare = objects.map((o) =>
+        conformObject({ ...o, hull: undefined, decomposition: undefined, physicsMesh: undefined }),
+      );
       const l = costReport({ objects: bare }, { deflate, scaleFactors: f }).linkset;
       linkset = { objects, floor: Math.max(l.streaming, l.server) };
     }
-    // The parts before this one weigh what they chose; each after it at least the lightest shape.
-    let spent = 0;
-    for (let j = 0; j < index; j++) {
-      const c = objects[j].physicsChoice;
-      spent += c?.candidates.find((x) => x.shape === c.shape)?.weight ?? LIGHTEST_PHYSICS;
-    }
-    return linkset.floor - spent - LIGHTEST_PHYSICS * (objects.length - index - 1);
+    return linkset.floor;
   };
-  return async (object: SlObject, ctx) => {
+  // The parts before this one weigh what they chose. Each after it weighs at least the lightest
+  // shape (a 4-vertex hull) on the first pass, and on the second at least the lightest its first
+  // pass offered (the box only when chosen: whether it fits is not kept).
+  const allowanceFor = (index: number, objects: readonly SlObject[], deflate: DeflateFn, f: Vec3, pass: 1 | 2) => {
+    let spent = 0;
+    for (let j = 0; j < objects.length; j++)
+      if (j !== index)
+        spent +=
+          j < index && objects[j].physicsChoice
+            ? chosenWeight(objects[j])
+            : j > index && pass === 2
+              ? lightest(objects[j])
+              : LIGHTEST_PHYSICS;
+    return floorOf(objects, deflate, f) - spent;
+  };
+  // Built per object in turn, the first pass can leave a linkset's summed physics over its download
+  // or server weight when the parts that had ample allowance early kept heavier fits, or a later
+  // part has no shape light enough. Then a second pass holds each part to what the rest leaves,
+  // knowing their choices (assimp's 2-cylinder engine at 2 m, 67 parts: physics 43.76 over its
+  // download weight 41.67 after the first pass, 41.20 after the second).
+  // Each part as the first pass was given it (a second pass builds from that, not from its result).
+  const firstGiven = new Map<number, SlObject>();
+  const hook: PhysicsHook = async (built1: SlObject, ctx) => {
+    let object = built1;
     if (mode === 'none') return { ...object, physicsMesh: undefined, decomposition: undefined, hull: undefined };
+    if (ctx.pass === 2) {
+      // Only a part that now weighs more than the rest leaves is built again, and only if it can
+      // get lighter: it chose a heavier fit than its lightest shape, or it is small enough to be
+      // charged as its hull, which can lose vertices (core buildPhysics, the reduced hull).
+      const given = firstGiven.get(ctx.index);
+      if (!object.physicsChoice || given?.name !== object.name) return object;
+      const allowance = allowanceFor(ctx.index, ctx.model.objects, ctx.deflate, ctx.scaleFactors, 2);
+      const worldSize = primScale(object).map((v, k) => v * ctx.scaleFactors[k]);
+      if (
+        chosenWeight(object) <= allowance * (1 + 1e-9) + 1e-12 ||
+        (chosenWeight(object) <= lightest(object) && !meshConvexified(worldSize))
+      )
+        return object;
+      object = given;
+    } else firstGiven.set(ctx.index, object);
     const label = `optimize: physics ${printable(object.name)}`;
     const line = progress
       ? { update: (f: number) => progress.fraction(label, f), done: () => {} }
       : progressLine(`physics ${object.name}`);
     try {
-      // Auto judges shapes by the object's land impact: it needs the object's download weight.
+      // Auto judges shapes by the object's land impact: it needs the object's download weight, as
+      // written (its lower LODs given high's box).
       const downloadWeight =
         mode === 'auto'
           ? costReport(
-              { objects: [{ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }] },
+              {
+                objects: [
+                  conformObject({ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }),
+                ],
+              },
               { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors },
             ).objects.reduce((a, o) => a + o.streaming, 0)
           : undefined;
@@ -157,7 +205,7 @@ export function physicsHookFor(
           : undefined;
       const fitAllowance =
         mode === 'auto' && ctx.model.objects.length > 1
-          ? allowanceFor(ctx.index, ctx.model.objects, ctx.deflate, ctx.scaleFactors)
+          ? allowanceFor(ctx.index, ctx.model.objects, ctx.deflate, ctx.scaleFactors, ctx.pass ?? 1)
           : undefined;
       const physicsOptions = {
         mode,
@@ -168,12 +216,18 @@ export function physicsHookFor(
         ...(tolerance !== undefined ? { tolerance } : {}),
         ...(downloadWeight !== undefined ? { downloadWeight } : {}),
       };
-      // Copies share physics only when judged alone (surroundings differ from copy to copy).
-      const same = surroundings ? undefined : built.find(object, ctx.scaleFactors, downloadWeight, surface);
-      // A copy's build is reused only while its choice fits this copy's allowance.
-      const sameChoice = same?.built.object.physicsChoice;
-      const sameWeight = sameChoice?.candidates.find((x) => x.shape === sameChoice.shape)?.weight ?? 0;
-      if (same && !(fitAllowance !== undefined && sameWeight > fitAllowance)) {
+      // Copies share physics only when judged alone (surroundings differ from copy to copy), and a
+      // copy's build only while its choice fits this copy's allowance.
+      const same = surroundings
+        ? undefined
+        : built.find(
+            object,
+            ctx.scaleFactors,
+            downloadWeight,
+            surface,
+            (b) => fitAllowance === undefined || chosenWeight(b.object) <= fitAllowance,
+          );
+      if (same) {
         report(same.built.diagnostics, { from: same.name, to: object.name });
         return withPhysicsOf(object, same.built.object);
       }
@@ -198,6 +252,28 @@ export function physicsHookFor(
       line.done();
     }
   };
+  if (mode === 'auto')
+    hook.again = (model) =>
+      model.objects.length > 1 &&
+      linkset?.objects === model.objects &&
+      model.objects.reduce((a, o) => a + chosenWeight(o), 0) > linkset.floor * (1 + 1e-9);
+  return hook;
+}
+
+/** The physics weight of the shape auto chose for `o` (0 when it made no choice). */
+function chosenWeight(o: SlObject): number {
+  const c = o.physicsChoice;
+  return c?.candidates.find((x) => x.shape === c.shape)?.weight ?? 0;
+}
+
+/** The least physics weight auto found for `o` among shapes that keep its openings (the box only when chosen). */
+function lightest(o: SlObject): number {
+  const c = o.physicsChoice;
+  if (!c) return LIGHTEST_PHYSICS;
+  return Math.min(
+    chosenWeight(o),
+    ...c.candidates.filter((x) => x.keepsOpenings && x.shape !== 'box').map((x) => x.weight),
+  );
 }
 
 const LOD_SLOTS = ['high', 'medium', 'low', 'lowest'] as const;
