@@ -362,6 +362,7 @@ class SLMESH_OT_export(_JobOperator, bpy.types.Operator):
             max_error_px=settings.max_error_px,
             keep_lods=settings.keep_lods,
             keep_high=settings.keep_high,
+            keep_precision=settings.keep_precision,
             merge_objects=settings.merge_objects,
         )
         job = pipeline.export_job(base, lambda p: gltf_export(context, objects, p), path, options)

@@ -186,6 +186,7 @@ class SLMESH_PT_export(_Tab, bpy.types.Panel):
         col.prop(settings, "max_error_px")
         col.prop(settings, "keep_lods")
         col.prop(settings, "keep_high")
+        col.prop(settings, "keep_precision")
         col.prop(settings, "merge_objects")
         col.prop(settings, "import_lods")
         row = layout.row(align=True)

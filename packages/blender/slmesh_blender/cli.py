@@ -171,6 +171,7 @@ class OptimizeOptions:
     max_error_px: float = 1.0
     keep_lods: bool = False
     keep_high: bool = False
+    keep_precision: bool = False
     merge_objects: bool = False
 
 
@@ -224,6 +225,8 @@ def optimize_argv(
         want("--keep-lods", label="keep authored LODs")
     if options.keep_high and "--keep-high" in supported:
         argv.append("--keep-high")  # older CLIs never touch the high LOD: nothing to note
+    if options.keep_precision and "--keep-precision" in supported:
+        argv.append("--keep-precision")  # older CLIs never move vertices: nothing to note
     if options.merge_objects:
         want("--merge-objects", label="joining objects")
     used_report = None

@@ -106,6 +106,13 @@ Options:
         older = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(keep_high=True), options, None)
         self.assertNotIn("--keep-high", older.argv)
         self.assertEqual(older.notes, ())
+        # Full precision: passed when the CLI has it; an older CLI moves no vertex (no note).
+        exact = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(keep_precision=True), options | {"--keep-precision"}, None)
+        self.assertIn("--keep-precision", exact.argv)
+        self.assertNotIn("--keep-precision", plan.argv)
+        before = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(keep_precision=True), options, None)
+        self.assertNotIn("--keep-precision", before.argv)
+        self.assertEqual(before.notes, ())
         self.assertIn("--target-li", plan.argv)
         self.assertEqual(plan.notes, ())
 

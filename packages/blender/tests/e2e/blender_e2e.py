@@ -223,6 +223,15 @@ def main() -> None:
     for obj in parts:
         obj.select_set(True)
 
+    # 4c. 'Keep full precision' (--keep-precision): the same selection as in 2 written with every
+    # vertex as planned downloads more than the default, whose moved vertices compress smaller.
+    scene.slmesh.keep_precision = True
+    exact = os.path.join(join_dir, "exact.glb")
+    check(bpy.ops.slmesh.export(filepath=exact, import_lods=False) == {"FINISHED"}, "export at full precision finishes")
+    scene.slmesh.keep_precision = False
+    exact_dl, default_dl = (sum(o["streaming"] for o in r["files"][0]["objects"]) for r in (cost(opts, exact), after_direct))
+    check(default_dl < exact_dl, f"'Keep full precision' downloads more than the default ({exact_dl:.3f} vs {default_dl:.3f})")
+
     # 5. missing slmesh
     prefs.mode = "EXECUTABLE"
     prefs.executable = os.path.join(opts.out, "no-such-dir", "slmesh")
