@@ -97,10 +97,14 @@ import {
   type UploadNormalization,
 } from '../asset/mesh-asset.js';
 import { positionDomain, snapLod, type PositionDomain } from '../asset/vertex-precision.js';
+import { convexHull } from '../physics/convex-hull.js';
+import { convexHullPhysicsCost } from '../cost/physics-cost.js';
+import { serverWeight } from '../cost/server-weight.js';
 import { MESH_ZLIB_LEVEL, STREAMING_COST_DEFAULTS } from '../constants.js';
 import {
   boxSize,
   lodTriangleCount,
+  lodPositions,
   lodTriangles,
   lodVertexCount,
   lodBox,
@@ -1166,23 +1170,27 @@ export class ObjectLodPlanner {
     //    block gets smaller. High only when it may change (not keepHigh).
     if (o.quantize && o.deflate) {
       if (!o.keepHigh) {
+        // The high is the silhouette reference: a kept one covers 1, which any move lowers a
+        // little; it is held to the floor the lower LODs are held to, which its error bound (a
+        // pixel where the object fills the view, a silhouette cell is 17) keeps far off anyway.
         const snapped = this.snapped(
           as.high,
           highPlan.maxError / k,
           highPlan.error / k,
-          highPlan.coverage,
+          Math.min(highPlan.coverage, o.minCoverage),
           1,
           highFromViewer,
         );
         if (snapped) {
           written.high = snapped.lod;
+          highPlan.coverage = snapped.coverage ?? highPlan.coverage;
           if (snapped.error * k > highPlan.error) {
             highPlan.error = snapped.error * k;
             highPlan.screenErrorPx = pxAt(snapped.error, nearDistance);
           }
         }
       }
-      LOWER_LODS.forEach((lodName, i) => {
+      const lower = (lodName: LowerLodName, i: number, keeps?: (lod: MeshLod) => boolean) => {
         const l = levels[i];
         const far = Number.isFinite(l.switchDistance) ? l.switchDistance / nearDistance : MAX_UV_DISTANCE_RATIO;
         const snapped = this.snapped(
@@ -1192,12 +1200,37 @@ export class ObjectLodPlanner {
           l.coverage,
           far,
           highFromViewer || fromViewer.has(lodName),
+          keeps,
         );
-        if (!snapped) return;
-        written[lodName] = snapped.lod;
-        if (snapped.error * k > l.error)
+        written[lodName] = snapped?.lod ?? as[lodName].lod;
+        if (snapped && snapped.error * k > l.error)
           levels[i] = { ...l, error: snapped.error * k, screenErrorPx: pxAt(snapped.error, l.switchDistance) };
-      });
+      };
+      const planned = [...levels];
+      LOWER_LODS.forEach((lodName, i) => lower(lodName, i));
+      // The uploader takes the single hull from low (without a physics model), 0.04 per vertex:
+      // where moving low's vertices gave that hull more of them and it would weigh more than the
+      // object's download and server weight, low moves again without growing it (V-HACD's beshon
+      // at 1.5 m: 36 -> 37 hull vertices, 1.48 -> 1.52 over a download weight of 0.6, land impact
+      // 1 -> 2). Where the download weight is higher, the extra vertex costs nothing.
+      const hullVertices = (lod: MeshLod) => convexHull(lodPositions(lod)).points.length / 3;
+      const hullBefore = hullVertices(as.low.lod);
+      if (written.low !== as.low.lod && hullVertices(written.low) > hullBefore) {
+        const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, o.deflate!);
+        const download = streamingCost(
+          {
+            high: bytes(written.high),
+            medium: bytes(written.medium),
+            low: bytes(written.low),
+            lowest: bytes(written.lowest),
+          },
+          radius,
+        ).streaming;
+        if (convexHullPhysicsCost(hullVertices(written.low)) > Math.max(download, serverWeight(1))) {
+          levels[1] = planned[1];
+          lower('low', 1, (lod) => hullVertices(lod) <= hullBefore);
+        }
+      }
     }
     return {
       object: {
@@ -1242,7 +1275,8 @@ export class ObjectLodPlanner {
     coverage: number,
     far: number,
     fromViewer: boolean,
-  ): { lod: MeshLod; error: number } | undefined {
+    keeps?: (lod: MeshLod) => boolean,
+  ): { lod: MeshLod; error: number; coverage?: number } | undefined {
     const { lod } = as;
     if (lodTriangleCount(lod) === 0) return undefined;
     const deflate = this.options.deflate!;
@@ -1275,8 +1309,9 @@ export class ObjectLodPlanner {
       // geometry is as it was, so are its error and silhouette.
       if (stats.positionBits.every((b) => b === 0)) return smaller ? { lod: snapped, error } : undefined;
       if (!smaller) continue;
+      if (keeps && !keeps(snapped)) continue;
       const m = this.measure(snapped, true);
-      if (m.error <= bound && m.coverage >= coverage) return { lod: snapped, error: m.error };
+      if (m.error <= bound && m.coverage >= coverage) return { lod: snapped, error: m.error, coverage: m.coverage };
     }
     return undefined;
   }
@@ -1838,7 +1873,12 @@ export function planFor(
   const material = new Map<string, string>();
   const sourceFaces = source.lods.high.faces;
   target.lods.high.faces.forEach((f, i) => material.set(sourceFaces[i].material, f.material));
-  const high = plan.high.mode === 'kept' ? target.lods.high : translatedLod(planned.lods.high, d, material);
+  // A kept high is the target's own, unless the plan wrote it otherwise (triangles reordered,
+  // vertices moved for precision): then the copy gets that too, as its lower LODs.
+  const high =
+    plan.high.mode === 'kept' && planned.lods.high === source.lods.high
+      ? target.lods.high
+      : translatedLod(planned.lods.high, d, material);
   const lods = {
     high,
     medium: translatedLod(planned.lods.medium!, d, material),

@@ -571,6 +571,38 @@ describe('planObjectLods with quantize', () => {
     for (const l of m) expect(l.move, l.name).toBeLessThanOrEqual(l.room * (1 + 1e-6) + 1e-9);
   });
 
+  it("gives a linked duplicate its source's written high when the high is kept but moved for precision", () => {
+    // V-HACD's torus (its high is kept: simplifying it saves under 5 %) and a recoloured copy (in
+    // place: a translation by a float would change the key of a mesh of arbitrary floats).
+    const torus = object('Torus', [vhacdMesh('torus1.obj')]);
+    const copy = object('Copy', [{ ...torus.lods.high.faces[0], material: 'Red' }]);
+    expect(geometryKeys([torus, copy]).map((x) => x.key)).toEqual(Array(2).fill(geometryKey(torus).key));
+    const { model, plans } = planModelLods({ objects: [torus, copy] }, { simplifier, deflate, quantize: true });
+    expect(plans[0].high.mode).toBe('kept');
+    const [a, b] = model.objects;
+    // Written otherwise than read (moved, reordered).
+    expect(a.lods.high).not.toBe(torus.lods.high);
+    const bytes = (o: SlObject) => lodBlockBytes(o.lods.high, computeUploadNormalization(o.lods.high), deflate);
+    expect(bytes(b)).toBe(bytes(a));
+    expect(bytes(b)).toBeLessThan(lodBlockBytes(copy.lods.high, computeUploadNormalization(copy.lods.high), deflate));
+  });
+
+  it("moves a kept high's positions though its silhouette coverage drops below 1 (it is the reference), not below the floor", () => {
+    // V-HACD's cylinder: kept as it is (every triangle shows), its vertices moved cover 0.9996.
+    const cylinder = object('Cylinder', [vhacdMesh('cylinder.obj')]);
+    const options: LodPlanOptions = { simplifier, deflate, viewerBound: true };
+    const full = planObjectLods(cylinder, options);
+    const snapped = planObjectLods(cylinder, { ...options, quantize: true });
+    expect(snapped.plan.high.mode).toBe('kept');
+    expect(farthestMove(full.object.lods.high, snapped.object.lods.high)).toBeGreaterThan(0);
+    expect(snapped.plan.high.coverage).toBeLessThan(1);
+    expect(snapped.plan.high.coverage).toBeGreaterThanOrEqual(0.9);
+    const n = computeUploadNormalization(cylinder.lods.high);
+    expect(lodBlockBytes(snapped.object.lods.high, n, deflate)).toBeLessThan(
+      lodBlockBytes(full.object.lods.high, n, deflate),
+    );
+  });
+
   it('leaves a kept high alone and moves nothing without a deflate', () => {
     const bunny = object('Bunny', [vhacdMesh('bunny.obj')]);
     const kept = planObjectLods(bunny, { simplifier, deflate, quantize: true, keepHigh: true });
