@@ -151,20 +151,26 @@ function modelSize(model) {
   return boxSize(model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox()));
 }
 
-/** Worst screen-space error and smallest silhouette coverage of a model's LODs, measured independently of the planner. */
-function measureChain(model, k) {
+/**
+ * Worst screen-space error and smallest silhouette coverage of a model's LODs, measured
+ * independently of the planner, against the input's high LOD (`input`, the same objects in
+ * order): a planned high is itself simplified and its vertices moved, so measuring against it
+ * would add its own error to every LOD's.
+ */
+function measureChain(model, k, input = model) {
   let worst = 0,
     coverage = 1,
     strict = 1;
-  for (const o of model.objects) {
+  for (const [i, o] of model.objects.entries()) {
+    const high = input.objects[i].lods.high;
     const radius = radiusOfScale(boxSize(objectBox(o))) * k;
-    const highMesh = lodTriangles(o.lods.high);
+    const highMesh = lodTriangles(high);
     const sil = silhouetteReference(highMesh);
     const silStrict = silhouetteReference(highMesh, { tolerance: 0 });
     const e = {};
     for (const n of ['medium', 'low', 'lowest']) {
       const lod = o.lods[n] ?? o.lods.high;
-      e[n] = lodHausdorffDistance(o.lods.high, lod).distance * k;
+      e[n] = lodHausdorffDistance(high, lod).distance * k;
       coverage = Math.min(coverage, silhouetteCoverage(sil, lodTriangles(lod)).coverage);
       strict = Math.min(strict, silhouetteCoverage(silStrict, lodTriangles(lod)).coverage);
     }
@@ -208,7 +214,7 @@ export function compareChains(model, size, simplifier, extra = {}) {
     ...extra,
   }).model;
   const slMs = performance.now() - t;
-  const sm = measureChain(sl, k);
+  const sm = measureChain(sl, k, model);
   const def = generateModelLods(model, {
     simplifier,
     deflate: zlibNgDeflate,
@@ -216,7 +222,7 @@ export function compareChains(model, size, simplifier, extra = {}) {
     size: { longestSide: size },
     ...extra,
   }).model;
-  const dm = measureChain(def, k);
+  const dm = measureChain(def, k, model);
   const lodTris = (m) => ['medium', 'low', 'lowest'].map((n) => tris(m, n));
   return {
     high: tris(model, 'high'),
@@ -347,7 +353,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    "**Screen-space error**: for every object and LOD, the sampled two-sided Hausdorff distance to high (core `lodHausdorffDistance`: all vertices up to 16384 plus 4096 area samples per side) in pixels at the distance where Second Life starts to show that LOD, on a 1080 px tall view with a 60 degree vertical field of view; \"worst\" is the largest over objects and LODs. **viewer** = the viewer's auto-LODs (1/3, 1/9, 1/27 of high, genMeshOptimizerLODs with its fallbacks); **slmesh** = `slmesh optimize`'s planner given the viewer chain's worst error as its bound; **default** = `optimize`'s default: 1 px, or the viewer's own LOD's error at a level where that is coarser, never over the viewer chain's worst (`viewerBound`, docs/optimize.md); the viewer's LODs are measured as the viewer shows them, stretched onto high's box (core `displayedLod`). **download** = download weight from the real encoder. **coverage** = the smallest share of high's silhouette a LOD covers, over LODs and 7 views, with the floor's tolerance (1/64 of the object's size) / strict (no tolerance).",
+    "**Screen-space error**: for every object and LOD, the sampled two-sided Hausdorff distance to the input's high LOD (not to a planned high, simplified and its vertices moved; core `lodHausdorffDistance`: all vertices up to 16384 plus 4096 area samples per side) in pixels at the distance where Second Life starts to show that LOD, on a 1080 px tall view with a 60 degree vertical field of view; \"worst\" is the largest over objects and LODs. **viewer** = the viewer's auto-LODs (1/3, 1/9, 1/27 of high, genMeshOptimizerLODs with its fallbacks); **slmesh** = `slmesh optimize`'s planner given the viewer chain's worst error as its bound; **default** = `optimize`'s default: 1 px, or the viewer's own LOD's error at a level where that is coarser, never over the viewer chain's worst (`viewerBound`, docs/optimize.md); the viewer's LODs are measured as the viewer shows them, stretched onto high's box (core `displayedLod`). **download** = download weight from the real encoder. **coverage** = the smallest share of high's silhouette a LOD covers, over LODs and 7 views, with the floor's tolerance (1/64 of the object's size) / strict (no tolerance).",
   );
   md.push('');
   md.push(
