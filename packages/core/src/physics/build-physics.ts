@@ -303,14 +303,16 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       'physics-hull-box',
       `the ${src.source} LOD is flat or degenerate; the single hull is its bounding box, as the viewer does`,
     );
-  const hullInfo = {
-    vertices: single.points.length / 3,
-    exactVertices: single.exactVertexCount,
-    reduced: single.reduced,
-    boxFallback: single.boxFallback,
-    weight: convexHullPhysicsCost(single.points.length / 3, settings),
-    source: src.source,
-  };
+  /** What the report says of a single hull `h` of the uploader's model `source`. */
+  const infoOf = (h: ReturnType<typeof convexHull>, source: typeof src.source) => ({
+    vertices: h.points.length / 3,
+    exactVertices: h.exactVertexCount,
+    reduced: h.reduced,
+    boxFallback: h.boxFallback,
+    weight: convexHullPhysicsCost(h.points.length / 3, settings),
+    source,
+  });
+  const hullInfo = infoOf(single, src.source);
   const out: SlObject = { ...object, hull: single.points };
   delete out.physicsChoice;
   // The hull as the shape: no physics model is written with it, so the uploader takes it from the
@@ -321,18 +323,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       return { points: single.points, info: hullInfo };
     const s = writtenHullSource({ ...object, physicsMesh: undefined });
     const h = convexHull(s.positions);
-    const n = h.points.length / 3;
-    return {
-      points: h.points,
-      info: {
-        vertices: n,
-        exactVertices: h.exactVertexCount,
-        reduced: h.reduced,
-        boxFallback: h.boxFallback,
-        weight: convexHullPhysicsCost(n, settings),
-        source: s.source,
-      },
-    };
+    return { points: h.points, info: infoOf(h, s.source) };
   })();
   const result = (
     mode: PhysicsBuildResult['mode'],
