@@ -1165,6 +1165,8 @@ export class ObjectLodPlanner {
       lowest: order(lods.lowest!, levels[2]),
     };
     const written = { high: as.high.lod, medium: as.medium.lod, low: as.low.lod, lowest: as.lowest.lod };
+    /** Each written LOD's block bytes (the moved ones counted by snapped()). */
+    const writtenBytes = { high: as.high.bytes, medium: as.medium.bytes, low: as.low.bytes, lowest: as.lowest.bytes };
     // 4. Vertex precision (quantize): each LOD's vertices moved within a share of its bound so the
     //    uploader's 16-bit values end in zero bits, when its error stays within the bound and its
     //    block gets smaller. High only when it may change (not keepHigh).
@@ -1183,6 +1185,7 @@ export class ObjectLodPlanner {
         );
         if (snapped) {
           written.high = snapped.lod;
+          writtenBytes.high = () => snapped.bytes;
           highPlan.coverage = snapped.coverage ?? highPlan.coverage;
           if (snapped.error * k > highPlan.error) {
             highPlan.error = snapped.error * k;
@@ -1203,6 +1206,7 @@ export class ObjectLodPlanner {
           keeps,
         );
         written[lodName] = snapped?.lod ?? as[lodName].lod;
+        writtenBytes[lodName] = snapped ? () => snapped.bytes : as[lodName].bytes;
         if (snapped && snapped.error * k > l.error)
           levels[i] = { ...l, error: snapped.error * k, screenErrorPx: pxAt(snapped.error, l.switchDistance) };
       };
@@ -1215,18 +1219,18 @@ export class ObjectLodPlanner {
       // 1 -> 2). Where the download weight is higher, the extra vertex costs nothing.
       const hullVertices = (lod: MeshLod) => convexHull(lodPositions(lod)).points.length / 3;
       const hullBefore = hullVertices(as.low.lod);
-      if (written.low !== as.low.lod && hullVertices(written.low) > hullBefore) {
-        const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, o.deflate!);
+      const hullAfter = written.low === as.low.lod ? hullBefore : hullVertices(written.low);
+      if (hullAfter > hullBefore) {
         const download = streamingCost(
           {
-            high: bytes(written.high),
-            medium: bytes(written.medium),
-            low: bytes(written.low),
-            lowest: bytes(written.lowest),
+            high: writtenBytes.high(),
+            medium: writtenBytes.medium(),
+            low: writtenBytes.low(),
+            lowest: writtenBytes.lowest(),
           },
           radius,
         ).streaming;
-        if (convexHullPhysicsCost(hullVertices(written.low)) > Math.max(download, serverWeight(1))) {
+        if (convexHullPhysicsCost(hullAfter) > Math.max(download, serverWeight(1))) {
           levels[1] = planned[1];
           lower('low', 1, (lod) => hullVertices(lod) <= hullBefore);
         }
@@ -1254,8 +1258,8 @@ export class ObjectLodPlanner {
 
   /**
    * Step 4 of plan(): `lod` (as written) with its vertices moved within a share of `bound` (model
-   * units) so that its block compresses smaller (asset/vertex-precision.ts), or undefined when
-   * nothing saves bytes. Its positions move only while its error (`error` now, model units) stays
+   * units) so that its block compresses smaller (asset/vertex-precision.ts), with that block's
+   * bytes, or undefined when nothing saves bytes. Its positions move only while its error (`error` now, model units) stays
    * within the bound and its silhouette coverage does not drop below its `coverage` now (the
    * silhouette is kept as planned): a LOD already over its bound (a fallback, Generate's own)
    * keeps them.
@@ -1276,7 +1280,7 @@ export class ObjectLodPlanner {
     far: number,
     fromViewer: boolean,
     keeps?: (lod: MeshLod) => boolean,
-  ): { lod: MeshLod; error: number; coverage?: number } | undefined {
+  ): { lod: MeshLod; error: number; coverage?: number; bytes: number } | undefined {
     const { lod } = as;
     if (lodTriangleCount(lod) === 0) return undefined;
     const deflate = this.options.deflate!;
@@ -1304,14 +1308,16 @@ export class ObjectLodPlanner {
         uvError,
         normalBits: NORMAL_BITS,
       });
-      const smaller = lodBlockBytes(snapped, this.normalization, deflate) < before;
+      const bytes = lodBlockBytes(snapped, this.normalization, deflate);
+      const smaller = bytes < before;
       // No position bit to clear (nor at any smaller share, the last one moving none): the LOD's
       // geometry is as it was, so are its error and silhouette.
-      if (stats.positionBits.every((b) => b === 0)) return smaller ? { lod: snapped, error } : undefined;
+      if (stats.positionBits.every((b) => b === 0)) return smaller ? { lod: snapped, error, bytes } : undefined;
       if (!smaller) continue;
       if (keeps && !keeps(snapped)) continue;
       const m = this.measure(snapped, true);
-      if (m.error <= bound && m.coverage >= coverage) return { lod: snapped, error: m.error, coverage: m.coverage };
+      if (m.error <= bound && m.coverage >= coverage)
+        return { lod: snapped, error: m.error, coverage: m.coverage, bytes };
     }
     return undefined;
   }
