@@ -114,20 +114,26 @@ export function physicsHookFor(
       err(`slmesh: ${printable(message)}\n`);
     }
   };
-  // Auto on a linkset: its land impact is the largest of the summed download, physics and server
-  // weights, so a part's closer physics fit is held to what the rest leaves (fitAllowance). The
-  // sums are priced once per model (the objects' LODs are final when physics starts).
-  let linkset: { objects: readonly SlObject[]; floor: number } | undefined;
-  const floorOf = (objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
-    if (linkset?.objects !== objects) {
-      // Priced as written: each lower LOD given high's box (what the writer does next).
-      const bare = objects.map((o) =>
-        conformObject({ ...o, hull: undefined, decomposition: undefined, physicsMesh: undefined }),
-      );
-      const l = costReport({ objects: bare }, { deflate, scaleFactors: f }).linkset;
-      linkset = { objects, floor: Math.max(l.streaming, l.server) };
-    }
-    return linkset.floor;
+  // Auto judges shapes by land impact: it needs each object's download weight, and on a linkset
+  // (whose land impact is the largest of the summed download, physics and server weights, so a
+  // part's closer physics fit is held to what the rest leaves: fitAllowance) the sums. They are
+  // priced once per model (the objects' LODs are final when physics starts), as written: without
+  // physics, each lower LOD given high's box (what the writer does next).
+  const priceAsWritten = (objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
+    const bare = objects.map((o) =>
+      conformObject({ ...o, hull: undefined, decomposition: undefined, physicsMesh: undefined }),
+    );
+    const r = costReport({ objects: bare }, { deflate, scaleFactors: f });
+    return {
+      objects,
+      floor: Math.max(r.linkset.streaming, r.linkset.server),
+      downloads: r.objects.map((o) => o.streaming),
+    };
+  };
+  let linkset: ReturnType<typeof priceAsWritten> | undefined;
+  const pricedAsWritten = (objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
+    if (linkset?.objects !== objects) linkset = priceAsWritten(objects, deflate, f);
+    return linkset;
   };
   // The parts before this one weigh what they chose. Each after it weighs at least the lightest
   // shape (a 4-vertex hull) on the first pass, and on the second at least the lightest its first
@@ -142,7 +148,7 @@ export function physicsHookFor(
             : j > index && pass === 2
               ? lightest(objects[j])
               : LIGHTEST_PHYSICS;
-    return floorOf(objects, deflate, f) - spent;
+    return pricedAsWritten(objects, deflate, f).floor - spent;
   };
   // Built per object in turn, the first pass can leave a linkset's summed physics over its download
   // or server weight when the parts that had ample allowance early kept heavier fits, or a later
@@ -174,19 +180,14 @@ export function physicsHookFor(
       ? { update: (f: number) => progress.fraction(label, f), done: () => {} }
       : progressLine(`physics ${object.name}`);
     try {
-      // Auto judges shapes by the object's land impact: it needs the object's download weight, as
-      // written (its lower LODs given high's box).
+      // The object's download weight as written (its entry in the model's, when the context's model
+      // holds it: a caller may pass another).
       const downloadWeight =
-        mode === 'auto'
-          ? costReport(
-              {
-                objects: [
-                  conformObject({ ...object, hull: undefined, decomposition: undefined, physicsMesh: undefined }),
-                ],
-              },
-              { deflate: ctx.deflate, scaleFactors: ctx.scaleFactors },
-            ).objects.reduce((a, o) => a + o.streaming, 0)
-          : undefined;
+        mode !== 'auto'
+          ? undefined
+          : ctx.model.objects[ctx.index]?.lods === object.lods
+            ? pricedAsWritten(ctx.model.objects, ctx.deflate, ctx.scaleFactors).downloads[ctx.index]
+            : priceAsWritten([object], ctx.deflate, ctx.scaleFactors).downloads[0];
       // The decomposition and the opening test follow the authored surface, not the planned high.
       const surface = ctx.input && ctx.input.lods.high !== object.lods.high ? ctx.input.lods.high : undefined;
       // Auto judges openings in the linkset: the other objects overhead close this one's spaces
