@@ -59,6 +59,11 @@ const runOptions = (cwd: string) =>
     env: { ...process.env, SLMESH_CANARY_SECRET: CANARY },
   }) as const;
 
+/** Writes `budget` as the folder's slmesh.budget.json. */
+function writeBudget(dir: string, budget: object): void {
+  writeFileSync(join(dir, 'slmesh.budget.json'), JSON.stringify(budget));
+}
+
 function slmesh(cwd: string, ...args: string[]): Run {
   const r = spawnSync(process.execPath, [bin, ...args], { ...runOptions(cwd), input: '' });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
@@ -225,10 +230,7 @@ describe('symbolic links and hidden files: nothing outside the model folder is r
     copyFileSync(join(root, 'test-assets/cube.glb'), join(o, 'real.glb'));
     symlinkSync(join(o, 'real.glb'), join(d, 'link.glb'));
     refused(slmesh(d, 'cost', 'link.glb'), /link\.glb: resolves .* outside/);
-    writeFileSync(
-      join(d, 'slmesh.budget.json'),
-      JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
-    );
+    writeBudget(d, { rules: [{ files: '**/*.glb', maxLandImpact: 100 }] });
     refused(slmesh(d, 'check'), /link\.glb: resolves .* outside/);
   });
 
@@ -359,7 +361,7 @@ describe('budgets and baselines from a pull request', () => {
           JSON.stringify(next ? { extends: next, rules: [] } : { rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
         );
     }
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ extends: ['a0.json', 'b0.json'] }));
+    writeBudget(d, { extends: ['a0.json', 'b0.json'] });
     const r = slmesh(d, 'check');
     clean(r);
     // 61 files are over the 64-file limit? No: 60 + the top one; within it, and read once each.
@@ -374,7 +376,7 @@ describe('budgets and baselines from a pull request', () => {
         join(d, `c${i}.json`),
         JSON.stringify(i < 99 ? { extends: `c${i + 1}.json`, rules: [] } : { rules: [{ files: '*.glb' }] }),
       );
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ extends: 'c0.json' }));
+    writeBudget(d, { extends: 'c0.json' });
     refused(slmesh(d, 'check'), /slmesh\.budget\.json: extends more than 64 budget files \(the limit\)/);
   });
 
@@ -382,10 +384,7 @@ describe('budgets and baselines from a pull request', () => {
     const d = folder();
     withModel(d);
     const glob = `${'{a,b}'.repeat(12)}*.glb`;
-    writeFileSync(
-      join(d, 'slmesh.budget.json'),
-      JSON.stringify({ rules: Array.from({ length: 2000 }, () => ({ files: glob })) }),
-    );
+    writeBudget(d, { rules: Array.from({ length: 2000 }, () => ({ files: glob })) });
     refused(slmesh(d, 'check'), /slmesh\.budget\.json: its globs expand to more than 20000 alternatives \(the limit/);
   });
 
@@ -398,11 +397,11 @@ describe('budgets and baselines from a pull request', () => {
     withModel(e);
     mkdirSync(join(e, '.git'));
     symlinkSync(join(outside, 'secret.json'), join(e, 'base.json'));
-    writeFileSync(join(e, 'slmesh.budget.json'), JSON.stringify({ extends: 'base.json' }));
+    writeBudget(e, { extends: 'base.json' });
     refused(slmesh(e, 'check'), /extends "base\.json": resolves .* outside the repository/);
-    writeFileSync(join(e, 'slmesh.budget.json'), JSON.stringify({ extends: join(outside, 'secret.json') }));
+    writeBudget(e, { extends: join(outside, 'secret.json') });
     refused(slmesh(e, 'check'), /outside the repository/);
-    writeFileSync(join(e, 'slmesh.budget.json'), JSON.stringify({ extends: '/etc/passwd' }));
+    writeBudget(e, { extends: '/etc/passwd' });
     refused(slmesh(e, 'check'), /outside the repository/);
   });
 
@@ -416,10 +415,7 @@ describe('budgets and baselines from a pull request', () => {
   it('a baseline with 1e999 is refused; one with 200k removed assets is tabled', async () => {
     const d = folder();
     withModel(d);
-    writeFileSync(
-      join(d, 'slmesh.budget.json'),
-      JSON.stringify({ rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
-    );
+    writeBudget(d, { rules: [{ files: '**/*.glb', maxLandImpact: 100 }] });
     const file = (path: string, li: string) =>
       `{"path":${JSON.stringify(path)},"linkset":{"landImpact":${li},"streaming":1,"physics":1,"server":1,"prims":1},"objects":[]}`;
     writeFileSync(join(d, 'inf.json'), `{"generator":{"name":"slmesh"},"files":[${file('cube.glb', '1e999')}]}`);
@@ -433,10 +429,7 @@ describe('budgets and baselines from a pull request', () => {
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'wip/kept.glb'));
     symlinkSync(join(d, 'nowhere.glb'), join(d, 'wip/dangling.glb'));
     writeFileSync(join(d, 'notafolder'), 'x');
-    writeFileSync(
-      join(d, 'slmesh.budget.json'),
-      JSON.stringify({ ignore: 'wip/**', rules: [{ files: '**/*.glb', maxLandImpact: 100 }] }),
-    );
+    writeBudget(d, { ignore: 'wip/**', rules: [{ files: '**/*.glb', maxLandImpact: 100 }] });
     const many = Array.from({ length: 200_000 }, (_, i) => file(`gone/${i}.glb`, '1'));
     for (const p of ['wip/kept.glb', 'wip/dangling.glb', 'notafolder/x.glb']) many.push(file(p, '1'));
     writeFileSync(join(d, 'many.json'), `{"generator":{"name":"slmesh"},"files":[${many.join(',')}]}`);
@@ -458,10 +451,7 @@ describe('the gate cannot be blinded or spoofed', () => {
     mkdirSync(join(d, 'newfolder'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'props/cube.glb'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'newfolder/SHOUT.GLB'));
-    writeFileSync(
-      join(d, 'slmesh.budget.json'),
-      JSON.stringify({ rules: [{ files: 'props/*.glb', maxLandImpact: 100 }] }),
-    );
+    writeBudget(d, { rules: [{ files: 'props/*.glb', maxLandImpact: 100 }] });
     const r = slmesh(d, 'check');
     clean(r);
     expect(r.status, r.stdout + r.stderr).toBe(1);
@@ -475,10 +465,7 @@ describe('the gate cannot be blinded or spoofed', () => {
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'build/generated.glb'));
     copyFileSync(join(root, 'test-assets/cube.glb'), join(d, 'wip.glb'));
     writeFileSync(join(d, '.gitignore'), '# outputs\nbuild/\n');
-    writeFileSync(
-      join(d, 'slmesh.budget.json'),
-      JSON.stringify({ ignore: 'wip.glb', rules: [{ files: 'cube.glb', maxLandImpact: 100 }] }),
-    );
+    writeBudget(d, { ignore: 'wip.glb', rules: [{ files: 'cube.glb', maxLandImpact: 100 }] });
     const r = slmesh(d, 'check');
     clean(r);
     expect(r.status, r.stdout + r.stderr).toBe(0);
@@ -511,7 +498,7 @@ describe('the gate cannot be blinded or spoofed', () => {
     writeFileSync(join(d, bad), 'not json');
     const r = slmesh(d, 'cost', bad);
     refused(r, /not a glTF/);
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ rules: [{ files: '*.gltf', maxLandImpact: 0 }] }));
+    writeBudget(d, { rules: [{ files: '*.gltf', maxLandImpact: 0 }] });
     const check = slmesh(d, 'check', 'm.gltf', '--format', 'github');
     clean(check);
     expect(check.status).toBe(1);
@@ -547,7 +534,7 @@ describe('outputs: nothing overwritten the user did not name; every file-system 
     refused(slmesh(d, 'optimize', 'in.glb', '-o', 'ok.glb', '--report', 'dir.json'), /dir\.json: is a folder/);
     expect(existsSync(join(d, 'ok.glb'))).toBe(false);
     refused(slmesh(d, 'cost', 'in.glb', '--emit-asset', 'file'), /cannot write/);
-    writeFileSync(join(d, 'slmesh.budget.json'), JSON.stringify({ rules: [{ files: '*.glb', maxLandImpact: 100 }] }));
+    writeBudget(d, { rules: [{ files: '*.glb', maxLandImpact: 100 }] });
     refused(slmesh(d, 'check', 'in.glb', '--format', 'json=dir.json'), /dir\.json: is a folder/);
     expect(statSync(join(d, 'dir.json')).isDirectory()).toBe(true);
   });
