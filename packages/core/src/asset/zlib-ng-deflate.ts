@@ -375,12 +375,17 @@ function updateQuads(s: State, from: number, to: number): void {
     quad = s.quad;
   if (from < 0) from = 0;
   if (to > quad.length) to = quad.length;
-  const byteAt = (i: number) => (i < win.length ? win[i] : 0);
-  let q = byteAt(from) | (byteAt(from + 1) << 8) | (byteAt(from + 2) << 16) | (byteAt(from + 3) << 24);
+  let q =
+    byteAt(win, from) | (byteAt(win, from + 1) << 8) | (byteAt(win, from + 2) << 16) | (byteAt(win, from + 3) << 24);
   for (let i = from; i < to; i++) {
     quad[i] = q;
-    q = (q >>> 8) | (byteAt(i + 4) << 24);
+    q = (q >>> 8) | (byteAt(win, i + 4) << 24);
   }
+}
+
+/** The window's byte at i, 0 past its end. (One function, not a closure per call: a new closure each call is a new call target, which throws compiled callers away.) */
+function byteAt(win: Uint8Array, i: number): number {
+  return i < win.length ? win[i] : 0;
 }
 
 /** Slides head and prev down by W_SIZE, saturating at 0 (slide_hash). */
@@ -930,14 +935,52 @@ function countBlock(s: State, type: number, storedLen: number): void {
 
 // 8. deflate_slow with flush = Z_FINISH.
 
+/**
+ * deflate_slow: each step reads the window (8a), then deflateRun takes the steps. The window
+ * refill and the block flush, which happen once per 32 KiB or per 16,383 symbols, are taken
+ * here, outside deflateRun's loop: a loop that holds a call it has not made yet is compiled
+ * without it and thrown away when it comes (V8's "insufficient type feedback"), so the first
+ * deflate of a big block ran about twice as long as the next ones.
+ */
 function deflateSlow(s: State): void {
-  const win = s.window;
   for (;;) {
-    // 8a. Keep MIN_LOOKAHEAD bytes ahead, except at the end of the input.
+    // 8a. Keep MIN_LOOKAHEAD bytes ahead, except at the end of the input (then one step at a
+    // time, with the refill, which may still slide the window, before each, as zlib-ng does).
     if (s.lookahead < MIN_LOOKAHEAD) {
       fillWindow(s);
       if (s.lookahead === 0) break;
     }
+    const run = deflateRun(s, s.lookahead < MIN_LOOKAHEAD);
+    if (run === RUN_ON) continue;
+    flushBlock(s, false);
+    if (run >= 0) {
+      // 8d's flush comes before its step ends (the block holds the literal, not the next byte).
+      s.prevLength = run;
+      s.strstart++;
+      s.lookahead--;
+    }
+  }
+  if (s.matchAvailable) {
+    tallyLit(s, s.window[s.strstart - 1]);
+    s.matchAvailable = false;
+  }
+  s.insert = s.strstart < MIN_MATCH - 1 ? s.strstart : MIN_MATCH - 1;
+  flushBlock(s, true);
+}
+
+/** deflateRun: no flush due (the window needs reading, or the input ended). */
+const RUN_ON = -1;
+/** deflateRun: flush the block now; the step is complete. */
+const RUN_FLUSH = -2;
+
+/**
+ * deflate_slow's steps 8b to 8e, while MIN_LOOKAHEAD bytes are ahead (one step when `tail`).
+ * Returns RUN_ON, RUN_FLUSH, or (8d with a full symbol buffer) the match length the step sets
+ * as prevLength once the block is flushed.
+ */
+function deflateRun(s: State, tail: boolean): number {
+  const win = s.window;
+  do {
     // 8b. Insert the string at strstart; search its chain unless the previous match is long.
     let hashHead = 0;
     if (s.lookahead >= WANT_MIN_MATCH) hashHead = quickInsert(s, s.strstart);
@@ -962,11 +1005,10 @@ function deflateSlow(s: State): void {
       s.prevLength = 0;
       s.matchAvailable = false;
       s.strstart += movFwd + 1;
-      if (bflush) flushBlock(s, false);
+      if (bflush) return RUN_FLUSH;
     } else if (s.matchAvailable) {
       // 8d. No match before, or a longer one now: the previous byte goes out as a literal.
-      const bflush = tallyLit(s, win[s.strstart - 1]);
-      if (bflush) flushBlock(s, false);
+      if (tallyLit(s, win[s.strstart - 1])) return matchLen;
       s.prevLength = matchLen;
       s.strstart++;
       s.lookahead--;
@@ -977,13 +1019,8 @@ function deflateSlow(s: State): void {
       s.strstart++;
       s.lookahead--;
     }
-  }
-  if (s.matchAvailable) {
-    tallyLit(s, win[s.strstart - 1]);
-    s.matchAvailable = false;
-  }
-  s.insert = s.strstart < MIN_MATCH - 1 ? s.strstart : MIN_MATCH - 1;
-  flushBlock(s, true);
+  } while (!tail && s.lookahead >= MIN_LOOKAHEAD);
+  return RUN_ON;
 }
 
 // 9. zlib wrapper.
