@@ -2,13 +2,15 @@
  * Fewer vertices for a convex hull that sits inside the original: farthest-point insertion.
  *
  * Start from the four points spanning the largest tetrahedron found greedily; then, round by
- * round, hull the chosen points and add the original points lying farthest outside it (one per
- * face, the farthest first, a third of the current count per round at most), until none is
- * farther than `maxError` or `maxVertices` are chosen. The result's vertices are a subset of the
+ * round, hull the chosen points and add the original points lying farther outside it than
+ * `maxError` (one per face, the farthest first, a third of the current count per round at most),
+ * until none is or `maxVertices` are chosen; the last round's points that turn out not to be
+ * needed are dropped again. The result's vertices are a subset of the
  * input's, so it lies inside the original hull and within `maxError` of every original vertex
  * (distance measured to the face planes, a lower bound that is exact where a face is nearest).
  *
- * With `minVolume`, rounds continue until the subset's hull also keeps that much volume.
+ * With `minVolume`, rounds continue until the subset's hull also keeps that much volume: once
+ * only the volume is short, one point (the farthest outside) per round.
  *
  * This is the inner counterpart of convex-hull.ts's containing reduction. For decomposition
  * hulls it is the better trade: for the same error an inner polytope needs about half the
@@ -79,11 +81,9 @@ export function simplifyHull(points: Float64Array, maxVertices: number, maxError
   const chosen = seedTetrahedron(points);
   if (chosen.length < 4) return n <= limit ? points : points.slice(0, 3 * limit);
   const inSet = new Set(chosen);
-  const gather = () => {
-    const out = new Float64Array(chosen.length * 3);
-    chosen.forEach((i, k) => out.set(points.subarray(3 * i, 3 * i + 3), 3 * k));
-    return out;
-  };
+  const gather = () => pointsAt(points, chosen);
+  /** The points the last round added. */
+  let batch: number[] = [];
   for (;;) {
     const sub = gather();
     const hull = fastConvexHull(sub);
@@ -112,23 +112,77 @@ export function simplifyHull(points: Float64Array, maxVertices: number, maxError
         bestIdx[f] = i;
       }
     }
-    // 2. Add the worst ones: all beyond maxError, or while the volume is short, the farthest.
+    // 2. Add the worst ones: those beyond maxError, or while the volume is short, the farthest.
+    //    (A face whose farthest point is within maxError needs none while the volume suffices:
+    //    adding it anyway spent vertices the error did not ask for.)
+    const volumeShort = hull.volume < minVolume;
     const cands: number[] = [];
     let worst = 0;
     for (let k = 0; k < nf; k++) {
       if (bestIdx[k] < 0) continue;
-      cands.push(k);
       worst = Math.max(worst, bestOf[k]);
+      if (volumeShort || bestOf[k] > maxError) cands.push(k);
     }
+    if (worst <= maxError && !volumeShort)
+      return batch.length > 1 ? pruned(points, chosen, batch, maxError, minVolume) : sub;
     if (cands.length === 0 || chosen.length >= limit) return sub;
-    if (worst <= maxError && hull.volume >= minVolume) return sub;
     cands.sort((x, y) => bestOf[y] - bestOf[x] || bestIdx[x] - bestIdx[y]);
-    const room = Math.min(limit - chosen.length, Math.max(1, Math.floor(chosen.length / 3)));
+    // Past the error, only the volume is short: one point at a time, so none is spent beyond it.
+    const room = Math.min(limit - chosen.length, worst <= maxError ? 1 : Math.max(1, Math.floor(chosen.length / 3)));
+    batch = [];
     for (let k = 0; k < cands.length && k < room; k++) {
       const i = bestIdx[cands[k]];
       if (inSet.has(i)) continue;
       inSet.add(i);
       chosen.push(i);
+      batch.push(i);
     }
   }
+}
+
+/**
+ * The chosen points without those of the last round (`batch`, added together) that the error and
+ * the volume do not need, tried from the last added (the nearest of them) back. Dropping points
+ * only shrinks the hull, so a point found needed stays needed as others are dropped.
+ */
+function pruned(
+  points: Float64Array,
+  chosen: number[],
+  batch: number[],
+  maxError: number,
+  minVolume: number,
+): Float64Array {
+  const keep = new Set(chosen);
+  const gather = () =>
+    pointsAt(
+      points,
+      chosen.filter((i) => keep.has(i)),
+    );
+  for (let b = batch.length - 1; b >= 0; b--) {
+    keep.delete(batch[b]);
+    const hull = keep.size >= 4 ? fastConvexHull(gather()) : undefined;
+    if (!hull || hull.volume < minVolume || farthestOutside(points, hull.planes) > maxError) keep.add(batch[b]);
+  }
+  return gather();
+}
+
+/** The points of `points` (flat xyz) at the indices `idx`, in that order. */
+function pointsAt(points: Float64Array, idx: readonly number[]): Float64Array {
+  const out = new Float64Array(idx.length * 3);
+  idx.forEach((i, k) => out.set(points.subarray(3 * i, 3 * i + 3), 3 * k));
+  return out;
+}
+
+/** How far the farthest of `points` lies outside the planes (a x + b y + c z = d, outward). */
+function farthestOutside(points: Float64Array, planes: Float64Array): number {
+  let worst = 0;
+  for (let i = 0; i < points.length; i += 3) {
+    let d = -Infinity;
+    for (let k = 0; k < planes.length; k += 4) {
+      const s = planes[k] * points[i] + planes[k + 1] * points[i + 1] + planes[k + 2] * points[i + 2] - planes[k + 3];
+      if (s > d) d = s;
+    }
+    if (d > worst) worst = d;
+  }
+  return worst;
 }

@@ -34,6 +34,29 @@ describe('simplifyHull', () => {
     expect(simplifyHull(p, 12, 0).length / 3).toBeLessThanOrEqual(12);
   });
 
+  it('adds no vertex the error or the volume did not ask for: without the last one added, one of them fails (property)', () => {
+    // The output lists the chosen points in the order they were added. The last was added because
+    // the hull of the others was short of the volume floor or left a point beyond the error; a
+    // round that added several at once (as the farthest point of every face) fails this.
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 40, max: 400 }),
+        fc.double({ min: 0.002, max: 0.2, noNaN: true }),
+        fc.double({ min: 0.9, max: 0.995, noNaN: true }),
+        (n, err, keep) => {
+          const p = spherePoints(n, 2);
+          const floor = keep * exactConvexHull(p)!.volume;
+          const out = simplifyHull(p, 256, err, floor);
+          if (out.length / 3 <= 4 || out.length === p.length) return;
+          const before = exactConvexHull(out.subarray(0, out.length - 3))!;
+          // (1e-6: at an error equal to a point's distance the two hull builders round apart.)
+          expect(before.volume < floor || worstOutside(before.planes, p) > err - 1e-6).toBe(true);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
   it('returns points of the input, all in convex position (property)', () => {
     fc.assert(
       fc.property(
