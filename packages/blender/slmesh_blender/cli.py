@@ -198,7 +198,9 @@ def optimize_argv(
     ``supported`` is :func:`parse_help_options` of ``optimize --help``: ``--split`` is passed
     when the CLI has it (older CLIs write one file by default; newer ones write siblings by
     default), ``--report``, ``--target-li``, ``--max-error-px``, ``--keep-lods`` and
-    ``--merge-objects`` only when listed. An option the CLI lacks is left out and named in ``notes``.
+    ``--merge-objects`` only when listed; with joining off, ``--no-merge-objects`` when listed (a CLI
+    that has it joins more prims than a linkset holds by default). An option the CLI lacks is left
+    out and named in ``notes``.
     """
     argv = [*base, "optimize", model, "-o", output]
     notes: list[str] = []
@@ -229,6 +231,10 @@ def optimize_argv(
         argv.append("--keep-precision")  # older CLIs never move vertices: nothing to note
     if options.merge_objects:
         want("--merge-objects", label="joining objects")
+    elif "--no-merge-objects" in supported:
+        # 'Join objects' off keeps the objects apart (the round trip pairs them by name), also
+        # where the CLI would join them by default (more prims than a linkset holds).
+        argv.append("--no-merge-objects")
     used_report = None
     if report_path and "--report" in supported:
         argv.extend(["--report", report_path])

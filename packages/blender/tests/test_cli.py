@@ -166,6 +166,13 @@ Options:
         self.assertNotIn("--merge-objects", apart.argv)
         older = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(merge_objects=True), options - {"--merge-objects"})
         self.assertNotIn("--merge-objects", older.argv)
+        # A CLI that joins more prims than a linkset holds by default is told not to when unticked.
+        newer = options | {"--no-merge-objects"}
+        off = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(), newer)
+        self.assertIn("--no-merge-objects", off.argv)
+        on = cli.optimize_argv(self.BASE, "in.glb", "out.glb", cli.OptimizeOptions(merge_objects=True), newer)
+        self.assertIn("--merge-objects", on.argv)
+        self.assertNotIn("--no-merge-objects", on.argv)
         self.assertEqual(len(older.notes), 1)
         self.assertIn("joining objects ignored", older.notes[0])
 

@@ -119,6 +119,23 @@ describe('slmesh optimize', () => {
     expect(validateReport(report)).toBe(true);
   });
 
+  it('joins by default the 300 cubes, which apart cannot be linked (over 256 prims); --no-merge-objects keeps them apart', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    const r = slmesh('optimize', asset('prims-300.glb'), '-o', join(dir, 'joined.glb'), '-q');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^objects: 300 objects joined into one, "P000" \(apart they are 300 prims, and a linkset holds at most 256\)/m);
+    const joined = costJson(join(dir, 'joined.glb')).linkset;
+    expect(joined.prims).toBe(1);
+    expect(joined.linkable.ok).toBe(true);
+    const apart = slmesh('optimize', asset('prims-300.glb'), '-o', join(dir, 'apart.glb'), '-q', '--no-merge-objects');
+    expect(apart.status).toBe(0);
+    expect(apart.stdout).toMatch(/^tip: joined into one object, these 300 objects would cost less/m);
+    const kept = costJson(join(dir, 'apart.glb')).linkset;
+    expect(kept.prims).toBe(300);
+    expect(kept.linkable.ok).toBe(false);
+    expect(joined.landImpact).toBeLessThan(kept.landImpact);
+  });
+
   it('writes sibling files the viewer loads next to the main one (--split is a deprecated no-op)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     expect(slmesh('optimize', asset('beveled-cube-3mat.glb'), '-o', join(dir, 'cube.glb')).status).toBe(0);

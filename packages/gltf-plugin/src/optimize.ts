@@ -142,9 +142,12 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * `objects-mergeable` note gives the join's price when it would be lower (the CLI's default).
    * false: not tried. 'suggest' skips models over SUGGEST_JOIN_MAX_TRIANGLES. When tried, the
    * physics hook also runs on the joined object (one more call, its name the first part's).
-   * Default: false.
+   * 'auto' (the CLI's default): as 'suggest', but parts that are more prims than a linkset holds
+   * (256: apart they cannot be one object in-world) are always priced joined, whatever sets their
+   * land impact and however many triangles they have, and the join is written when it is better,
+   * as with true. Default: false.
    */
-  mergeObjects?: boolean | 'suggest';
+  mergeObjects?: boolean | 'suggest' | 'auto';
 }
 
 /**
@@ -195,7 +198,7 @@ export const OPTIMIZE_DEFAULTS = {
   ...SL_LODS_DEFAULTS,
   siblings: true,
   importer: 'current' as ImporterMode,
-  mergeObjects: false as boolean | 'suggest',
+  mergeObjects: false as boolean | 'suggest' | 'auto',
 };
 
 const BLOCKING = new Set(['no-mesh', 'no-high-lod', 'non-finite-vertex', 'bad-index']);
@@ -389,18 +392,26 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   //    not the joined object's Generate, are what the creator would otherwise get; a LOD that
   //    cannot shrink within the bound stays a copy of the one above). With mergeObjects true it
   //    is written when its land impact is lower and no LOD looks worse than the parts' worst or
-  //    the bound; by default ('suggest') the parts are written apart and a note gives the price.
+  //    the bound; with 'suggest' the parts are written apart and a note gives the price; 'auto'
+  //    writes the join too where the parts are more prims than a linkset holds.
   const inputTriangles = read.model.objects.reduce((a, x) => a + lodTriangleCount(x.lods.high), 0);
+  const link = done.after.linkset.linkable;
+  const unlinkable = o.mergeObjects === 'auto' && link.prims > link.maxPrims;
+  const writeJoin = o.mergeObjects === true || unlinkable;
   if (
     o.mergeObjects !== false &&
-    done.after.linkset.dominant !== 'download' &&
     read.model.objects.length > 1 &&
-    (o.mergeObjects === true || inputTriangles <= SUGGEST_JOIN_MAX_TRIANGLES)
+    (unlinkable ||
+      (done.after.linkset.dominant !== 'download' &&
+        (o.mergeObjects === true || inputTriangles <= SUGGEST_JOIN_MAX_TRIANGLES)))
   ) {
+    const apartWhy = unlinkable
+      ? `apart they are ${link.prims} prims, and a linkset holds at most ${link.maxPrims}`
+      : 'every prim costs at least 0.5 of server weight';
     const joined = await mergedInput(read, input, o.importer, o.inputLimit, scaleFactors);
     if ('reason' in joined) {
       logger.info(`optimize: ${input}: objects not joined: ${joined.reason}.`);
-      if (o.mergeObjects === true)
+      if (writeJoin)
         done.after.diagnostics.unshift({
           severity: 'info',
           code: 'objects-kept',
@@ -414,11 +425,11 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         other = await planAndWrite(joined.read, held, {
           ...ctx,
           progress: () => {},
-          write: o.mergeObjects === true,
+          write: writeJoin,
         });
       } catch (e) {
         // A tip never costs the run its output; a cancel (AbortError) still ends it.
-        if (o.mergeObjects === true || (e as Error)?.name === 'AbortError') throw e;
+        if (writeJoin || (e as Error)?.name === 'AbortError') throw e;
         logger.warn(`optimize: ${input}: the objects could not be priced joined: ${(e as Error)?.message ?? e}`);
         progress('join', 1, 1);
         return { ...done, before, diagnostics, inputs: read.files };
@@ -439,14 +450,14 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
           .join(', ') + (k > 4 ? ', ...' : '');
       const into = k === 1 ? `one, ${quoted}` : `${k}, ${quoted}`;
       const prices = `land impact ${was.toFixed(3)} apart, ${now.toFixed(3)} joined, worst LOD error ${worst(other).toFixed(2)} px joined`;
-      if (better && o.mergeObjects === true) {
+      if (better && writeJoin) {
         done = other;
         diagnostics = [...joined.read.diagnostics];
         done.after.diagnostics.unshift({
           severity: 'info',
           code: 'objects-merged',
           object: joined.names[0],
-          message: `${n} objects joined into ${into} (every prim costs at least 0.5 of server weight): ${prices}`,
+          message: `${n} objects joined into ${into} (${apartWhy}): ${prices}`,
         });
       } else if (better) {
         done.after.diagnostics.unshift({
@@ -454,7 +465,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
           code: 'objects-mergeable',
           message: `joined into ${k === 1 ? 'one object' : `${k} objects`}, these ${n} objects would cost less (every prim costs at least 0.5 of server weight): ${prices}; --merge-objects joins them`,
         });
-      } else if (o.mergeObjects === true) {
+      } else if (writeJoin) {
         const why =
           now >= was
             ? `their land impact would be ${now.toFixed(3)}, not lower than ${was.toFixed(3)}`
@@ -462,7 +473,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         done.after.diagnostics.unshift({
           severity: 'info',
           code: 'objects-kept',
-          message: `the ${n} objects were kept apart: joined into ${k === 1 ? 'one' : k}, ${why}`,
+          message: `the ${n} objects were kept apart${unlinkable ? ` (${apartWhy})` : ''}: joined into ${k === 1 ? 'one' : k}, ${why}`,
         });
       }
     }

@@ -372,6 +372,28 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     expect((await validator.validateBytes(joined.files[0].data)).issues.numErrors).toBe(0);
   }, 60_000);
 
+  it("'auto' (the CLI's default) writes the 300 cubes joined, since apart they are more prims than a linkset holds; 6 parts stay apart with a tip", async () => {
+    const auto = await optimizeFile(asset('prims-300.glb'), { output: out('p300-auto.glb'), mergeObjects: 'auto' });
+    expect(auto.model.objects).toHaveLength(1);
+    expect(auto.after.linkset.linkable.ok).toBe(true);
+    const merged = auto.after.diagnostics.find((d) => d.code === 'objects-merged');
+    expect(merged?.message).toMatch(
+      /^300 objects joined into one, "P000" \(apart they are 300 prims, and a linkset holds at most 256\): land impact 150\.000 apart, \d+\.\d+ joined/,
+    );
+    expect(auto.after.linkset.landImpact).toBeLessThan(150 / 2);
+    // The reference: 'suggest' prices the same join and writes the 300 apart (not linkable).
+    const suggest = await optimizeFile(asset('prims-300.glb'), { output: out('p300-suggest.glb'), mergeObjects: 'suggest' });
+    expect(suggest.model.objects).toHaveLength(300);
+    expect(suggest.after.linkset.linkable.ok).toBe(false);
+    expect(suggest.after.diagnostics.find((d) => d.code === 'objects-mergeable')?.message).toContain(
+      `${auto.after.linkset.landImpact.toFixed(3)} joined`,
+    );
+    const chair = await optimizeFile(asset('chair.glb'), { output: out('chair-auto.glb'), mergeObjects: 'auto' });
+    expect(chair.model.objects).toHaveLength(6);
+    expect(chair.after.diagnostics.some((d) => d.code === 'objects-mergeable')).toBe(true);
+    expect(chair.after.diagnostics.some((d) => d.code === 'objects-merged')).toBe(false);
+  }, 90_000);
+
   it("a join that fails to price never costs 'suggest' its output; a cancel still ends the run", async () => {
     // The hook fails on the joined object only (the 7th call): apart, the six parts are fine.
     const failing = (error: Error) => {

@@ -332,7 +332,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(options.keepHigh ? { keepHigh: true } : {}),
     ...(options.keepPrecision ? { keepPrecision: true } : {}),
-    mergeObjects: options.mergeObjects ? true : 'suggest',
+    mergeObjects: options.mergeObjects === true ? true : options.mergeObjects === false ? 'suggest' : 'auto',
     ...(options.highDistance !== undefined ? { highDistance: positive(options.highDistance, '--high-distance') } : {}),
     ...(triangles.budgets ? { maxTriangles: triangles.budgets } : {}),
     ...(triangles.inputLimit !== undefined ? { inputLimit: triangles.inputLimit } : {}),
@@ -562,8 +562,9 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     )
     .option(
       '--merge-objects',
-      'join the objects into one where that lowers land impact and no LOD looks worse (by default they stay apart, and a note gives the joined price when it would be lower)',
+      'join the objects into one where that lowers land impact and no LOD looks worse (by default only objects that are more prims than a linkset holds, 256, are joined so; others stay apart and a note gives the joined price when it would be lower)',
     )
+    .option('--no-merge-objects', 'keep the objects apart even when they are more prims than a linkset holds')
     .option(
       '--high-distance <metres>',
       'camera distance at which the high LOD is judged (default: where the object fills the view)',
