@@ -28,6 +28,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import {
+  bakePlacement,
   boxSize,
   costReport,
   emptyBox,
@@ -39,6 +40,7 @@ import {
   screenSpaceError,
   unionBox,
   viewerAutoLods,
+  worldBox,
   zlibNgDeflate,
 } from '@slmesh/core';
 import { isSiblingFileName, optimizeFile, readModelFile } from '@slmesh/gltf-plugin/node';
@@ -59,7 +61,7 @@ const HELD_OUT = [
   'glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb',
 ];
 
-const linksetSize = (model) => boxSize(model.objects.reduce((b, o) => unionBox(b, objectBox(o)), emptyBox()));
+const linksetSize = (model) => boxSize(model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox()));
 
 /** A model's objects as a GLB (glTF's Y-up: the inverse of the reader's (x, y, z) -> (x, -z, y)). */
 export async function writeGlb(path, model, gltf) {
@@ -104,6 +106,17 @@ const MEASURE = { samples: 32768, maxVertexSamples: 1 << 20, centroids: true };
  * size factor k: lower LODs at their switch distances, a changed high at the fill distance.
  */
 function worstError(model, planned, k) {
+  if (planned.objects.length !== model.objects.length) {
+    // optimize joined the objects (mergeObjects 'auto': more prims than a linkset holds): the
+    // joined object is measured in the world frame against every input object's high there.
+    if (planned.objects.length !== 1)
+      throw new Error(`${planned.objects.length} joined objects for ${model.objects.length}: not measured`);
+    const whole = {
+      name: 'joined input',
+      lods: { high: { faces: model.objects.flatMap((o) => bakePlacement(o).lods.high.faces) } },
+    };
+    return worstError({ objects: [whole] }, { objects: [bakePlacement(planned.objects[0])] }, k);
+  }
   let worst = 0;
   model.objects.forEach((o, i) => {
     const p = planned.objects[i];
@@ -185,7 +198,14 @@ export async function run({ root, log }) {
   const physics = physicsHookFor('auto', undefined, () => {});
   for (const c of corpus) {
     const { model: read } = await readModelFile(c.path, { siblings: false, lodNodes: 'lods' });
-    const model = { ...read, objects: read.objects.map((o) => ({ name: o.name, lods: { high: o.lods.high } })) };
+    const model = {
+      ...read,
+      objects: read.objects.map((o) => ({
+        name: o.name,
+        lods: { high: o.lods.high },
+        ...(o.placement ? { placement: o.placement } : {}),
+      })),
+    };
     const longest = Math.max(...linksetSize(model));
     for (const factor of c.sizes ? c.sizes.map((side) => side / longest) : [1, longest * 4 <= 60 ? 4 : 0.25]) {
       const k = factor;
@@ -198,6 +218,7 @@ export async function run({ root, log }) {
         siblings: false,
         size: { longestSide: longest * k },
         physics,
+        mergeObjects: 'auto',
       });
       const cpu = process.cpuUsage(t);
       const row = {
@@ -247,11 +268,11 @@ export async function run({ root, log }) {
     ).toFixed(2);
   const md = [];
   md.push(
-    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${heldOut.length} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning). "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes: as authored and 4x (1/4 when 4x passes 60 m); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
+    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${heldOut.length} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning). "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
   );
   md.push('');
   md.push(
-    "**as is** = the input uploaded with \"use LOD above\" (every LOD = high) and the single hull; **viewer + hull** = the viewer's auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize` with its defaults (LODs within 1 px, or within the viewer's own LOD's error at a level where that is coarser and never over the viewer chain's worst; the high LOD planned at the fill distance; physics `auto`, chosen by land impact), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input's high LOD (lower LODs at their switch distances, a planned high at the fill distance), by a sampled two-sided Hausdorff distance denser than the planner's own (32,768 area samples, every vertex and every triangle centroid on each side), the same for both chains; the viewer's LODs as the viewer shows them, stretched onto high's box (core `displayedLod`).",
+    "**as is** = the input uploaded with \"use LOD above\" (every LOD = high) and the single hull; **viewer + hull** = the viewer's auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize` with its defaults (LODs within 1 px, or within the viewer's own LOD's error at a level where that is coarser and never over the viewer chain's worst; the high LOD planned at the fill distance; physics `auto`, chosen by land impact; objects joined into one only where apart they are more prims than a linkset holds, 256, and the join is better), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input's high LOD (a joined object against every input object's high, in the world frame) (lower LODs at their switch distances, a planned high at the fill distance), by a sampled two-sided Hausdorff distance denser than the planner's own (32,768 area samples, every vertex and every triangle centroid on each side), the same for both chains; the viewer's LODs as the viewer shows them, stretched onto high's box (core `displayedLod`).",
   );
   md.push('');
   md.push(
