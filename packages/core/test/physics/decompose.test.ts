@@ -3,7 +3,7 @@ import { zlibNgDeflate } from '../../src/asset/zlib-ng-deflate.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { exactConvexHull } from '../../src/physics/convex-hull.js';
-import { decompose } from '../../src/physics/decompose.js';
+import { decompose, volumeFloors } from '../../src/physics/decompose.js';
 import { encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import { MeshInsideTest } from '../../src/geometry/mesh-inside.js';
@@ -217,6 +217,59 @@ describe('decompose', () => {
         }
       }),
       { numRuns: 12 },
+    );
+  });
+
+  it('a small part beside a large one is simplified further than alone; together the hulls keep 97.5 % of their volume', () => {
+    const ball = sphere(0.15, 48, 24, [3, 1, 1]);
+    const big = box([0, 0, 0], [2, 2, 2]);
+    const n = big.positions.length / 3;
+    const both: TestMesh = {
+      positions: Float64Array.from([...big.positions, ...ball.positions]),
+      indices: Uint32Array.from([...big.indices, ...Array.from(ball.indices, (i) => i + n)]),
+    };
+    const alone = decompose(ball.positions, ball.indices, FAST);
+    const r = decompose(both.positions, both.indices, FAST);
+    expect(alone.hulls).toHaveLength(1);
+    expect(r.hulls).toHaveLength(2);
+    const small = r.hulls.find((h) => h[0] > 2.5)!;
+    expect(small.length / 3).toBeLessThan(alone.hulls[0].length / 3);
+    // Still inside the ball's hull and within 0.8 x the tolerance of it.
+    const exact = exactConvexHull(Float64Array.from(ball.positions))!;
+    expect(worstOutside(hullPlanes(small), ball.positions)).toBeLessThanOrEqual(0.8 * 0.05 + 1e-6);
+    for (let i = 0; i < small.length; i += 3)
+      expect(insideHull(exact.planes, small[i], small[i + 1], small[i + 2], 1e-6)).toBe(true);
+    const volume = (h: ArrayLike<number>) => exactConvexHull(Float64Array.from(h))!.volume;
+    expect(r.hulls.reduce((a, h) => a + volume(h), 0)).toBeGreaterThanOrEqual(0.975 * (8 + exact.volume) - 1e-9);
+  });
+});
+
+describe('volumeFloors', () => {
+  it('loses at most the share asked of the summed volume, a smaller hull never a smaller share of its own, equal hulls alike (property)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.double({ min: 1e-9, max: 10, noNaN: true }), { minLength: 1, maxLength: 40 }),
+        fc.double({ min: 0, max: 0.2, noNaN: true }),
+        (volumes, loss) => {
+          const floors = volumeFloors(volumes, loss);
+          const total = volumes.reduce((a, v) => a + v, 0);
+          const lost = volumes.reduce((a, v, i) => a + v - floors[i], 0);
+          expect(lost).toBeLessThanOrEqual(loss * total * (1 + 1e-9) + 1e-15);
+          floors.forEach((f, i) => {
+            expect(f).toBeGreaterThanOrEqual(0);
+            expect(f).toBeLessThanOrEqual(volumes[i]);
+          });
+          for (let i = 0; i < volumes.length; i++)
+            for (let j = 0; j < volumes.length; j++)
+              if (volumes[i] < volumes[j])
+                expect(1 - floors[i] / volumes[i]).toBeGreaterThanOrEqual(1 - floors[j] / volumes[j] - 1e-12);
+          const same = volumeFloors(
+            volumes.map(() => volumes[0]),
+            loss,
+          );
+          same.forEach((f) => expect(f).toBeCloseTo((1 - loss) * volumes[0], 12));
+        },
+      ),
     );
   });
 });
