@@ -123,7 +123,9 @@ describe('slmesh optimize', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     const r = slmesh('optimize', asset('prims-300.glb'), '-o', join(dir, 'joined.glb'), '-q');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^objects: 300 objects joined into one, "P000" \(apart they are 300 prims, and a linkset holds at most 256\)/m);
+    expect(r.stdout).toMatch(
+      /^objects: 300 objects joined into one, "P000" \(apart they are 300 prims, and a linkset holds at most 256\)/m,
+    );
     const joined = costJson(join(dir, 'joined.glb')).linkset;
     expect(joined.prims).toBe(1);
     expect(joined.linkable.ok).toBe(true);

@@ -382,7 +382,10 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     );
     expect(auto.after.linkset.landImpact).toBeLessThan(150 / 2);
     // The reference: 'suggest' prices the same join and writes the 300 apart (not linkable).
-    const suggest = await optimizeFile(asset('prims-300.glb'), { output: out('p300-suggest.glb'), mergeObjects: 'suggest' });
+    const suggest = await optimizeFile(asset('prims-300.glb'), {
+      output: out('p300-suggest.glb'),
+      mergeObjects: 'suggest',
+    });
     expect(suggest.model.objects).toHaveLength(300);
     expect(suggest.after.linkset.linkable.ok).toBe(false);
     expect(suggest.after.diagnostics.find((d) => d.code === 'objects-mergeable')?.message).toContain(

@@ -517,7 +517,7 @@ export function decompose(
  */
 export function volumeFloors(volumes: readonly number[], loss: number): number[] {
   const total = volumes.reduce((a, v) => a + v, 0);
-  const shares = volumes.map((v) => Math.pow(Math.max(0, v), LOSS_SHARE_EXPONENT));
+  const shares = volumes.map((v) => Math.max(0, v) ** LOSS_SHARE_EXPONENT);
   const sum = shares.reduce((a, s) => a + s, 0);
   return volumes.map((v, i) => (sum > 0 ? Math.max(0, v - (loss * total * shares[i]) / sum) : v));
 }
