@@ -435,9 +435,60 @@ function containingPolytope(
 /**
  * The single convex hull (BoundingVerts) of `positions` (flat xyz), at most `maxVertices`
  * (default 256) vertices, containing every finite input point. See the file comment.
+ *
+ * Remembered for the last inputs (HULL_MEMO_FLOATS values in all): a linkset of copies of one
+ * part (fence pickets, an engine's springs) asks for the same hull once per copy, and a hull
+ * reduced to 256 vertices takes tens of milliseconds. An input is the same only when its every
+ * value is bit for bit equal (and its type and the limit); each caller gets its own copy.
  */
 export function convexHull(positions: Float32Array | Float64Array, maxVertices = MAX_HULL_VERTICES): ConvexHullResult {
   const limit = Math.max(4, Math.floor(maxVertices));
+  if (positions.length > HULL_MEMO_FLOATS / 4) return computeConvexHull(positions, limit);
+  const words = new Uint32Array(positions.buffer, positions.byteOffset, positions.byteLength / 4);
+  const key = `${positions instanceof Float32Array ? 'f' : 'd'}${limit}:${hashWords(words)}`;
+  const known = HULL_MEMO.get(key)?.find((e) => sameWords(e.words, words));
+  const result = known?.result ?? computeConvexHull(positions, limit);
+  if (!known) remember(key, words.slice(), result);
+  return { ...result, points: result.points.slice() };
+}
+
+/** Most input values convexHull remembers, over all its remembered inputs (16 MB of words). */
+const HULL_MEMO_FLOATS = 4_000_000;
+
+const HULL_MEMO = new Map<string, { words: Uint32Array; result: ConvexHullResult }[]>();
+/** Remembered keys, oldest first, and the values they hold. */
+const HULL_MEMO_ORDER: { key: string; size: number }[] = [];
+let hullMemoSize = 0;
+
+function remember(key: string, words: Uint32Array, result: ConvexHullResult): void {
+  const list = HULL_MEMO.get(key) ?? [];
+  list.push({ words, result: { ...result, points: result.points.slice() } });
+  HULL_MEMO.set(key, list);
+  HULL_MEMO_ORDER.push({ key, size: words.length });
+  hullMemoSize += words.length;
+  while (hullMemoSize > HULL_MEMO_FLOATS && HULL_MEMO_ORDER.length > 1) {
+    const old = HULL_MEMO_ORDER.shift()!;
+    const entries = HULL_MEMO.get(old.key)!;
+    entries.shift();
+    if (entries.length === 0) HULL_MEMO.delete(old.key);
+    hullMemoSize -= old.size;
+  }
+}
+
+/** FNV-1a over 32-bit words. */
+function hashWords(words: Uint32Array): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i], 0x01000193) >>> 0;
+  return `${words.length}:${h.toString(16)}`;
+}
+
+function sameWords(a: Uint32Array, b: Uint32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function computeConvexHull(positions: Float32Array | Float64Array, limit: number): ConvexHullResult {
   const { extent, maxAbs } = bounds(positions);
   // 1. Clean: exact duplicates only (welding near ones could leave a point outside).
   const pts = weldPoints(positions, 0);

@@ -203,3 +203,39 @@ describe('spansVolume and weldPoints', () => {
     expect(w.length / 3).toBe(2);
   });
 });
+
+describe('convexHull remembers its last inputs', () => {
+  /** A ball of 2000 points: its exact hull has more than 256 vertices, so it is reduced. */
+  const ball = (seed: number) => {
+    let s = seed;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647;
+    const out = new Float32Array(6000);
+    for (let i = 0; i < out.length; i += 3) {
+      const u = 2 * rnd() - 1,
+        t = 2 * Math.PI * rnd(),
+        r = Math.sqrt(1 - u * u);
+      out[i] = r * Math.cos(t);
+      out[i + 1] = r * Math.sin(t);
+      out[i + 2] = u;
+    }
+    return out;
+  };
+
+  it('gives a copy equal to a first computation to every caller, and a changed input its own hull', () => {
+    const a = ball(7);
+    const first = convexHull(a);
+    expect(first.reduced).toBe(true);
+    const kept = first.points.slice();
+    first.points.fill(0); // a caller that writes into its result
+    const again = convexHull(a.slice());
+    expect(Array.from(again.points)).toEqual(Array.from(kept));
+    expect(again.points).not.toBe(first.points);
+    // The same array changed in place (one point pushed out): not the remembered hull.
+    a[0] = 3;
+    const moved = convexHull(a);
+    expect(worstOutside(hullPlanes(moved.points), a)).toBeLessThanOrEqual(1e-5);
+    expect(Math.max(...Array.from(moved.points, Math.abs))).toBeGreaterThan(2);
+    // The limit is part of the input.
+    expect(convexHull(ball(7), 32).points.length / 3).toBeLessThanOrEqual(32);
+  });
+});
