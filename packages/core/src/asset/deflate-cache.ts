@@ -8,6 +8,7 @@
  * results (least recently used out).
  */
 
+import { hashBytes, sameBytes } from '../geometry/equal-keys.js';
 import type { DeflateFn } from '../types.js';
 
 /** The length `deflate(data, level)` returns: by its deflatedLength when it has one (no bytes made). */
@@ -21,23 +22,6 @@ interface Entry {
   /** What deflate returned; absent while only the length was asked for. */
   output?: Uint8Array;
   length: number;
-}
-
-function hashBytes(data: Uint8Array): number {
-  // FNV-1a over 32-bit words (plus the tail), then a final mix.
-  let h = 0x811c9dc5 ^ data.length;
-  const words = Math.floor(data.length / 4);
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  for (let i = 0; i < words; i++) h = Math.imul(h ^ view.getUint32(i * 4, true), 0x01000193);
-  for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
-  h ^= h >>> 15;
-  return h >>> 0;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 /**

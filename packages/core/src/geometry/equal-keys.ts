@@ -1,7 +1,27 @@
 /**
  * Grouping of equal fixed-width keys by a hash table: the welds of the LOD generator and the
- * importer's vertex remap (asset/importer-remap.ts).
+ * importer's vertex remap (asset/importer-remap.ts); and the hash and equality of whole byte
+ * arrays by which the deflate cache (asset/deflate-cache.ts) and the single hull
+ * (physics/convex-hull.ts) remember their inputs.
  */
+
+/** FNV-1a over the bytes as little-endian 32-bit words (plus the tail), then a final mix. */
+export function hashBytes(data: Uint8Array): number {
+  let h = 0x811c9dc5 ^ data.length;
+  const words = Math.floor(data.length / 4);
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let i = 0; i < words; i++) h = Math.imul(h ^ view.getUint32(i * 4, true), 0x01000193);
+  for (let i = words * 4; i < data.length; i++) h = Math.imul(h ^ data[i], 0x01000193);
+  h ^= h >>> 15;
+  return h >>> 0;
+}
+
+/** True when the two byte arrays are equal, byte for byte. */
+export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
 
 function fmix(h: number): number {
   h ^= h >>> 16;

@@ -23,6 +23,7 @@ import quickhull from 'quickhull3d/dist/quickhull3d.js';
 import { MAX_HULL_VERTICES } from '../constants.js';
 import { ConvexPolytope } from './convex-polytope.js';
 import { quickHull } from './quickhull.js';
+import { hashBytes, sameBytes } from '../geometry/equal-keys.js';
 import { triangleCross } from '../geometry/indexed-mesh.js';
 
 export interface ConvexHullResult {
@@ -444,48 +445,46 @@ function containingPolytope(
 export function convexHull(positions: Float32Array | Float64Array, maxVertices = MAX_HULL_VERTICES): ConvexHullResult {
   const limit = Math.max(4, Math.floor(maxVertices));
   if (positions.length > HULL_MEMO_FLOATS / 4) return computeConvexHull(positions, limit);
-  const words = new Uint32Array(positions.buffer, positions.byteOffset, positions.byteLength / 4);
-  const key = `${positions instanceof Float32Array ? 'f' : 'd'}${limit}:${hashWords(words)}`;
-  const known = HULL_MEMO.get(key)?.find((e) => sameWords(e.words, words));
-  const result = known?.result ?? computeConvexHull(positions, limit);
-  if (!known) remember(key, words.slice(), result);
+  const input = new Uint8Array(positions.buffer, positions.byteOffset, positions.byteLength);
+  const key = `${positions instanceof Float32Array ? 'f' : 'd'}${limit}:${hashBytes(input)}`;
+  const known = HULL_MEMO.get(key)?.find((e) => sameBytes(e.input, input));
+  const result = known?.result ?? remember(key, input.slice(), computeConvexHull(positions, limit));
   return { ...result, points: result.points.slice() };
 }
 
-/** Most input values convexHull remembers, over all its remembered inputs (16 MB of words). */
+/** Most input held by convexHull's memory, in 4-byte words over all its remembered inputs (16 MB). */
 const HULL_MEMO_FLOATS = 4_000_000;
 
-const HULL_MEMO = new Map<string, { words: Uint32Array; result: ConvexHullResult }[]>();
-/** Remembered keys, oldest first, and the values they hold. */
-const HULL_MEMO_ORDER: { key: string; size: number }[] = [];
-let hullMemoSize = 0;
+interface HullMemoEntry {
+  key: string;
+  /** The input's bytes (a copy). */
+  input: Uint8Array;
+  /** What computeConvexHull returned for it; never handed out (callers get copies). */
+  result: ConvexHullResult;
+}
 
-function remember(key: string, words: Uint32Array, result: ConvexHullResult): void {
-  const list = HULL_MEMO.get(key) ?? [];
-  list.push({ words, result: { ...result, points: result.points.slice() } });
-  HULL_MEMO.set(key, list);
-  HULL_MEMO_ORDER.push({ key, size: words.length });
-  hullMemoSize += words.length;
-  while (hullMemoSize > HULL_MEMO_FLOATS && HULL_MEMO_ORDER.length > 1) {
+const HULL_MEMO = new Map<string, HullMemoEntry[]>();
+/** Every remembered entry, oldest first. */
+const HULL_MEMO_ORDER: HullMemoEntry[] = [];
+/** Input words held, over every entry. */
+let hullMemoFloats = 0;
+
+/** Remembers `result` for `input` (the oldest entries out past HULL_MEMO_FLOATS); returns it. */
+function remember(key: string, input: Uint8Array, result: ConvexHullResult): ConvexHullResult {
+  const entry = { key, input, result };
+  const bucket = HULL_MEMO.get(key);
+  if (bucket) bucket.push(entry);
+  else HULL_MEMO.set(key, [entry]);
+  HULL_MEMO_ORDER.push(entry);
+  hullMemoFloats += input.length / 4;
+  while (hullMemoFloats > HULL_MEMO_FLOATS && HULL_MEMO_ORDER.length > 1) {
     const old = HULL_MEMO_ORDER.shift()!;
-    const entries = HULL_MEMO.get(old.key)!;
-    entries.shift();
-    if (entries.length === 0) HULL_MEMO.delete(old.key);
-    hullMemoSize -= old.size;
+    const b = HULL_MEMO.get(old.key)!;
+    b.splice(b.indexOf(old), 1);
+    if (b.length === 0) HULL_MEMO.delete(old.key);
+    hullMemoFloats -= old.input.length / 4;
   }
-}
-
-/** FNV-1a over 32-bit words. */
-function hashWords(words: Uint32Array): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < words.length; i++) h = Math.imul(h ^ words[i], 0x01000193) >>> 0;
-  return `${words.length}:${h.toString(16)}`;
-}
-
-function sameWords(a: Uint32Array, b: Uint32Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return result;
 }
 
 function computeConvexHull(positions: Float32Array | Float64Array, limit: number): ConvexHullResult {
