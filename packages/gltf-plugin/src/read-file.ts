@@ -76,12 +76,20 @@ function jsonErrorWhere(e: unknown): string {
   return 'syntax error';
 }
 
+/** What to do with a glTF 1.0 file. */
+const REEXPORT = 'convert it to glTF 2.0 first (for example `assimp export in.gltf out.glb -fglb2`, from assimp-utils)';
+
 /** The JSON part of a .gltf or .glb, parsed, or a SlmeshError naming the file. */
 export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<string, unknown>; glb: boolean } {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const glb = bytes.length >= 4 && view.getUint32(0, true) === GLB_MAGIC;
   let text: string;
   if (glb) {
+    if (bytes.length >= 8 && view.getUint32(4, true) !== 2)
+      throw new SlmeshError(
+        'INPUT_UNREADABLE',
+        `${path}: GLB version ${view.getUint32(4, true)}${view.getUint32(4, true) === 1 ? ' (glTF 1.0)' : ''}; slmesh reads glTF 2.0 (GLB version 2): ${REEXPORT}`,
+      );
     if (bytes.length < 20)
       throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (${bytes.length} bytes, no JSON chunk)`);
     const total = view.getUint32(8, true);
@@ -116,6 +124,20 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
   ) {
     throw new SlmeshError('INPUT_UNREADABLE', `${path}: not a glTF file (no "asset" object)`);
   }
+  // glTF 1.0 (a different schema: objects keyed by id where 2.0 has arrays) otherwise fails deep in
+  // the reader with a message about types. Its asset.version may be a number or missing; its
+  // collections are objects keyed by id either way.
+  const version = (json as { asset: { version?: unknown } }).asset.version;
+  const keyed = ['accessors', 'bufferViews', 'buffers', 'meshes', 'nodes'].some((k) => {
+    const v = (json as Record<string, unknown>)[k];
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  });
+  const named = typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
+  if ((named !== undefined && !/^2(\.|$)/.test(named)) || (version === undefined && keyed))
+    throw new SlmeshError(
+      'INPUT_UNREADABLE',
+      `${path}: glTF ${named !== undefined ? printableUri(named) : '1.0 (collections keyed by id)'}; slmesh reads glTF 2.0: ${REEXPORT}`,
+    );
   return { json: json as Record<string, unknown>, glb };
 }
 

@@ -58,6 +58,33 @@ describe('parseGltfJson', () => {
     );
     expectError(() => parseGltfJson('x.gltf', json({ foo: 1 })), 'INPUT_UNREADABLE', /no "asset"/);
   });
+  it('says a glTF 1.0 file is glTF 1.0 and how to get 2.0, instead of tripping over its types', () => {
+    expectError(
+      () => parseGltfJson('old.gltf', json({ asset: { version: '1.0' }, buffers: { b: {} } })),
+      'INPUT_UNREADABLE',
+      /^old\.gltf: glTF 1\.0; slmesh reads glTF 2\.0: convert it to glTF 2\.0 first/,
+    );
+    expectError(
+      () => parseGltfJson('old.gltf', json({ asset: { version: 1 } })),
+      'INPUT_UNREADABLE',
+      /^old\.gltf: glTF 1; slmesh reads glTF 2\.0/,
+    );
+    // No version, but 1.0's collections keyed by id.
+    expectError(
+      () => parseGltfJson('old.gltf', json({ asset: { generator: 'collada2gltf' }, meshes: { m: {} } })),
+      'INPUT_UNREADABLE',
+      /^old\.gltf: glTF 1\.0 \(collections keyed by id\); slmesh reads glTF 2\.0/,
+    );
+    const v1 = glb('{"asset":{"version":"1.0"}}');
+    new DataView(v1.buffer).setUint32(4, 1, true);
+    expectError(
+      () => parseGltfJson('old.glb', v1),
+      'INPUT_UNREADABLE',
+      /^old\.glb: GLB version 1 \(glTF 1\.0\); slmesh reads glTF 2\.0/,
+    );
+    expect(parseGltfJson('new.gltf', json({ asset: { version: '2.1' } })).glb).toBe(false);
+    expect(parseGltfJson('new.gltf', json({ asset: {} })).glb).toBe(false);
+  });
 });
 
 describe('checkUris', () => {
