@@ -122,7 +122,27 @@ beforeAll(async () => {
     join(dir, 'wrong-type.glb'),
     editGlbJson(ok, (j) => (j.meshes[0].primitives = 5)),
   );
-  cases['wrong-type.glb'] = /cannot read glTF \(a property does not have the type glTF 2\.0 gives it/;
+  cases['wrong-type.glb'] = /meshes\[0\]\.primitives is not an array/;
+  // Dangling references glTF-Transform dropped without a word: a POSITION naming no accessor was
+  // priced as nothing (land impact 0, so `check` passed it), indices of -1 priced the vertices as
+  // a triangle soup, a node's missing mesh or material went unnoticed.
+  const dangling: Record<string, [(j: any) => unknown, RegExp]> = {
+    'no-position.glb': [
+      (j) => (j.meshes[0].primitives[0].attributes.POSITION = 99),
+      /POSITION 99 does not name an accessor/,
+    ],
+    'bad-indices.glb': [(j) => (j.meshes[0].primitives[0].indices = -1), /indices -1 does not name an accessor/],
+    'bad-mesh.glb': [(j) => (j.nodes[0].mesh = 7), /nodes\[0\]\.mesh 7 does not name a mesh/],
+    'bad-material.glb': [(j) => (j.meshes[0].primitives[0].material = 5), /material 5 does not name a material/],
+    'bad-texture.glb': [
+      (j) => (j.materials = [{ normalTexture: {} }]),
+      /materials\[0\]\.normalTexture\.index is missing/,
+    ],
+  };
+  for (const [name, [edit, why]] of Object.entries(dangling)) {
+    writeFileSync(join(dir, name), editGlbJson(ok, edit));
+    cases[name] = why;
+  }
 });
 
 describe('hostile input through slmesh cost', () => {
@@ -136,6 +156,11 @@ describe('hostile input through slmesh cost', () => {
     'escape.glb',
     'http.glb',
     'wrong-type.glb',
+    'no-position.glb',
+    'bad-indices.glb',
+    'bad-mesh.glb',
+    'bad-material.glb',
+    'bad-texture.glb',
   ]) {
     it(`${name}: exit 2, one line naming the file and the problem, no output`, () => {
       const out = join(dir, `out-${name}`);

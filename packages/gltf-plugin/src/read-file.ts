@@ -237,6 +237,109 @@ export function checkAccessors(path: string, json: Record<string, unknown>, glbB
   });
 }
 
+/**
+ * Every index in the file names something that exists, and the containers holding indices have
+ * the type glTF 2.0 gives them: otherwise glTF-Transform drops a dangling reference without a word
+ * (a primitive whose POSITION names no accessor was priced as nothing, land impact 0; indices of
+ * -1 turned a mesh into a triangle soup of its vertices) or fails deep inside ("cannot read
+ * properties of undefined"). Texture references are found by name (any `...Texture` object in a
+ * material, its extensions included).
+ */
+export function checkReferences(path: string, json: Record<string, unknown>): void {
+  const list = (k: string) => (Array.isArray(json[k]) ? (json[k] as unknown[]) : []);
+  const bad = (what: string) => new SlmeshError('INPUT_INVALID', `${path}: ${what}`);
+  const obj = (v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  const shown = (v: unknown) => printableUri(typeof v === 'string' ? JSON.stringify(v) : String(v));
+  /** `v` at `where` names one of `collection` (optional unless `required`). */
+  const ref = (v: unknown, where: string, collection: string, what: string, required = false) => {
+    if (v === undefined && !required) return;
+    if (v === undefined) throw bad(`${where} is missing`);
+    if (!isCount(v) || v >= list(collection).length) throw bad(`${where} ${shown(v)} does not name ${what}`);
+  };
+  const refs = (v: unknown, where: string, collection: string, what: string) => {
+    if (v === undefined) return;
+    if (!Array.isArray(v)) throw bad(`${where} is not an array`);
+    v.forEach((x, i) => ref(x, `${where}[${i}]`, collection, what, true));
+  };
+  const each = (k: string, fn: (o: Record<string, unknown>, where: string) => void) =>
+    list(k).forEach((v, i) => {
+      const o = obj(v);
+      if (!o) throw bad(`${k}[${i}] is not an object`);
+      fn(o, `${k}[${i}]`);
+    });
+  ref(json.scene, 'scene', 'scenes', 'a scene');
+  each('scenes', (o, w) => refs(o.nodes, `${w}.nodes`, 'nodes', 'a node'));
+  each('nodes', (o, w) => {
+    refs(o.children, `${w}.children`, 'nodes', 'a node');
+    ref(o.mesh, `${w}.mesh`, 'meshes', 'a mesh');
+    ref(o.skin, `${w}.skin`, 'skins', 'a skin');
+    ref(o.camera, `${w}.camera`, 'cameras', 'a camera');
+  });
+  const accessorMap = (v: unknown, where: string) => {
+    const m = obj(v);
+    if (!m) throw bad(`${where} is not an object`);
+    for (const [k, x] of Object.entries(m)) ref(x, `${where}.${printableUri(k)}`, 'accessors', 'an accessor', true);
+  };
+  each('meshes', (o, w) => {
+    if (!Array.isArray(o.primitives)) throw bad(`${w}.primitives is not an array`);
+    o.primitives.forEach((p, i) => {
+      const pw = `${w}.primitives[${i}]`;
+      const prim = obj(p);
+      if (!prim) throw bad(`${pw} is not an object`);
+      accessorMap(prim.attributes, `${pw}.attributes`);
+      ref(prim.indices, `${pw}.indices`, 'accessors', 'an accessor');
+      ref(prim.material, `${pw}.material`, 'materials', 'a material');
+      if (prim.targets !== undefined) {
+        if (!Array.isArray(prim.targets)) throw bad(`${pw}.targets is not an array`);
+        prim.targets.forEach((t, k) => accessorMap(t, `${pw}.targets[${k}]`));
+      }
+    });
+  });
+  each('accessors', (o, w) => {
+    const sparse = obj(o.sparse);
+    if (!sparse) return;
+    ref(obj(sparse.indices)?.bufferView, `${w}.sparse.indices.bufferView`, 'bufferViews', 'a buffer view', true);
+    ref(obj(sparse.values)?.bufferView, `${w}.sparse.values.bufferView`, 'bufferViews', 'a buffer view', true);
+  });
+  each('skins', (o, w) => {
+    refs(o.joints, `${w}.joints`, 'nodes', 'a node');
+    ref(o.inverseBindMatrices, `${w}.inverseBindMatrices`, 'accessors', 'an accessor');
+    ref(o.skeleton, `${w}.skeleton`, 'nodes', 'a node');
+  });
+  each('images', (o, w) => ref(o.bufferView, `${w}.bufferView`, 'bufferViews', 'a buffer view'));
+  each('textures', (o, w) => {
+    ref(o.source, `${w}.source`, 'images', 'an image');
+    ref(o.sampler, `${w}.sampler`, 'samplers', 'a sampler');
+  });
+  each('animations', (o, w) => {
+    const samplers = Array.isArray(o.samplers) ? o.samplers : [];
+    samplers.forEach((sm, i) => {
+      const x = obj(sm);
+      if (!x) throw bad(`${w}.samplers[${i}] is not an object`);
+      ref(x.input, `${w}.samplers[${i}].input`, 'accessors', 'an accessor', true);
+      ref(x.output, `${w}.samplers[${i}].output`, 'accessors', 'an accessor', true);
+    });
+    (Array.isArray(o.channels) ? o.channels : []).forEach((c, i) => {
+      const x = obj(c);
+      const cw = `${w}.channels[${i}]`;
+      if (!x) throw bad(`${cw} is not an object`);
+      if (!isCount(x.sampler) || x.sampler >= samplers.length)
+        throw bad(`${cw}.sampler ${shown(x.sampler)} does not name a sampler`);
+      ref(obj(x.target)?.node, `${cw}.target.node`, 'nodes', 'a node');
+    });
+  });
+  const walk = (v: unknown, where: string, depth: number) => {
+    if (!v || typeof v !== 'object' || depth > 8) return;
+    for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
+      const at = `${where}.${printableUri(k)}`;
+      if (/Texture$/.test(k) && obj(child)) ref(obj(child)?.index, `${at}.index`, 'textures', 'a texture', true);
+      else walk(child, at, depth + 1);
+    }
+  };
+  list('materials').forEach((m, i) => walk(m, `materials[${i}]`, 0));
+}
+
 /** Length of a GLB's BIN chunk, if it has one. */
 function glbBinChunkLength(bytes: Uint8Array): number | undefined {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -305,6 +408,7 @@ export async function readDocument(path: string, options: ReadModelFileOptions =
   checkRequiredExtensions(path, json);
   checkUris(path, json);
   checkAccessors(path, json, glb ? (glbBinChunkLength(bytes) ?? 0) : undefined);
+  checkReferences(path, json);
   // 1. Every buffer, in full: the GLB's BIN chunk, a data: URI or a file in the model's folder.
   const folder = dirname(resolve(path));
   const resources: Record<string, Uint8Array> = {};
