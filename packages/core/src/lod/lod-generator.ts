@@ -536,7 +536,10 @@ export function simplifyLodSource(
   const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
   const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
   const prune = options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune;
-  const targetIndexCount = Math.max(0, Math.floor(targetTriangles)) * 3;
+  // More than the source has is all of it (meshoptimizer asserts on a target past the index
+  // count: a planner's count from the input's triangles can exceed the source's, whose weld
+  // drops degenerate triangles).
+  const targetIndexCount = Math.min(source.indices.length, Math.max(0, Math.floor(targetTriangles)) * 3);
   const error = Math.max(0, targetError);
   if (source.triangles === 0) return splitIntoFaces(source, new Uint32Array(0), 0, mode);
 

@@ -62,6 +62,19 @@ describe('prepareLodSource', () => {
     expect(prepareLodSource({ faces: [{ ...f, indices: idx }] }).triangles).toBe(f.indices.length / 3);
   });
 
+  it('a target past the triangles the weld left is all of them, in every mode (fuzz seed 221: meshoptimizer asserted)', () => {
+    // The planner counts the input's triangles; the weld drops degenerate ones, so a target can
+    // exceed the source.
+    const f = uvSphere(8);
+    const lod = { faces: [{ ...f, indices: Uint32Array.from([...f.indices, 0, 0, 1, 2, 2, 3]) }] };
+    const s = prepareLodSource(lod);
+    for (const mode of ['attributes', 'no-normals', 'no-uvs', 'sloppy'] as const)
+      for (const updatePositions of [true, false]) {
+        const r = simplifyLodSource(s, mode, f.indices.length / 3 + 2, 0, { simplifier, updatePositions });
+        expect(r.triangles).toBe(s.triangles);
+      }
+  });
+
   it('refuses non-finite vertices and bad indices', () => {
     const f = uvSphere(8);
     const bad = f.positions.slice();
