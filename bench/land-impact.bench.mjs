@@ -187,6 +187,18 @@ export async function run({ root, log }) {
     heldOut.push(c);
   }
 
+  // More held-out models from anywhere (SLMESH_BENCH_EXTRA=/some/folder: every .glb in it, at 2 m
+  // and 8 m), for a check on models nobody tuned on; the corpus line names the folder.
+  const extra = process.env.SLMESH_BENCH_EXTRA;
+  if (extra)
+    for (const f of readdirSync(extra)
+      .filter((f) => f.endsWith('.glb') && !isSiblingFileName(f))
+      .sort()) {
+      const c = { name: `extra/${f}`, source: `${extra} (held out)`, path: join(extra, f), sizes: [2, 8] };
+      corpus.push(c);
+      heldOut.push(c);
+    }
+
   // A subset while working on the planner (SLMESH_BENCH_ONLY=blonde,cow): the totals then say so.
   const only = process.env.SLMESH_BENCH_ONLY?.split(',').filter(Boolean);
   if (only) corpus.splice(0, corpus.length, ...corpus.filter((c) => only.some((o) => c.name.includes(o))));
