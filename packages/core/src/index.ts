@@ -214,4 +214,5 @@ export {
   AVATAR_OPENING_DEFAULTS,
   avatarOpenings,
   mayHaveOpenings,
+  openingCellsPerObject,
 } from './physics/avatar-openings.js';

@@ -18,6 +18,7 @@ import {
   conformObject,
   linksetSurroundings,
   mayHaveOpenings,
+  openingCellsPerObject,
   primScale,
   costReport,
   convexHullPhysicsCost,
@@ -216,6 +217,8 @@ export function physicsHookFor(
         ...(surroundings ? { surroundings } : {}),
         ...(tolerance !== undefined ? { tolerance } : {}),
         ...(downloadWeight !== undefined ? { downloadWeight } : {}),
+        // The opening test's voxels are shared out over the linkset (bounded time for many big parts).
+        openings: { maxCells: openingCellsPerObject(ctx.model.objects.length) },
       };
       // Copies share physics only when judged alone (surroundings differ from copy to copy), and a
       // copy's build only while its choice fits this copy's allowance.

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { avatarOpenings, convexSolidPlanes, MAX_OPENING_POINTS } from '../../src/physics/avatar-openings.js';
+import {
+  AVATAR_OPENING_DEFAULTS,
+  avatarOpenings,
+  convexSolidPlanes,
+  LINKSET_OPENING_CELLS,
+  MAX_OPENING_POINTS,
+  openingCellsPerObject,
+} from '../../src/physics/avatar-openings.js';
 import { convexHull, exactConvexHull } from '../../src/physics/convex-hull.js';
 import {
   box,
@@ -408,5 +415,23 @@ describe('avatarOpenings: the opening points of a big opening', () => {
     for (let i = 0; i < pb.length; i += 3)
       if (nearest(pb[i], pb[i + 1], pb[i + 2], a.points!) > 1.2 * a.spacing!) far++;
     expect(far).toBeLessThanOrEqual(0.05 * (pb.length / 3));
+  });
+});
+
+describe('openingCellsPerObject', () => {
+  it('a small linkset keeps the full grid per object; a big one shares the linkset budget, never below a floor (property)', () => {
+    expect(openingCellsPerObject(1)).toBe(AVATAR_OPENING_DEFAULTS.maxCells);
+    expect(openingCellsPerObject(32)).toBe(AVATAR_OPENING_DEFAULTS.maxCells);
+    // 300 prims (the fuzzed prims-300 that took 2.5 minutes with a million cells each).
+    expect(300 * openingCellsPerObject(300)).toBeLessThanOrEqual(LINKSET_OPENING_CELLS);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 100_000 }), (n) => {
+        const c = openingCellsPerObject(n);
+        expect(c).toBeLessThanOrEqual(AVATAR_OPENING_DEFAULTS.maxCells);
+        expect(c).toBeGreaterThanOrEqual(50_000);
+        expect(openingCellsPerObject(n + 1)).toBeLessThanOrEqual(c);
+        if (c > 50_000) expect(n * c).toBeLessThanOrEqual(LINKSET_OPENING_CELLS);
+      }),
+    );
   });
 });
