@@ -366,76 +366,49 @@ export function forEachTriangleCell(
   dims: readonly number[],
   visit: (g: number) => void,
 ): void {
-  const [nx, ny, nz] = dims;
-  const inv = 1 / cell;
-  const longest = Math.sqrt(
-    Math.max(
-      (p[b] - p[a]) ** 2 + (p[b + 1] - p[a + 1]) ** 2 + (p[b + 2] - p[a + 2]) ** 2,
-      (p[c] - p[b]) ** 2 + (p[c + 1] - p[b + 1]) ** 2 + (p[c + 2] - p[b + 2]) ** 2,
-      (p[a] - p[c]) ** 2 + (p[a + 1] - p[c + 1]) ** 2 + (p[a + 2] - p[c + 2]) ** 2,
-    ),
-  );
-  const steps = Math.max(1, Math.ceil(longest / (0.5 * cell)));
-  if ((steps * steps) / 2 > SLIVER_SAMPLES) {
-    sliverCells(p, a, b, c, origin, cell, dims, visit);
+  const len = (x: number, y: number) =>
+    Math.sqrt((p[x] - p[y]) ** 2 + (p[x + 1] - p[y + 1]) ** 2 + (p[x + 2] - p[y + 2]) ** 2);
+  const ab = len(a, b),
+    bc = len(b, c),
+    ca = len(c, a);
+  const stepsFor = (l: number) => Math.max(1, Math.ceil(l / (0.5 * cell)));
+  const steps = stepsFor(Math.max(ab, bc, ca));
+  const grid = { p, origin, cell, dims, visit };
+  if ((steps * steps) / 2 <= SLIVER_SAMPLES) {
+    lattice(grid, a, b, c, steps, steps);
     return;
   }
-  // Corners relative to the grid, in cell units.
-  const ax = (p[a] - origin[0]) * inv,
-    ay = (p[a + 1] - origin[1]) * inv,
-    az = (p[a + 2] - origin[2]) * inv;
-  const ux = (p[b] - p[a]) * inv,
-    uy = (p[b + 1] - p[a + 1]) * inv,
-    uz = (p[b + 2] - p[a + 2]) * inv;
-  const vx = (p[c] - p[a]) * inv,
-    vy = (p[c + 1] - p[a + 1]) * inv,
-    vz = (p[c + 2] - p[a + 2]) * inv;
-  for (let i = 0; i <= steps; i++) {
-    const u = i / steps;
-    for (let j = 0; i + j <= steps; j++) {
-      const w = j / steps;
-      const gi = Math.floor(ax + u * ux + w * vx),
-        gj = Math.floor(ay + u * uy + w * vy),
-        gk = Math.floor(az + u * uz + w * vz);
-      if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
-      visit(gi + nx * (gj + ny * gk));
-    }
-  }
+  // A long triangle: the lattice from the corner opposite its longest edge, and that edge walked.
+  const [o, q, r] = bc >= ab && bc >= ca ? [a, b, c] : ca >= ab ? [b, c, a] : [c, a, b];
+  lattice(grid, o, q, r, stepsFor(len(o, q)), stepsFor(len(o, r)));
+  lattice(grid, q, r, r, stepsFor(len(q, r)), 1);
 }
 
 /** Samples past which forEachTriangleCell lays a triangle's lattice along its own edges. */
 const SLIVER_SAMPLES = 1_000_000;
 
-/** forEachTriangleCell for a long triangle: the lattice from the corner opposite its longest edge. */
-function sliverCells(
-  p: ArrayLike<number>,
-  a: number,
-  b: number,
-  c: number,
-  origin: readonly number[],
-  cell: number,
-  dims: readonly number[],
-  visit: (g: number) => void,
+/**
+ * Visits the cells of the points o + (i / su) (q - o) + (j / sv) (r - o) with i / su + j / sv <= 1:
+ * a triangle's lattice, or with q = r and sv = 1 the segment from o to q.
+ */
+function lattice(
+  g: {
+    p: ArrayLike<number>;
+    origin: readonly number[];
+    cell: number;
+    dims: readonly number[];
+    visit: (g: number) => void;
+  },
+  o: number,
+  q: number,
+  r: number,
+  su: number,
+  sv: number,
 ): void {
-  const [nx, ny, nz] = dims;
-  const inv = 1 / cell;
-  const len = (x: number, y: number) =>
-    Math.sqrt((p[x] - p[y]) ** 2 + (p[x + 1] - p[y + 1]) ** 2 + (p[x + 2] - p[y + 2]) ** 2);
-  // The corner opposite the longest edge, and the other two.
-  const ab = len(a, b),
-    bc = len(b, c),
-    ca = len(c, a);
-  const [o, q, r] = bc >= ab && bc >= ca ? [a, b, c] : ca >= ab ? [b, c, a] : [c, a, b];
-  const at = (k: number, t: number, x: number, y: number) => (p[x + k] + t * (p[y + k] - p[x + k]) - origin[k]) * inv;
-  const emit = (x: number, y: number, z: number) => {
-    const gi = Math.floor(x),
-      gj = Math.floor(y),
-      gk = Math.floor(z);
-    if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) return;
-    visit(gi + nx * (gj + ny * gk));
-  };
-  const su = Math.max(1, Math.ceil(len(o, q) / (0.5 * cell))),
-    sv = Math.max(1, Math.ceil(len(o, r) / (0.5 * cell)));
+  const { p, origin, visit } = g;
+  const [nx, ny, nz] = g.dims;
+  const inv = 1 / g.cell;
+  // Corners relative to the grid, in cell units.
   const ox = (p[o] - origin[0]) * inv,
     oy = (p[o + 1] - origin[1]) * inv,
     oz = (p[o + 2] - origin[2]) * inv;
@@ -447,12 +420,15 @@ function sliverCells(
     vz = (p[r + 2] - p[o + 2]) * inv;
   for (let i = 0; i <= su; i++) {
     const u = i / su;
-    for (let j = 0; u + j / sv <= 1; j++) {
+    // j / sv <= 1 - i / su, in integers (exact: i + j <= su when su = sv).
+    const last = Math.floor(((su - i) * sv) / su);
+    for (let j = 0; j <= last; j++) {
       const w = j / sv;
-      emit(ox + u * ux + w * vx, oy + u * uy + w * vy, oz + u * uz + w * vz);
+      const gi = Math.floor(ox + u * ux + w * vx),
+        gj = Math.floor(oy + u * uy + w * vy),
+        gk = Math.floor(oz + u * uz + w * vz);
+      if (gi < 0 || gj < 0 || gk < 0 || gi >= nx || gj >= ny || gk >= nz) continue;
+      visit(gi + nx * (gj + ny * gk));
     }
   }
-  // The edge q-r, which the lattice reaches only at its ends.
-  const se = Math.max(1, Math.ceil(len(q, r) / (0.5 * cell)));
-  for (let i = 0; i <= se; i++) emit(at(0, i / se, q, r), at(1, i / se, q, r), at(2, i / se, q, r));
 }
