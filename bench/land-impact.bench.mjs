@@ -190,6 +190,7 @@ export async function run({ root, log }) {
   // More held-out models from anywhere (SLMESH_BENCH_EXTRA=/some/folder: every .glb in it, at 2 m
   // and 8 m), for a check on models nobody tuned on; the corpus line names the folder.
   const extra = process.env.SLMESH_BENCH_EXTRA;
+  const assimpHeldOut = heldOut.length;
   if (extra)
     for (const f of readdirSync(extra)
       .filter((f) => f.endsWith('.glb') && !isSiblingFileName(f))
@@ -280,7 +281,7 @@ export async function run({ root, log }) {
     ).toFixed(2);
   const md = [];
   md.push(
-    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${heldOut.length} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning). "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
+    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${assimpHeldOut} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning)${heldOut.length > assimpHeldOut ? `, and ${heldOut.length - assimpHeldOut} more held-out models from ${extra} (SLMESH_BENCH_EXTRA)` : ''}. "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
   );
   md.push('');
   md.push(
@@ -288,7 +289,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    `**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x${heldRows.length ? ` (of which the held-out assimp models ${ratio(heldRows)}x, worst error at or under the baseline's in ${heldRows.filter((r) => r.optWorst <= r.baseWorst + 1e-9).length} of ${heldRows.length})` : ''}. Worst error at or under the baseline's in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`,
+    `**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x${heldRows.length ? ` (of which the held-out ${heldOut.length > assimpHeldOut ? '' : 'assimp '}models ${ratio(heldRows)}x, worst error at or under the baseline's in ${heldRows.filter((r) => r.optWorst <= r.baseWorst + 1e-9).length} of ${heldRows.length})` : ''}. Worst error at or under the baseline's in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`,
   );
   md.push('');
   md.push(

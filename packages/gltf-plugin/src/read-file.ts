@@ -85,10 +85,11 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
   const glb = bytes.length >= 4 && view.getUint32(0, true) === GLB_MAGIC;
   let text: string;
   if (glb) {
-    if (bytes.length >= 8 && view.getUint32(4, true) !== 2)
+    const glbVersion = bytes.length >= 8 ? view.getUint32(4, true) : 2;
+    if (glbVersion !== 2)
       throw new SlmeshError(
         'INPUT_UNREADABLE',
-        `${path}: GLB version ${view.getUint32(4, true)}${view.getUint32(4, true) === 1 ? ' (glTF 1.0)' : ''}; slmesh reads glTF 2.0 (GLB version 2): ${REEXPORT}`,
+        `${path}: GLB version ${glbVersion}${glbVersion === 1 ? ' (glTF 1.0)' : ''}; slmesh reads glTF 2.0 (GLB version 2): ${REEXPORT}`,
       );
     if (bytes.length < 20)
       throw new SlmeshError('INPUT_UNREADABLE', `${path}: truncated GLB (${bytes.length} bytes, no JSON chunk)`);
@@ -251,11 +252,12 @@ export function checkReferences(path: string, json: Record<string, unknown>): vo
   const obj = (v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   const shown = (v: unknown) => printableUri(typeof v === 'string' ? JSON.stringify(v) : String(v));
-  /** `v` at `where` names one of `collection` (optional unless `required`). */
-  const ref = (v: unknown, where: string, collection: string, what: string, required = false) => {
+  /** `v` at `where` names one of `collection` (a top-level list by name, or the list itself; optional unless `required`). */
+  const ref = (v: unknown, where: string, collection: string | unknown[], what: string, required = false) => {
     if (v === undefined && !required) return;
     if (v === undefined) throw bad(`${where} is missing`);
-    if (!isCount(v) || v >= list(collection).length) throw bad(`${where} ${shown(v)} does not name ${what}`);
+    const n = (typeof collection === 'string' ? list(collection) : collection).length;
+    if (!isCount(v) || v >= n) throw bad(`${where} ${shown(v)} does not name ${what}`);
   };
   const refs = (v: unknown, where: string, collection: string, what: string) => {
     if (v === undefined) return;
@@ -324,8 +326,7 @@ export function checkReferences(path: string, json: Record<string, unknown>): vo
       const x = obj(c);
       const cw = `${w}.channels[${i}]`;
       if (!x) throw bad(`${cw} is not an object`);
-      if (!isCount(x.sampler) || x.sampler >= samplers.length)
-        throw bad(`${cw}.sampler ${shown(x.sampler)} does not name a sampler`);
+      ref(x.sampler, `${cw}.sampler`, samplers, 'a sampler', true);
       ref(obj(x.target)?.node, `${cw}.target.node`, 'nodes', 'a node');
     });
   });

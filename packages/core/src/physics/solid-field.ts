@@ -366,22 +366,25 @@ export function forEachTriangleCell(
   dims: readonly number[],
   visit: (g: number) => void,
 ): void {
-  const len = (x: number, y: number) =>
-    Math.sqrt((p[x] - p[y]) ** 2 + (p[x + 1] - p[y + 1]) ** 2 + (p[x + 2] - p[y + 2]) ** 2);
-  const ab = len(a, b),
-    bc = len(b, c),
-    ca = len(c, a);
-  const stepsFor = (l: number) => Math.max(1, Math.ceil(l / (0.5 * cell)));
-  const steps = stepsFor(Math.max(ab, bc, ca));
-  const grid = { p, origin, cell, dims, visit };
+  const ab = edgeLength(p, a, b),
+    bc = edgeLength(p, b, c),
+    ca = edgeLength(p, c, a);
+  const half = 0.5 * cell;
+  const steps = Math.max(1, Math.ceil(Math.max(ab, bc, ca) / half));
   if ((steps * steps) / 2 <= SLIVER_SAMPLES) {
-    lattice(grid, a, b, c, steps, steps);
+    lattice(p, a, b, c, steps, steps, origin, cell, dims, visit);
     return;
   }
   // A long triangle: the lattice from the corner opposite its longest edge, and that edge walked.
   const [o, q, r] = bc >= ab && bc >= ca ? [a, b, c] : ca >= ab ? [b, c, a] : [c, a, b];
-  lattice(grid, o, q, r, stepsFor(len(o, q)), stepsFor(len(o, r)));
-  lattice(grid, q, r, r, stepsFor(len(q, r)), 1);
+  const stepsOf = (x: number, y: number) => Math.max(1, Math.ceil(edgeLength(p, x, y) / half));
+  lattice(p, o, q, r, stepsOf(o, q), stepsOf(o, r), origin, cell, dims, visit);
+  lattice(p, q, r, r, stepsOf(q, r), 1, origin, cell, dims, visit);
+}
+
+/** Distance between points x and y (offsets into the flat xyz array p). */
+function edgeLength(p: ArrayLike<number>, x: number, y: number): number {
+  return Math.sqrt((p[x] - p[y]) ** 2 + (p[x + 1] - p[y + 1]) ** 2 + (p[x + 2] - p[y + 2]) ** 2);
 }
 
 /** Samples past which forEachTriangleCell lays a triangle's lattice along its own edges. */
@@ -392,22 +395,19 @@ const SLIVER_SAMPLES = 1_000_000;
  * a triangle's lattice, or with q = r and sv = 1 the segment from o to q.
  */
 function lattice(
-  g: {
-    p: ArrayLike<number>;
-    origin: readonly number[];
-    cell: number;
-    dims: readonly number[];
-    visit: (g: number) => void;
-  },
+  p: ArrayLike<number>,
   o: number,
   q: number,
   r: number,
   su: number,
   sv: number,
+  origin: readonly number[],
+  cell: number,
+  dims: readonly number[],
+  visit: (g: number) => void,
 ): void {
-  const { p, origin, visit } = g;
-  const [nx, ny, nz] = g.dims;
-  const inv = 1 / g.cell;
+  const [nx, ny, nz] = dims;
+  const inv = 1 / cell;
   // Corners relative to the grid, in cell units.
   const ox = (p[o] - origin[0]) * inv,
     oy = (p[o + 1] - origin[1]) * inv,
