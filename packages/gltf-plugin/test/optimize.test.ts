@@ -133,7 +133,7 @@ describe('optimizeFile', () => {
     }
     expect(printed).toEqual([]);
     const phases = [...new Set(calls.map((c) => c[0]))];
-    expect(phases).toEqual(['read', 'price', 'lods', 'physics', 'write', 'report']);
+    expect(phases).toEqual(['read', 'lods', 'physics', 'write', 'report', 'price']);
     for (const phase of phases) {
       const mine = calls.filter((c) => c[0] === phase);
       expect(mine[0][1]).toBe(0);
@@ -441,7 +441,7 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     expect(r.model.objects).toHaveLength(6);
     const tip = r.after.diagnostics.find((d) => d.code === 'objects-mergeable');
     expect(tip?.message).toMatch(/these 6 objects would cost less .*land impact \d+\.\d+ apart, \d+\.\d+ joined/);
-    expect([...new Set(phases)]).toEqual(['read', 'price', 'lods', 'write', 'report', 'join']);
+    expect([...new Set(phases)]).toEqual(['read', 'lods', 'write', 'report', 'price', 'join']);
     const plain = await optimizeFile(asset('chair.glb'), { output: out('chair-plain.glb') });
     expect(plain.after.diagnostics.some((d) => d.code.startsWith('objects-'))).toBe(false);
 
