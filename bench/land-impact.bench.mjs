@@ -54,6 +54,13 @@ const MAX_OBJ_BYTES = 4_000_000;
 
 /** Held-out models (Debian assimp-testmodels: OBJ and glTF, real models), never used while tuning. */
 const ASSIMP = '/usr/share/assimp/models';
+/**
+ * A worst error counts as at or under the baseline's within this many pixels: the output is
+ * measured as written (float32 positions through the writer's frame), the baseline as made in
+ * memory, so a LOD kept as it is can differ by float32 rounding. Minetest's 6-triangle pyramid,
+ * every LOD kept: 1.3e-8 m off, 7e-6 px against the baseline's 0 (over at 1e-9).
+ */
+const PX_NOISE = 1e-3;
 const HELD_OUT = [
   'OBJ/WusonOBJ.obj',
   'OBJ/spider.obj',
@@ -267,7 +274,7 @@ export async function run({ root, log }) {
   const totalBase = sum((r) => r.base),
     totalOpt = sum((r) => r.opt),
     totalAsIs = sum((r) => r.asIs);
-  const errorOk = rows.filter((r) => r.optWorst <= r.baseWorst + 1e-9).length;
+  const errorOk = rows.filter((r) => r.optWorst <= r.baseWorst + PX_NOISE).length;
   const tunedRows = rows.filter((r) => r.tuned),
     offRows = rows.filter((r) => !r.tuned),
     heldRows = rows.filter((r) => heldOut.some((c) => c.name === r.name));
@@ -289,7 +296,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    `**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x${heldRows.length ? ` (of which the held-out ${heldOut.length > assimpHeldOut ? '' : 'assimp '}models ${ratio(heldRows)}x, worst error at or under the baseline's in ${heldRows.filter((r) => r.optWorst <= r.baseWorst + 1e-9).length} of ${heldRows.length})` : ''}. Worst error at or under the baseline's in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`,
+    `**Totals** (rounded land impact summed over the ${rows.length} cases): as is ${totalAsIs}, viewer + hull ${totalBase}, optimize **${totalOpt}** (**${(totalOpt / totalBase).toFixed(2)}x** the baseline; goal 0.6x). Tuned models ${ratio(tunedRows)}x, the others ${ratio(offRows)}x${heldRows.length ? ` (of which the held-out ${heldOut.length > assimpHeldOut ? '' : 'assimp '}models ${ratio(heldRows)}x, worst error at or under the baseline's in ${heldRows.filter((r) => r.optWorst <= r.baseWorst + PX_NOISE).length} of ${heldRows.length})` : ''}. Worst error at or under the baseline's (within ${PX_NOISE} px: float32 rounding of what is written) in ${errorOk} of ${rows.length} cases (goal: all). LODs made by a fallback (\`lod-fallback\`) in ${rows.filter((r) => r.fallbacks).length} cases.`,
   );
   md.push('');
   md.push(
@@ -299,7 +306,7 @@ export async function run({ root, log }) {
   for (const r of rows) {
     const src = corpus.find((c) => c.name === r.name).source;
     md.push(
-      `| ${r.name} | ${src} | ${r.tuned ? 'yes' : ''} | ${r.size.toFixed(2)} | ${r.prims} | ${r.triangles} | ${r.asIs} | ${r.base} | ${r.baseWorst.toFixed(2)} | ${r.opt} | ${r.optExact.toFixed(2)} (${r.optDominant}) | ${r.optWorst.toFixed(2)}${r.optWorst > r.baseWorst + 1e-9 ? ' (over)' : ''} | ${r.fallbacks || ''} | ${r.cpuMs.toFixed(0)} |`,
+      `| ${r.name} | ${src} | ${r.tuned ? 'yes' : ''} | ${r.size.toFixed(2)} | ${r.prims} | ${r.triangles} | ${r.asIs} | ${r.base} | ${r.baseWorst.toFixed(2)} | ${r.opt} | ${r.optExact.toFixed(2)} (${r.optDominant}) | ${r.optWorst.toFixed(2)}${r.optWorst > r.baseWorst + PX_NOISE ? ' (over)' : ''} | ${r.fallbacks || ''} | ${r.cpuMs.toFixed(0)} |`,
     );
   }
   return {
