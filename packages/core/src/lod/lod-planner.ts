@@ -331,6 +331,21 @@ function generateLevelMessage(
   return `${lodName}: the viewer's own auto-LOD (the uploader's Generate) is smaller (${theirs} bytes against ${ours}, ${triangles} triangles against ${plannedTriangles}) and within the level's bound: taken, ${px.toFixed(2)} px at ${distance.toFixed(1)} m`;
 }
 
+/**
+ * Why a LOD is stuck, for its lod-fallback diagnostic: nothing within the bound shrinks it, or the
+ * best that does keeps more than FALLBACK_KEEP_FRACTION of the LOD above (said with its count: it
+ * did shrink). Typical causes, not a diagnosis: assimp's Wuson character is stuck because
+ * meshoptimizer's collapses fold its surface past the bound once they remove more than a few
+ * triangles (3,726 of 3,732 kept within it).
+ */
+function stuckMessage(found: Candidate | undefined, aboveTriangles: number, boundPx: number): string {
+  const within = `within ${boundPx.toFixed(2)} px`;
+  const typical = 'as disconnected parts, leaf cards or flat detail often are';
+  return found && found.result.triangles < aboveTriangles
+    ? `the best simplification ${within} keeps ${found.result.triangles} of ${aboveTriangles} triangles, more than half (${typical})`
+    : `no simplification ${within} shrinks it (${typical})`;
+}
+
 /** How the lod-fallback diagnostic names a relaxed search's method. */
 const FALLBACK_METHOD: Partial<Record<SimplifiedLod['mode'], string>> = {
   sloppy: 'sloppy simplification',
@@ -962,12 +977,13 @@ export class ObjectLodPlanner {
             );
           found = relaxed;
         } else if (cheaper && stuck) {
+          const why = stuckMessage(found, above.triangles, pxAt(bound, distance));
           found = relaxed;
           fallback = 'relaxed-bound';
           note(
             'warning',
             'lod-fallback',
-            `${lodName}: no simplification within ${pxAt(bound, distance).toFixed(2)} px shrinks it (disconnected parts, leaf cards or flat detail); made by ${FALLBACK_METHOD[relaxed.result.mode] ?? 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
+            `${lodName}: ${why}; made by ${FALLBACK_METHOD[relaxed.result.mode] ?? 'simplification with a relaxed bound'} instead: ${relaxed.result.triangles} of ${above.triangles} triangles, ${pxAt(relaxed.error, distance).toFixed(2)} px at ${distance.toFixed(1)} m${relaxed.coverage < o.minCoverage ? `; nothing keeps the silhouette floor ${o.minCoverage}: it covers ${relaxed.coverage.toFixed(2)}, no less than the viewer's own LOD` : ''}`,
           );
         } else if (!found || found.result.triangles >= above.triangles) {
           note(
@@ -1052,7 +1068,7 @@ export class ObjectLodPlanner {
         note(
           'warning',
           'lod-fallback',
-          `${lodName}: no simplification within ${pxAt(bound, distance).toFixed(2)} px shrinks it (disconnected parts, leaf cards or flat detail) and fallbacks are off; it is a copy of the LOD above`,
+          `${lodName}: ${stuckMessage(found, aboveTriangles, pxAt(bound, distance))} and fallbacks are off; it is a copy of the LOD above`,
         );
       }
       if (!fallback && level.mode === 'copy' && level.error > bounds.maxError[lodName] * (1 + 1e-9)) {

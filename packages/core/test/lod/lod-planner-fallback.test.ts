@@ -66,6 +66,31 @@ describe('LODs off the tuning set', () => {
     expect(strict.levels[0].triangles).toBeGreaterThan(plan.levels[0].triangles);
   });
 
+  it("a fallback's diagnostic says what the search found within the bound: nothing, or a LOD over half the one above", () => {
+    // Leaf cards with a sphere: the search's medium keeps most of high (the cards stay), so the
+    // fallback's note gives that count, not "no simplification shrinks it" (said of 51 of 172
+    // fallbacks on 27 assimp models that the search had shrunk, the Wuson character's medium to
+    // 3,726 of 3,732 triangles). Leaf cards alone: nothing within the bound shrinks them.
+    const mixed = object('Mixed', [leafCards(300), uvSphere(24)]);
+    const high = lodTriangleCount(mixed.lods.high);
+    const { plan } = planObjectLods(mixed, { simplifier, deflate, sizeFactor: 1 });
+    const medium = plan.diagnostics.find((d) => d.code === 'lod-fallback' && d.message.startsWith('Mixed: medium:'));
+    const kept = medium?.message.match(
+      /the best simplification within [\d.]+ px keeps (\d+) of (\d+) triangles, more than half/,
+    );
+    expect(kept).toBeTruthy();
+    const [n, of] = [Number(kept![1]), Number(kept![2])];
+    expect(of).toBe(high);
+    expect(n).toBeGreaterThan(of / 2);
+    expect(n).toBeLessThan(of);
+    // ... which is the search's LOD, not the fallback's that was written.
+    expect(plan.levels[0].fallback).toBe('relaxed-bound');
+    expect(plan.levels[0].triangles).toBeLessThan(n);
+    const leaves = planObjectLods(object('Foliage', [leafCards(1500)]), { simplifier, deflate, sizeFactor: 1 }).plan;
+    for (const d of leaves.diagnostics.filter((x) => x.code === 'lod-fallback' && x.message.includes('made by')))
+      expect(d.message).toMatch(/: no simplification within [\d.]+ px shrinks it/);
+  });
+
   it('leaf cards: the lowest LOD is impostor-like cards where no simplification shrinks it and keeps the silhouette', () => {
     // Before cards, this lowest LOD was a copy of low (211 triangles, coverage 0.83: no candidate
     // kept the silhouette floor). Cards: a few crossed quads, far fewer triangles, the floor kept
