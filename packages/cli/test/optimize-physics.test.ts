@@ -49,6 +49,23 @@ describe('slmesh optimize --physics', () => {
     expect(again.linkset.landImpact).toBeCloseTo(report.linkset.landImpact, 6);
   });
 
+  it('the uploader choices line says "Convex Hull for the rest" only when some object is left to its hull', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-phys-'));
+    const choices = (...args: string[]) => {
+      const r = slmesh('optimize', ...args, '-o', join(dir, 'o.glb'));
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout.split('\n').find((l) => l.startsWith('uploader choices these numbers assume:')) ?? '';
+    };
+    // The 5 cm bead, one object written with a triangle-mesh physics model: Prim, and no rest.
+    const bead = choices('test-assets/bead-5cm.glb');
+    expect(bead).toContain('physics shape type Prim for Bead');
+    expect(bead).not.toContain('for the rest');
+    // The chair's 6 parts, each with a physics mesh: all Prim, no rest either.
+    const chair = choices('test-assets/chair.glb', '--physics', 'mesh');
+    expect(chair.match(/Prim for ([^(]*) \(/)?.[1].split(', ')).toHaveLength(6);
+    expect(chair).not.toContain('for the rest');
+  });
+
   it('none: no _PHYS node; hull: a single convex hull', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-phys-'));
     expect(slmesh('optimize', 'test-assets/chair.glb', '-o', join(dir, 'n.glb'), '--physics', 'none').status).toBe(0);

@@ -409,8 +409,11 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     .filter((o) => o.physics.shape !== 'convex-hull' || o.physics.convexified || o.physics.mesh)
     .map((o) => cellName(o.name));
   if (prim.length > 0 || analyze.length > 0) {
+    // "The rest" only when some object is left to be its Convex Hull (a one-object model has none).
+    const primNames = new Set(prim);
+    const rest = objects.some((o) => !primNames.has(cellName(o.name))) ? ', Convex Hull for the rest' : '';
     out.push(
-      `uploader choices these numbers assume: physics shape type Prim for ${[...new Set(prim)].join(', ')} (the uploader's default when a physics model is given), Convex Hull for the rest` +
+      `uploader choices these numbers assume: physics shape type Prim for ${[...primNames].join(', ')} (the uploader's default when a physics model is given)${rest}` +
         (analyze.length > 0
           ? `; click Analyze for ${[...new Set(analyze)].join(', ')} (their _PHYS is closed convex pieces; without Analyze it is priced as a triangle mesh)`
           : ''),
