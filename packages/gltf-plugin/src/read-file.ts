@@ -76,6 +76,11 @@ function jsonErrorWhere(e: unknown): string {
   return 'syntax error';
 }
 
+/** `v` as a JSON object (not null, not an array), or undefined. */
+function asRecord(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
 /** What to do with a glTF 1.0 file. */
 const REEXPORT = 'convert it to glTF 2.0 first (for example `assimp export in.gltf out.glb -fglb2`, from assimp-utils)';
 
@@ -129,10 +134,9 @@ export function parseGltfJson(path: string, bytes: Uint8Array): { json: Record<s
   // the reader with a message about types. Its asset.version may be a number or missing; its
   // collections are objects keyed by id either way.
   const version = (json as { asset: { version?: unknown } }).asset.version;
-  const keyed = ['accessors', 'bufferViews', 'buffers', 'meshes', 'nodes'].some((k) => {
-    const v = (json as Record<string, unknown>)[k];
-    return v !== null && typeof v === 'object' && !Array.isArray(v);
-  });
+  const keyed = ['accessors', 'bufferViews', 'buffers', 'meshes', 'nodes'].some(
+    (k) => asRecord((json as Record<string, unknown>)[k]) !== undefined,
+  );
   const named = typeof version === 'string' || typeof version === 'number' ? String(version) : undefined;
   if ((named !== undefined && !/^2(\.|$)/.test(named)) || (version === undefined && keyed))
     throw new SlmeshError(
@@ -249,8 +253,6 @@ export function checkAccessors(path: string, json: Record<string, unknown>, glbB
 export function checkReferences(path: string, json: Record<string, unknown>): void {
   const list = (k: string) => (Array.isArray(json[k]) ? (json[k] as unknown[]) : []);
   const bad = (what: string) => new SlmeshError('INPUT_INVALID', `${path}: ${what}`);
-  const obj = (v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
   const shown = (v: unknown) => printableUri(typeof v === 'string' ? JSON.stringify(v) : String(v));
   /** `v` at `where` names one of `collection` (a top-level list by name, or the list itself; optional unless `required`). */
   const ref = (v: unknown, where: string, collection: string | unknown[], what: string, required = false) => {
@@ -264,11 +266,16 @@ export function checkReferences(path: string, json: Record<string, unknown>): vo
     if (!Array.isArray(v)) throw bad(`${where} is not an array`);
     v.forEach((x, i) => ref(x, `${where}[${i}]`, collection, what, true));
   };
-  const each = (k: string, fn: (o: Record<string, unknown>, where: string) => void) =>
-    list(k).forEach((v, i) => {
-      const o = obj(v);
-      if (!o) throw bad(`${k}[${i}] is not an object`);
-      fn(o, `${k}[${i}]`);
+  /** Each object of a list (a top-level one by name, or `items` found at `where`), named by its path. */
+  const each = (
+    where: string,
+    fn: (o: Record<string, unknown>, where: string) => void,
+    items: unknown[] = list(where),
+  ) =>
+    items.forEach((v, i) => {
+      const o = asRecord(v);
+      if (!o) throw bad(`${where}[${i}] is not an object`);
+      fn(o, `${where}[${i}]`);
     });
   ref(json.scene, 'scene', 'scenes', 'a scene');
   each('scenes', (o, w) => refs(o.nodes, `${w}.nodes`, 'nodes', 'a node'));
@@ -279,30 +286,31 @@ export function checkReferences(path: string, json: Record<string, unknown>): vo
     ref(o.camera, `${w}.camera`, 'cameras', 'a camera');
   });
   const accessorMap = (v: unknown, where: string) => {
-    const m = obj(v);
+    const m = asRecord(v);
     if (!m) throw bad(`${where} is not an object`);
     for (const [k, x] of Object.entries(m)) ref(x, `${where}.${printableUri(k)}`, 'accessors', 'an accessor', true);
   };
   each('meshes', (o, w) => {
     if (!Array.isArray(o.primitives)) throw bad(`${w}.primitives is not an array`);
-    o.primitives.forEach((p, i) => {
-      const pw = `${w}.primitives[${i}]`;
-      const prim = obj(p);
-      if (!prim) throw bad(`${pw} is not an object`);
-      accessorMap(prim.attributes, `${pw}.attributes`);
-      ref(prim.indices, `${pw}.indices`, 'accessors', 'an accessor');
-      ref(prim.material, `${pw}.material`, 'materials', 'a material');
-      if (prim.targets !== undefined) {
-        if (!Array.isArray(prim.targets)) throw bad(`${pw}.targets is not an array`);
-        prim.targets.forEach((t, k) => accessorMap(t, `${pw}.targets[${k}]`));
-      }
-    });
+    each(
+      `${w}.primitives`,
+      (prim, pw) => {
+        accessorMap(prim.attributes, `${pw}.attributes`);
+        ref(prim.indices, `${pw}.indices`, 'accessors', 'an accessor');
+        ref(prim.material, `${pw}.material`, 'materials', 'a material');
+        if (prim.targets !== undefined) {
+          if (!Array.isArray(prim.targets)) throw bad(`${pw}.targets is not an array`);
+          prim.targets.forEach((t, k) => accessorMap(t, `${pw}.targets[${k}]`));
+        }
+      },
+      o.primitives,
+    );
   });
   each('accessors', (o, w) => {
-    const sparse = obj(o.sparse);
+    const sparse = asRecord(o.sparse);
     if (!sparse) return;
-    ref(obj(sparse.indices)?.bufferView, `${w}.sparse.indices.bufferView`, 'bufferViews', 'a buffer view', true);
-    ref(obj(sparse.values)?.bufferView, `${w}.sparse.values.bufferView`, 'bufferViews', 'a buffer view', true);
+    ref(asRecord(sparse.indices)?.bufferView, `${w}.sparse.indices.bufferView`, 'bufferViews', 'a buffer view', true);
+    ref(asRecord(sparse.values)?.bufferView, `${w}.sparse.values.bufferView`, 'bufferViews', 'a buffer view', true);
   });
   each('skins', (o, w) => {
     refs(o.joints, `${w}.joints`, 'nodes', 'a node');
@@ -316,25 +324,29 @@ export function checkReferences(path: string, json: Record<string, unknown>): vo
   });
   each('animations', (o, w) => {
     const samplers = Array.isArray(o.samplers) ? o.samplers : [];
-    samplers.forEach((sm, i) => {
-      const x = obj(sm);
-      if (!x) throw bad(`${w}.samplers[${i}] is not an object`);
-      ref(x.input, `${w}.samplers[${i}].input`, 'accessors', 'an accessor', true);
-      ref(x.output, `${w}.samplers[${i}].output`, 'accessors', 'an accessor', true);
-    });
-    (Array.isArray(o.channels) ? o.channels : []).forEach((c, i) => {
-      const x = obj(c);
-      const cw = `${w}.channels[${i}]`;
-      if (!x) throw bad(`${cw} is not an object`);
-      ref(x.sampler, `${cw}.sampler`, samplers, 'a sampler', true);
-      ref(obj(x.target)?.node, `${cw}.target.node`, 'nodes', 'a node');
-    });
+    each(
+      `${w}.samplers`,
+      (x, sw) => {
+        ref(x.input, `${sw}.input`, 'accessors', 'an accessor', true);
+        ref(x.output, `${sw}.output`, 'accessors', 'an accessor', true);
+      },
+      samplers,
+    );
+    each(
+      `${w}.channels`,
+      (x, cw) => {
+        ref(x.sampler, `${cw}.sampler`, samplers, 'a sampler', true);
+        ref(asRecord(x.target)?.node, `${cw}.target.node`, 'nodes', 'a node');
+      },
+      Array.isArray(o.channels) ? o.channels : [],
+    );
   });
   const walk = (v: unknown, where: string, depth: number) => {
     if (!v || typeof v !== 'object' || depth > 8) return;
     for (const [k, child] of Object.entries(v as Record<string, unknown>)) {
       const at = `${where}.${printableUri(k)}`;
-      if (/Texture$/.test(k) && obj(child)) ref(obj(child)?.index, `${at}.index`, 'textures', 'a texture', true);
+      const texture = /Texture$/.test(k) ? asRecord(child) : undefined;
+      if (texture) ref(texture.index, `${at}.index`, 'textures', 'a texture', true);
       else walk(child, at, depth + 1);
     }
   };
