@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mulberry32 } from '@slmesh/core';
+import { editGlbJson, glbParts, withGlbJson } from '../scripts/glb-json.mjs';
 
 export const root = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const bin = join(root, 'packages/cli/dist/bin.js');
@@ -44,33 +45,9 @@ function statSize(p) {
   return readFileSync(p).length;
 }
 
-function glbParts(bytes) {
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const jsonLen = v.getUint32(12, true);
-  return { json: new TextDecoder().decode(bytes.subarray(20, 20 + jsonLen)), rest: bytes.subarray(20 + jsonLen) };
-}
-
-function withJson(bytes, text) {
-  const body = new TextEncoder().encode(text);
-  const padded = new Uint8Array(body.length + ((4 - (body.length % 4)) % 4)).fill(0x20);
-  padded.set(body);
-  const rest = glbParts(bytes).rest;
-  const out = new Uint8Array(20 + padded.length + rest.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, 0x46546c67, true);
-  v.setUint32(4, 2, true);
-  v.setUint32(8, out.length, true);
-  v.setUint32(12, padded.length, true);
-  v.setUint32(16, 0x4e4f534a, true);
-  out.set(padded, 20);
-  out.set(rest, 20 + padded.length);
-  return out;
-}
-
+/** editGlbJson with the case's PRNG passed on to `edit`. */
 function editJson(bytes, r, edit) {
-  const json = JSON.parse(glbParts(bytes).json);
-  edit(json, r);
-  return withJson(bytes, JSON.stringify(json));
+  return editGlbJson(bytes, (json) => edit(json, r));
 }
 
 const pick = (r, list) => list[Math.floor(r() * list.length)];
@@ -92,7 +69,7 @@ export const MUTATIONS = {
     const n = 1 + Math.floor(r() * 4);
     for (let i = 0; i < n; i++)
       chars[Math.floor(r() * chars.length)] = pick(r, ['{', '}', '"', ',', ':', '9', 'x', ']']);
-    return withJson(bytes, chars.join(''));
+    return withGlbJson(bytes, chars.join(''));
   },
   hugeCount(bytes, r) {
     return editJson(bytes, r, (j) => {

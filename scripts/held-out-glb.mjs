@@ -14,12 +14,11 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { editGlbJson, isGlbWithJson } from './glb-json.mjs';
 
 const MODEL_EXTENSIONS = new Set(
   'obj 3ds ase ac b3d cob dae lwo md2 ms3d off ply q3d smd stl x xgl 3mf'.split(' ').map((e) => `.${e}`),
 );
-const GLB_MAGIC = 0x46546c67;
-const JSON_CHUNK = 0x4e4f534a;
 
 const [outArg, ...inputs] = process.argv.slice(2);
 if (!outArg || inputs.length === 0) {
@@ -37,37 +36,28 @@ function modelFiles(path) {
     .flatMap((name) => modelFiles(join(path, name)));
 }
 
-/** The GLB at `file` without images, textures, samplers or any material's texture reference. */
+/** Drops images, textures, samplers and every material's texture reference from the GLB at `file`; false when it had none. */
 function withoutTextures(file) {
   const b = readFileSync(file);
-  if (b.length < 20 || b.readUInt32LE(0) !== GLB_MAGIC || b.readUInt32LE(16) !== JSON_CHUNK) return false;
-  const jsonLength = b.readUInt32LE(12);
-  const json = JSON.parse(b.subarray(20, 20 + jsonLength).toString('utf8'));
-  if (!json.images && !json.textures) return false;
-  delete json.images;
-  delete json.textures;
-  delete json.samplers;
-  const strip = (o) => {
-    if (!o || typeof o !== 'object') return;
-    for (const k of Object.keys(o)) {
-      if (k.endsWith('Texture')) delete o[k];
-      else strip(o[k]);
-    }
-  };
-  strip(json.materials);
-  let text = Buffer.from(JSON.stringify(json), 'utf8');
-  text = Buffer.concat([text, Buffer.alloc((4 - (text.length % 4)) % 4, 0x20)]);
-  const rest = b.subarray(20 + jsonLength);
-  const glb = Buffer.alloc(20 + text.length + rest.length);
-  glb.writeUInt32LE(GLB_MAGIC, 0);
-  glb.writeUInt32LE(2, 4);
-  glb.writeUInt32LE(glb.length, 8);
-  glb.writeUInt32LE(text.length, 12);
-  glb.writeUInt32LE(JSON_CHUNK, 16);
-  text.copy(glb, 20);
-  rest.copy(glb, 20 + text.length);
-  writeFileSync(file, glb);
-  return true;
+  if (!isGlbWithJson(b)) return false;
+  let had = false;
+  const glb = editGlbJson(b, (json) => {
+    if (!json.images && !json.textures) return;
+    had = true;
+    delete json.images;
+    delete json.textures;
+    delete json.samplers;
+    const strip = (o) => {
+      if (!o || typeof o !== 'object') return;
+      for (const k of Object.keys(o)) {
+        if (k.endsWith('Texture')) delete o[k];
+        else strip(o[k]);
+      }
+    };
+    strip(json.materials);
+  });
+  if (had) writeFileSync(file, glb);
+  return had;
 }
 
 let converted = 0,
