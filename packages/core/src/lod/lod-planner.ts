@@ -424,6 +424,8 @@ const VERIFY_SLACK = 0.02;
  * (each measured); then only normals and texture coordinates move.
  */
 const PRECISION_SHARES = [0.5, 0.25];
+/** ... when the LOD's error leaves at least this fraction of its bound (else only normals and texture coordinates move). */
+const PRECISION_MIN_ROOM = 1e-3;
 /** ... of a bound of at most 1/this of the object's largest side. */
 const PRECISION_MAX_SHARE_OF_SIZE = 64;
 /** Largest move of a texture coordinate in the high LOD, UV units: 1/8 of a texel of a 1024 texture. */
@@ -1307,7 +1309,11 @@ export class ObjectLodPlanner {
     }
     const domain = this.unitDomain;
     const uvError = Math.min(UV_ERROR * Math.max(far, 1), UV_ERROR * MAX_UV_DISTANCE_RATIO);
-    for (const share of [...(error < bound ? PRECISION_SHARES : []), 0]) {
+    // A LOD at its bound has no room to move: a big high's proxy is its own bound by construction
+    // (its error sets the high's bound), and every measured move of it failed (two dense measures
+    // of its 11,531 triangles, 0.22 s of the 252k Suzanne's plan).
+    const room = error < bound * (1 - PRECISION_MIN_ROOM);
+    for (const share of [...(room ? PRECISION_SHARES : []), 0]) {
       // A bound taken from Generate's errors is a promise to be no worse than the viewer under any
       // measure: there the move is never more than what the LOD's error leaves of the bound. The
       // error of a LOD whose vertices move by d is at most its error plus d (the triangle
@@ -1331,9 +1337,13 @@ export class ObjectLodPlanner {
       if (stats.positionBits.every((b) => b === 0)) return smaller ? { lod: snapped, error, bytes } : undefined;
       if (!smaller) continue;
       if (keeps && !keeps(snapped)) continue;
-      const m = this.measure(snapped, true);
-      if (m.error <= bound && m.coverage >= coverage)
-        return { lod: snapped, error: m.error, coverage: m.coverage, bytes };
+      // The silhouette first: it fails most moves that fail (112 of 138 on the land-impact corpus)
+      // and costs a fraction of the dense error, which then stops at the first sample over the bound.
+      const mesh = lodTriangles(snapped);
+      const cover = silhouetteCoverage(this.reference.silhouette, mesh).coverage;
+      if (cover < coverage) continue;
+      const moved = this.errorOf(mesh, true, bound);
+      if (moved <= bound) return { lod: snapped, error: moved, coverage: cover, bytes };
     }
     return undefined;
   }
