@@ -424,10 +424,10 @@ const VERIFY_SLACK = 0.02;
  * (each measured); then only normals and texture coordinates move.
  */
 const PRECISION_SHARES = [0.5, 0.25];
-/** ... when the LOD's error leaves at least this fraction of its bound (else only normals and texture coordinates move). */
-const PRECISION_MIN_ROOM = 1e-3;
 /** ... of a bound of at most 1/this of the object's largest side. */
 const PRECISION_MAX_SHARE_OF_SIZE = 64;
+/** ... when the LOD's error leaves at least this fraction of its bound (else only normals and texture coordinates move). */
+const PRECISION_MIN_ROOM = 1e-3;
 /** Largest move of a texture coordinate in the high LOD, UV units: 1/8 of a texel of a 1024 texture. */
 const UV_ERROR = 1 / 8192;
 /** A lower LOD's texture coordinates move by at most this many times UV_ERROR. */
@@ -704,11 +704,17 @@ export class ObjectLodPlanner {
   /**
    * Measured error (metres at the model's size: against the reference, plus the reference's own)
    * and silhouette coverage of a candidate LOD. With `limit`, a candidate whose error is over it
-   * is measured no further: its error is only known to be over `limit`, its coverage is 0.
+   * is measured no further: its error is only known to be over `limit`, its coverage is 0. With
+   * `minCoverage`, the silhouette is measured first and a candidate under it is measured no
+   * further: its error is Infinity (the silhouette costs a fraction of a dense error).
    */
-  measure(lod: MeshLod, dense = false, limit = Infinity): { error: number; coverage: number } {
+  measure(lod: MeshLod, dense = false, limit = Infinity, minCoverage?: number): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
+    if (minCoverage !== undefined) {
+      const coverage = silhouetteCoverage(this.reference.silhouette, mesh).coverage;
+      return { error: coverage < minCoverage ? Infinity : this.errorOf(mesh, dense, limit), coverage };
+    }
     const error = this.errorOf(mesh, dense, limit);
     if (error > limit) return { error, coverage: 0 };
     return { error, coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage };
@@ -1337,13 +1343,11 @@ export class ObjectLodPlanner {
       if (stats.positionBits.every((b) => b === 0)) return smaller ? { lod: snapped, error, bytes } : undefined;
       if (!smaller) continue;
       if (keeps && !keeps(snapped)) continue;
-      // The silhouette first: it fails most moves that fail (112 of 138 on the land-impact corpus)
-      // and costs a fraction of the dense error, which then stops at the first sample over the bound.
-      const mesh = lodTriangles(snapped);
-      const cover = silhouetteCoverage(this.reference.silhouette, mesh).coverage;
-      if (cover < coverage) continue;
-      const moved = this.errorOf(mesh, true, bound);
-      if (moved <= bound) return { lod: snapped, error: moved, coverage: cover, bytes };
+      // The silhouette first: it fails most moves that fail (112 of 138 on the land-impact corpus);
+      // the dense error then stops at the first sample over the bound.
+      const m = this.measure(snapped, true, bound, coverage);
+      if (m.error <= bound && m.coverage >= coverage)
+        return { lod: snapped, error: m.error, coverage: m.coverage, bytes };
     }
     return undefined;
   }
