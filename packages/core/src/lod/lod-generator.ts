@@ -517,8 +517,23 @@ export interface SimplifiedLod<M extends string = SimplifyMode | 'viewer' | 'car
 }
 
 /**
+ * Results of simplifyLodSource per source and simplifier, by everything else that decides them
+ * (mode, target count, error, weights, flags; a call with a lock is not kept). A plan asks for the
+ * same simplification again and again (each level's search climbs the same ladder of errors from
+ * the same source, and a big high is planned twice): meshoptimizer's answer is the same each
+ * time, and it is the plan's largest cost after the measures (CGAL's fandisk_large, 31,682
+ * triangles: 907 ms of its 2.8 s of simplification were repeats). Results are never modified
+ * (every step after the simplifier makes new arrays), so the same object is handed out again.
+ */
+const SIMPLIFIED = new WeakMap<
+  LodSource,
+  { simplifier: MeshSimplifier; results: Map<string, SimplifiedLod<SimplifyMode>> }
+>();
+
+/**
  * One simplification of `source` in `mode`: down to `targetTriangles` (0: as far as the error
- * allows) without exceeding `targetError` metres (meshoptimizer's estimate).
+ * allows) without exceeding `targetError` metres (meshoptimizer's estimate). The same call on the
+ * same source returns the same result (SIMPLIFIED).
  */
 export function simplifyLodSource(
   source: LodSource,
@@ -533,15 +548,47 @@ export function simplifyLodSource(
       'USAGE',
       'LOD generation: a meshoptimizer simplifier is required (options.simplifier = MeshoptSimplifier)',
     );
-  const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
-  const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
-  const prune = options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune;
   // More than the source has is all of it (meshoptimizer asserts on a target past the index
   // count: a planner's count from the input's triangles can exceed the source's, whose weld
   // drops degenerate triangles).
   const targetIndexCount = Math.min(source.indices.length, Math.max(0, Math.floor(targetTriangles)) * 3);
   const error = Math.max(0, targetError);
   if (source.triangles === 0) return splitIntoFaces(source, new Uint32Array(0), 0, mode);
+  if (options.lock) return simplifyUncached(source, mode, targetIndexCount, error, options);
+  let cache = SIMPLIFIED.get(source);
+  if (!cache || cache.simplifier !== s) {
+    cache = { simplifier: s, results: new Map() };
+    SIMPLIFIED.set(source, cache);
+  }
+  const key = [
+    mode,
+    targetIndexCount,
+    error,
+    options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight,
+    options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight,
+    options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune,
+    options.updatePositions ?? SIMPLIFY_LOD_DEFAULTS.updatePositions,
+  ].join(' ');
+  let result = cache.results.get(key);
+  if (!result) {
+    result = simplifyUncached(source, mode, targetIndexCount, error, options);
+    cache.results.set(key, result);
+  }
+  return result;
+}
+
+/** simplifyLodSource's work, for a source with triangles and a clamped target. */
+function simplifyUncached(
+  source: LodSource,
+  mode: SimplifyMode,
+  targetIndexCount: number,
+  error: number,
+  options: SimplifyLodOptions,
+): SimplifiedLod<SimplifyMode> {
+  const s = options.simplifier;
+  const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
+  const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
+  const prune = options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune;
 
   // Fallback modes run on merged, compacted vertices and come back through restoreWedges.
   const fb =
@@ -846,6 +893,23 @@ export function simplifyToTriangles(
 }
 
 /**
+ * Whether fallback `mode` hands meshoptimizer exactly what 'attributes' does, so its result has the
+ * same triangles: 'attributes' weighs no normal or texture coordinate (none there, or weight 0) and
+ * locks nothing, and the fallback's merge joins no two vertices (a mesh without normals and UVs,
+ * welded by position already: scans, STL and OFF files). The fallback's buffers, built here when
+ * not yet, are the ones its own simplification would build.
+ */
+function sameAsAttributes(source: LodSource, mode: SimplifyMode, options: SimplifyLodOptions): boolean {
+  if (mode === 'attributes') return true;
+  if (mode === 'sloppy' || options.lock) return false;
+  const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
+  const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
+  if (normalWeight > 0 && source.hasNormals.some(Boolean)) return false;
+  if (uvWeight > 0 && source.hasUvs.some(Boolean)) return false;
+  return fallbackBuffers(source, mode).positions.length === source.positions.length;
+}
+
+/**
  * Simplifies as far as `targetError` metres (meshoptimizer's estimate) allows, with the cascade:
  * the attribute-aware result unless it keeps more than maxRatioDrift times the triangles that
  * position-only simplification reaches at the same error; then normals are dropped, then UVs;
@@ -866,7 +930,10 @@ export function simplifyToError(
   if (modes.length === 1 || first.triangles <= 1) return first;
   // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
   if (source.triangles > 100_000 && first.triangles < 0.1 * source.triangles) return first;
-  const reference = simplifyLodSource(source, modes[modes.length - 1], 0, targetError, options);
+  const referenceMode = modes[modes.length - 1];
+  // The reference would be the same simplification: same triangles, and first stands.
+  if (modes[0] === 'attributes' && drift >= 1 && sameAsAttributes(source, referenceMode, options)) return first;
+  const reference = simplifyLodSource(source, referenceMode, 0, targetError, options);
   if (first.triangles <= drift * Math.max(1, reference.triangles)) return first;
   for (const mode of modes.slice(1, -1)) {
     const r = simplifyLodSource(source, mode, 0, targetError, options);

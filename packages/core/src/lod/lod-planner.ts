@@ -464,6 +464,26 @@ export function generateChainFits(
   return levels.every((x, i) => x.triangles > 0 && x.vertices <= (i === 0 ? top : levels[i - 1]).vertices);
 }
 
+/** A LOD's error under one measure as far as known: exact, or only over a limit (the value measured then). */
+interface KnownError {
+  exact?: number;
+  over?: { limit: number; error: number };
+}
+
+/** What the planner's measures found of one LOD: its error sampled as the search does and densely, and its silhouette coverage. */
+interface LodMeasures {
+  sampled: KnownError;
+  dense: KnownError;
+  coverage?: number;
+}
+
+/**
+ * An error measured with a limit is exact when it is under the limit; a measure stopped at the
+ * limit gives the first distance past it, which rounding can leave a hair under the limit. Errors
+ * within this fraction of the limit are therefore remembered only as over it.
+ */
+const EXACT_BELOW_LIMIT = 1e-9;
+
 /** What the planner measures candidates against: high itself, or for a big high a simplified proxy of it. */
 interface MeasureReference {
   side: HausdorffSide;
@@ -562,6 +582,13 @@ export class ObjectLodPlanner {
   private readonly asIs = new WeakMap<MeshLod, { lod: MeshLod; bytes: () => number }>();
   /** The reference's surface sampled densely (made when a dense measure first needs it), its BVH shared. */
   private denseReference?: HausdorffSide;
+  /**
+   * What the measures found of each LOD measured, by identity: a simplification asked for again is
+   * the same object (simplifyLodSource), and the levels' searches and a big high's second plan ask
+   * for many of the same (CGAL's fandisk_large: 460 ms of its 1.6 s of measures were LODs measured
+   * before, against another bound).
+   */
+  private readonly measures = new WeakMap<MeshLod, LodMeasures>();
   /** High's box in the upload's unit frame, the domain step 4 moves positions against (made when first needed). */
   private unitDomain?: PositionDomain;
 
@@ -711,19 +738,45 @@ export class ObjectLodPlanner {
   measure(lod: MeshLod, dense = false, limit = Infinity, minCoverage?: number): { error: number; coverage: number } {
     const mesh = lodTriangles(lod);
     if (mesh.indices.length === 0) return { error: Infinity, coverage: 0 };
+    const known = this.measuresOf(lod);
+    const coverage = () => (known.coverage ??= silhouetteCoverage(this.reference.silhouette, mesh).coverage);
     if (minCoverage !== undefined) {
-      const coverage = silhouetteCoverage(this.reference.silhouette, mesh).coverage;
-      return { error: coverage < minCoverage ? Infinity : this.errorOf(mesh, dense, limit), coverage };
+      const c = coverage();
+      return { error: c < minCoverage ? Infinity : this.knownError(known, mesh, dense, limit), coverage: c };
     }
-    const error = this.errorOf(mesh, dense, limit);
+    const error = this.knownError(known, mesh, dense, limit);
     if (error > limit) return { error, coverage: 0 };
-    return { error, coverage: silhouetteCoverage(this.reference.silhouette, mesh).coverage };
+    return { error, coverage: coverage() };
   }
 
   /** A LOD's dense error (VERIFY_SAMPLES and every centroid on both sides); Infinity when empty. */
   private denseError(lod: MeshLod): number {
     const mesh = lodTriangles(lod);
-    return mesh.indices.length === 0 ? Infinity : this.errorOf(mesh, true);
+    return mesh.indices.length === 0 ? Infinity : this.knownError(this.measuresOf(lod), mesh, true, Infinity);
+  }
+
+  private measuresOf(lod: MeshLod): LodMeasures {
+    let known = this.measures.get(lod);
+    if (!known) {
+      known = { sampled: {}, dense: {} };
+      this.measures.set(lod, known);
+    }
+    return known;
+  }
+
+  /**
+   * errorOf, from what is known of the LOD when that answers it: its exact error, or an error
+   * found over a limit at least this one (a measure stopped there). A measure stopped at its limit
+   * returns at least about that limit; one within EXACT_BELOW_LIMIT of it is kept only as over.
+   */
+  private knownError(known: LodMeasures, mesh: IndexedMesh<Float32Array>, dense: boolean, limit: number): number {
+    const k = dense ? known.dense : known.sampled;
+    if (k.exact !== undefined) return k.exact;
+    if (k.over !== undefined && limit <= k.over.limit) return k.over.error;
+    const error = this.errorOf(mesh, dense, limit);
+    if (error < limit * (1 - EXACT_BELOW_LIMIT)) k.exact = error;
+    else if (!k.over || limit > k.over.limit) k.over = { limit, error };
+    return error;
   }
 
   /** A non-empty candidate's error (see measure), its sides sampled as the search does or densely (VERIFY_SAMPLES, centroids). */

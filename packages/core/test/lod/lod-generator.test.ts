@@ -198,6 +198,84 @@ describe('fallback cascade', () => {
     expect(r.mode).not.toBe('attributes');
     void s;
   });
+
+  /** The simplifier, counting the calls that reach meshoptimizer. */
+  function counting(): { simplifier: MeshSimplifier; calls: () => number } {
+    let n = 0;
+    const wrap =
+      <A extends unknown[], R>(f: (...a: A) => R) =>
+      (...a: A): R => {
+        n++;
+        return f(...a);
+      };
+    const s = simplifier as unknown as Record<string, (...a: unknown[]) => unknown>;
+    const spy = Object.fromEntries(
+      ['simplify', 'simplifyWithAttributes', 'simplifyWithUpdate', 'simplifySloppy'].map((k) => [
+        k,
+        wrap(s[k].bind(s)),
+      ]),
+    );
+    return { simplifier: { ...simplifier, ...spy } as MeshSimplifier, calls: () => n };
+  }
+
+  it('the same simplification of the same source is made once and handed out again; any other is made', () => {
+    const s = prepareLodSource({ faces: [uvSphere(32)] });
+    const { simplifier: spy, calls } = counting();
+    for (const mode of SIMPLIFY_MODES) {
+      const before = calls();
+      const a = simplifyLodSource(s, mode, 0, 0.02, { simplifier: spy });
+      expect(calls()).toBe(before + 1);
+      expect(simplifyLodSource(s, mode, 0, 0.02, { simplifier: spy })).toBe(a);
+      expect(calls()).toBe(before + 1);
+      // Another error, another weight, or a lock: made again.
+      expect(simplifyLodSource(s, mode, 0, 0.03, { simplifier: spy })).not.toBe(a);
+      expect(simplifyLodSource(s, mode, 0, 0.02, { simplifier: spy, updatePositions: false })).not.toBe(a);
+      expect(calls()).toBe(before + 3);
+    }
+    const lock = new Uint8Array(s.positions.length / 3);
+    const locked = simplifyLodSource(s, 'attributes', 0, 0.02, { simplifier: spy, lock });
+    expect(simplifyLodSource(s, 'attributes', 0, 0.02, { simplifier: spy, lock })).not.toBe(locked);
+    // Another source with the same content is its own entry.
+    const t = prepareLodSource({ faces: [uvSphere(32)] });
+    expect(simplifyLodSource(t, 'attributes', 0, 0.02, { simplifier: spy })).not.toBe(
+      simplifyLodSource(s, 'attributes', 0, 0.02, { simplifier: spy }),
+    );
+  });
+
+  it('a mesh without normals and UVs: position-only simplification is the attribute-aware one, so error mode makes it once', () => {
+    // Faceted (every corner its own vertex) and smooth spheres, their normals and UVs dropped: the
+    // weld joins each point's corners, so no fallback has anything left to merge.
+    const bare = (f: ReturnType<typeof uvSphere>): MeshLod => ({
+      faces: [{ material: f.material, positions: f.positions, indices: f.indices }],
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom(bare(facetedSphere(20)), bare(uvSphere(40)), bare(box.faces[0])),
+        fc.double({ min: 1e-4, max: 0.5, noNaN: true }),
+        fc.boolean(),
+        (lod, t, update) => {
+          const s = prepareLodSource(lod);
+          const attr = simplifyLodSource(s, 'attributes', 0, t, { simplifier, updatePositions: update });
+          for (const mode of ['no-normals', 'no-uvs'] as const) {
+            const r = simplifyLodSource(s, mode, 0, t, { simplifier, updatePositions: update });
+            expect(r.triangles).toBe(attr.triangles);
+            expect(Array.from(r.lod.faces[0].indices)).toEqual(Array.from(attr.lod.faces[0].indices));
+            expect(Array.from(r.lod.faces[0].positions)).toEqual(Array.from(attr.lod.faces[0].positions));
+          }
+          const { simplifier: spy, calls } = counting();
+          const e = simplifyToError(prepareLodSource(lod), t, { simplifier: spy, updatePositions: update });
+          expect(e.triangles).toBe(attr.triangles);
+          expect(e.mode).toBe('attributes');
+          expect(calls()).toBe(1);
+        },
+      ),
+      { numRuns: 25 },
+    );
+    // With normals, the position-only reference is still made.
+    const { simplifier: spy, calls } = counting();
+    simplifyToError(prepareLodSource(sphere), 0.01, { simplifier: spy });
+    expect(calls()).toBe(2);
+  });
 });
 
 describe('weldByPosition', () => {

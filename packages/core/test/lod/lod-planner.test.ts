@@ -709,3 +709,43 @@ describe('planModelForBudget', () => {
     expect(() => planModelForBudget(model, { simplifier, deflate, targetLandImpact: 0 })).toThrow(/target land impact/);
   });
 });
+
+describe('ObjectLodPlanner.measure remembers', () => {
+  it('answers a LOD measured before, against any limit, as a planner measuring it afresh does', async () => {
+    const { prepareLodSource, simplifyLodSource } = await import('../../src/lod/lod-generator.js');
+    const ball = object('Ball', [uvSphere(32)]);
+    const source = prepareLodSource(ball.lods.high);
+    const lods = [0.002, 0.01, 0.05, 0.2].map((t) => simplifyLodSource(source, 'attributes', 0, t, { simplifier }).lod);
+    const opts = { simplifier, sizeFactor: 2 };
+    // Each LOD's exact errors, from planners that measure it once.
+    const exact = lods.map((lod) =>
+      [false, true].map((dense) => new ObjectLodPlanner(ball, opts).measure(lod, dense).error),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            k: fc.integer({ min: 0, max: lods.length - 1 }),
+            dense: fc.boolean(),
+            scale: fc.constantFrom(0.5, 0.999, 1, 1.001, 2, Infinity),
+            floor: fc.option(fc.constantFrom(0.5, 0.99, 1), { nil: undefined }),
+          }),
+          { minLength: 2, maxLength: 8 },
+        ),
+        (calls) => {
+          const remembering = new ObjectLodPlanner(ball, opts);
+          for (const { k, dense, scale, floor } of calls) {
+            const limit = exact[k][+dense] * scale;
+            const got = remembering.measure(lods[k], dense, limit, floor);
+            const fresh = new ObjectLodPlanner(ball, opts).measure(lods[k], dense, limit, floor);
+            expect(got.coverage).toBe(fresh.coverage);
+            // Within the limit the error is exact; over it, only known to be over.
+            expect(got.error <= limit).toBe(fresh.error <= limit);
+            if (fresh.error <= limit) expect(got.error).toBe(fresh.error);
+          }
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
