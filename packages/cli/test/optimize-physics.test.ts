@@ -5,7 +5,8 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -64,6 +65,43 @@ describe('slmesh optimize --physics', () => {
     const chair = choices('test-assets/chair.glb', '--physics', 'mesh');
     expect(chair.match(/Prim for ([^(]*) \(/)?.[1].split(', ')).toHaveLength(6);
     expect(chair).not.toContain('for the rest');
+  });
+
+  it('a land impact raised by physics that keeps an opening open says so, and what the single hull would cost', async () => {
+    // A coarse ring lying flat, 2.7 m across (8 x 4 quads): its hull would close the 1.3 m hole,
+    // and the triangle mesh that keeps it open weighs more than the input as uploaded.
+    const require = createRequire(join(root, 'packages/gltf-plugin/package.json'));
+    const { Document, NodeIO } = require('@gltf-transform/core') as typeof import('@gltf-transform/core');
+    const [R, tube, seg, ring] = [1, 0.35, 8, 4];
+    const p: number[] = [],
+      idx: number[] = [];
+    for (let i = 0; i < seg; i++)
+      for (let j = 0; j < ring; j++) {
+        const [u, v] = [(2 * Math.PI * i) / seg, (2 * Math.PI * j) / ring];
+        p.push((R + tube * Math.cos(v)) * Math.cos(u), tube * Math.sin(v), (R + tube * Math.cos(v)) * Math.sin(u));
+        const [a, b] = [i * ring + j, ((i + 1) % seg) * ring + j];
+        const [c, d] = [((i + 1) % seg) * ring + ((j + 1) % ring), i * ring + ((j + 1) % ring)];
+        idx.push(a, d, b, b, d, c);
+      }
+    const doc = new Document();
+    const buffer = doc.createBuffer();
+    const positions = doc.createAccessor().setType('VEC3').setBuffer(buffer).setArray(new Float32Array(p));
+    const indices = doc.createAccessor().setType('SCALAR').setBuffer(buffer).setArray(new Uint32Array(idx));
+    const prim = doc.createPrimitive().setAttribute('POSITION', positions).setIndices(indices);
+    doc.createScene().addChild(doc.createNode('Ring').setMesh(doc.createMesh('Ring').addPrimitive(prim)));
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-phys-'));
+    writeFileSync(join(dir, 'ring.glb'), await new NodeIO().writeBinary(doc));
+    const r = slmesh('optimize', join(dir, 'ring.glb'), '-o', join(dir, 'o.glb'));
+    expect(r.status, r.stderr).toBe(0);
+    const li = r.stdout.match(/^land impact +([\d.]+) -> ([\d.]+)/m)!;
+    expect(+li[2]).toBeGreaterThan(+li[1]);
+    const note = r.stdout.split('\n').find((l) => l.startsWith('note: the land impact went up')) ?? '';
+    expect(note).toContain('keeps open an opening an avatar uses');
+    expect(note).not.toContain('--keep-lods');
+    // Its figures: the land impact written, and the single hull's, which is lower.
+    const [, kept, hull] = note.match(/Ring: ([\d.]+) with its \w+, ([\d.]+) with the single hull/)!;
+    expect(+kept).toBeCloseTo(+li[2], 3);
+    expect(+hull).toBeLessThan(+kept);
   });
 
   it('none: no _PHYS node; hull: a single convex hull', () => {

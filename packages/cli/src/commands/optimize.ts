@@ -392,9 +392,9 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   // Physics: what was chosen per object and why, and the uploader choices the numbers assume.
   const objects = result.after.objects;
   const chosen = objects.filter((o) => o.physics.choice);
+  const named = (o: (typeof objects)[number]) => cellName(o.name) + (o.submodelId > 0 ? `#${o.submodelId}` : '');
   if (chosen.length > 0) {
     out.push('', 'physics (chosen by land impact):');
-    const named = (o: (typeof objects)[number]) => cellName(o.name) + (o.submodelId > 0 ? `#${o.submodelId}` : '');
     const prows = chosen.map((o) => [
       named(o),
       o.physics.choice!.shape,
@@ -424,7 +424,23 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     if (d.code === 'objects-merged' || d.code === 'objects-kept' || d.code === 'objects-mergeable')
       out.push(`${d.code === 'objects-mergeable' ? 'tip' : 'objects'}: ${printable(d.message)}`);
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
-    out.push(`note: the land impact went up; if the input had its own LODs, --keep-lods keeps them`);
+    // Physics that keeps an avatar's way open costs more than the single hull that would close it:
+    // say so, with what the hull would cost, rather than hint at LODs that did not raise it.
+    const opening = chosen.filter((o) => {
+      const hull = o.physics.choice!.candidates.find((c) => c.shape === 'hull');
+      return o.physics.choice!.shape !== 'hull' && hull && !hull.keepsOpenings;
+    });
+    if (a.dominant === 'physics' && opening.length > 0) {
+      const each = opening.map((o) => {
+        const { shape, candidates } = o.physics.choice!;
+        const hull = candidates.find((c) => c.shape === 'hull')!;
+        const kept = candidates.find((c) => c.shape === shape);
+        return `${named(o)}: ${kept ? `${kept.landImpact.toFixed(3)} with its ${shape}, ` : ''}${hull.landImpact.toFixed(3)} with the single hull`;
+      });
+      out.push(
+        `note: the land impact went up because the physics keeps open an opening an avatar uses, which the single hull would close (${each.join('; ')}); --physics hull is cheaper but closes it`,
+      );
+    } else out.push(`note: the land impact went up; if the input had its own LODs, --keep-lods keeps them`);
   }
   if (result.budget) {
     const bu = result.budget;
