@@ -150,21 +150,65 @@ export function rasterizeSilhouette(mesh: IndexedMesh<Float32Array>, view: Silho
     const i1 = Math.min(r - 1, Math.floor(Math.max(X[0], X[1], X[2]) - 0.5));
     const j0 = Math.max(0, Math.ceil(Math.min(Y[0], Y[1], Y[2]) - 0.5));
     const j1 = Math.min(r - 1, Math.floor(Math.max(Y[0], Y[1], Y[2]) - 0.5));
-    for (let j = j0; j <= j1; j++) {
-      const y = j + 0.5;
-      for (let i = i0; i <= i1; i++) {
-        const x = i + 0.5;
-        const e0 = s * ((X[1] - X[0]) * (y - Y[0]) - (x - X[0]) * (Y[1] - Y[0]));
-        if (e0 < 0) continue;
-        const e1 = s * ((X[2] - X[1]) * (y - Y[1]) - (x - X[1]) * (Y[2] - Y[1]));
-        if (e1 < 0) continue;
-        const e2 = s * ((X[0] - X[2]) * (y - Y[2]) - (x - X[2]) * (Y[0] - Y[2]));
-        if (e2 < 0) continue;
-        mask[j * r + i] = 1;
-      }
-    }
+    for (let j = j0; j <= j1; j++) fillSpan(mask, j * r, j + 0.5, i0, i1, s, X, Y);
   }
   return mask;
+}
+
+/**
+ * Edge k's test at cell column i on the row at height y: whether the cell's centre is on the
+ * triangle's side of (or on) the edge from corner k to corner k + 1.
+ */
+function inside(k: number, i: number, y: number, s: number, X: number[], Y: number[]): boolean {
+  const k1 = k === 2 ? 0 : k + 1;
+  return !(s * ((X[k1] - X[k]) * (y - Y[k]) - (i + 0.5 - X[k]) * (Y[k1] - Y[k])) < 0);
+}
+
+/**
+ * Sets the cells of one row (columns i0..i1 at height y, the row starting at `base`) whose centre
+ * is inside the triangle: each edge's test, as computed, moves one way along a row (each step of
+ * its arithmetic is monotone in x), so the cells passing all three are one run. Its ends are found
+ * from where each edge crosses the row, corrected cell by cell with the test itself, so the cells
+ * set are exactly those the test passes, without testing every cell of the box.
+ */
+function fillSpan(
+  mask: Uint8Array,
+  base: number,
+  y: number,
+  i0: number,
+  i1: number,
+  s: number,
+  X: number[],
+  Y: number[],
+): void {
+  let lo = i0,
+    hi = i1;
+  for (let k = 0; k < 3 && lo <= hi; k++) {
+    const k1 = k === 2 ? 0 : k + 1;
+    const dy = Y[k1] - Y[k];
+    if (dy === 0) {
+      // The same at every column.
+      if (!inside(k, lo, y, s, X, Y)) return;
+      continue;
+    }
+    // The column nearest where the edge crosses the row, then the first (or last) that passes.
+    const cross = Math.round(X[k] + ((X[k1] - X[k]) * (y - Y[k])) / dy - 0.5);
+    const guess = Number.isFinite(cross) ? Math.min(hi, Math.max(lo, cross)) : lo;
+    if (s * dy > 0) {
+      // Passes up to a last column.
+      let g = guess;
+      while (g >= lo && !inside(k, g, y, s, X, Y)) g--;
+      while (g + 1 <= hi && inside(k, g + 1, y, s, X, Y)) g++;
+      hi = g;
+    } else {
+      // Passes from a first column on.
+      let g = guess;
+      while (g <= hi && !inside(k, g, y, s, X, Y)) g++;
+      while (g - 1 >= lo && inside(k, g - 1, y, s, X, Y)) g--;
+      lo = g;
+    }
+  }
+  if (lo <= hi) mask.fill(1, base + lo, base + hi + 1);
 }
 
 /** The reference mesh's silhouettes, to compare other meshes against (computed once). */

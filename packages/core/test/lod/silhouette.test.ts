@@ -107,3 +107,56 @@ describe('silhouette coverage', () => {
     expect(silhouetteCoverage(ref, quad).coverage).toBe(1);
   });
 });
+
+describe('rasterizeSilhouette', () => {
+  /** Every cell of each triangle's box tested (the rasterizer's definition: a cell is set when its centre passes all three edge tests). */
+  function reference(m: IndexedMesh<Float32Array>, view: ReturnType<typeof silhouetteViews>[number]): Uint8Array {
+    const r = view.resolution;
+    const out = new Uint8Array(r * r);
+    if (!(view.du > 0) || !(view.dv > 0)) return out;
+    const { u, v, u0, v0, du, dv } = view;
+    const p = m.positions;
+    const cx = (i: number) => (p[i * 3] * u[0] + p[i * 3 + 1] * u[1] + p[i * 3 + 2] * u[2] - u0) / du;
+    const cy = (i: number) => (p[i * 3] * v[0] + p[i * 3 + 1] * v[1] + p[i * 3 + 2] * v[2] - v0) / dv;
+    for (let t = 0; t + 2 < m.indices.length; t += 3) {
+      const X = [0, 1, 2].map((k) => Math.fround(cx(m.indices[t + k])));
+      const Y = [0, 1, 2].map((k) => Math.fround(cy(m.indices[t + k])));
+      const area = (X[1] - X[0]) * (Y[2] - Y[0]) - (X[2] - X[0]) * (Y[1] - Y[0]);
+      if (!(Math.abs(area) > 1e-12)) continue;
+      const s = area > 0 ? 1 : -1;
+      for (let j = 0; j < r; j++)
+        for (let i = 0; i < r; i++) {
+          const [x, y] = [i + 0.5, j + 0.5];
+          const e = [0, 1, 2].map((k) => {
+            const k1 = (k + 1) % 3;
+            return s * ((X[k1] - X[k]) * (y - Y[k]) - (x - X[k]) * (Y[k1] - Y[k]));
+          });
+          if (e.every((x) => !(x < 0))) out[j * r + i] = 1;
+        }
+    }
+    return out;
+  }
+
+  it('sets exactly the cells whose centre passes the three edge tests (corners on cell centres and edges, outside the grid, slivers)', () => {
+    const ref = silhouetteViews(sphere, { resolution: 16 });
+    // Coordinates in cell units of the axis views (the sphere's box is [-1, 1], 16 cells): whole
+    // and half cells put corners and edges exactly on cell centres.
+    const coord = fc.oneof(
+      fc.integer({ min: -4, max: 36 }).map((k) => -1 + k / 16),
+      fc.integer({ min: -8, max: 72 }).map((k) => -1 + k / 32),
+      fc.double({ min: -1.3, max: 1.3, noNaN: true }),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.tuple(coord, coord, coord), { minLength: 3, maxLength: 12 }), (pts) => {
+        const n = pts.length - (pts.length % 3);
+        const m: IndexedMesh<Float32Array> = {
+          positions: Float32Array.from(pts.slice(0, n).flat()),
+          indices: Uint32Array.from({ length: n }, (_, i) => i),
+        };
+        for (const view of ref)
+          expect(Array.from(rasterizeSilhouette(m, view))).toEqual(Array.from(reference(m, view)));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
