@@ -1599,6 +1599,7 @@ export class ObjectLodPlanner {
     // of a LOD's error (CGAL's elephant at 2 m: a medium taken at 0.89 px measured 1.03 px densely,
     // over Generate's own 1.05 px by the benchmark's measure). A pick whose dense error no longer
     // passes is picked again with that error; Generate's own LOD is the baseline as it is.
+    const verified = new Set<Candidate>();
     const pick = (pool: Candidate[]): Candidate | undefined => {
       for (;;) {
         const best = pickSampled(pool);
@@ -1609,7 +1610,6 @@ export class ObjectLodPlanner {
         found[found.indexOf(best)] = checked;
       }
     };
-    const verified = new Set<Candidate>();
     // The silhouette floor; when nothing keeps it, the viewer's own LOD's coverage if that is
     // lower (a LOD no worse than the viewer's then beats a copy of the one above).
     const kept = pick(found.filter((c) => c.coverage >= o.minCoverage));
