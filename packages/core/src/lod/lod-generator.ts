@@ -516,6 +516,21 @@ export interface SimplifiedLod<M extends string = SimplifyMode | 'viewer' | 'car
   mode: M;
 }
 
+/** The settings of SimplifyLodOptions that decide a simplification, defaults filled in. */
+function simplifySettings(options: SimplifyLodOptions): {
+  normalWeight: number;
+  uvWeight: number;
+  prune: boolean;
+  updatePositions: boolean;
+} {
+  return {
+    normalWeight: options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight,
+    uvWeight: options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight,
+    prune: options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune,
+    updatePositions: options.updatePositions ?? SIMPLIFY_LOD_DEFAULTS.updatePositions,
+  };
+}
+
 /**
  * Results of simplifyLodSource per source and simplifier, by everything else that decides them
  * (mode, target count, error, weights, flags; a call with a lock is not kept). A plan asks for the
@@ -560,15 +575,8 @@ export function simplifyLodSource(
     cache = { simplifier: s, results: new Map() };
     SIMPLIFIED.set(source, cache);
   }
-  const key = [
-    mode,
-    targetIndexCount,
-    error,
-    options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight,
-    options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight,
-    options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune,
-    options.updatePositions ?? SIMPLIFY_LOD_DEFAULTS.updatePositions,
-  ].join(' ');
+  const { normalWeight, uvWeight, prune, updatePositions } = simplifySettings(options);
+  const key = [mode, targetIndexCount, error, normalWeight, uvWeight, prune, updatePositions].join(' ');
   let result = cache.results.get(key);
   if (!result) {
     result = simplifyUncached(source, mode, targetIndexCount, error, options);
@@ -586,9 +594,7 @@ function simplifyUncached(
   options: SimplifyLodOptions,
 ): SimplifiedLod<SimplifyMode> {
   const s = options.simplifier;
-  const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
-  const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
-  const prune = options.prune ?? SIMPLIFY_LOD_DEFAULTS.prune;
+  const { normalWeight, uvWeight, prune, updatePositions: update } = simplifySettings(options);
 
   // Fallback modes run on merged, compacted vertices and come back through restoreWedges.
   const fb =
@@ -599,7 +605,6 @@ function simplifyUncached(
   const flags: SimplifierFlag[] = prune ? ['ErrorAbsolute', 'Prune'] : ['ErrorAbsolute'];
   const anyNormals = source.hasNormals.some(Boolean) && normalWeight > 0;
   const anyUvs = source.hasUvs.some(Boolean) && uvWeight > 0;
-  const update = options.updatePositions ?? SIMPLIFY_LOD_DEFAULTS.updatePositions;
   const lock = mode === 'attributes' ? (options.lock ?? null) : null;
   let out: Uint32Array;
   let err: number;
@@ -902,8 +907,7 @@ export function simplifyToTriangles(
 function sameAsAttributes(source: LodSource, mode: SimplifyMode, options: SimplifyLodOptions): boolean {
   if (mode === 'attributes') return true;
   if (mode === 'sloppy' || options.lock) return false;
-  const normalWeight = options.normalWeight ?? SIMPLIFY_LOD_DEFAULTS.normalWeight;
-  const uvWeight = options.uvWeight ?? SIMPLIFY_LOD_DEFAULTS.uvWeight;
+  const { normalWeight, uvWeight } = simplifySettings(options);
   if (normalWeight > 0 && source.hasNormals.some(Boolean)) return false;
   if (uvWeight > 0 && source.hasUvs.some(Boolean)) return false;
   return fallbackBuffers(source, mode).positions.length === source.positions.length;
