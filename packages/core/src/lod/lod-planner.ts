@@ -1598,16 +1598,15 @@ export class ObjectLodPlanner {
     // search's is: the candidates were measured with the search's samples, which can miss a third
     // of a LOD's error (CGAL's elephant at 2 m: a medium taken at 0.89 px measured 1.03 px densely,
     // over Generate's own 1.05 px by the benchmark's measure). A pick whose dense error no longer
-    // passes is picked again with that error; Generate's own LOD is the baseline as it is.
-    const verified = new Set<Candidate>();
+    // passes is picked again with that error (a dense error is measured once per LOD: measure()
+    // remembers it); Generate's own LOD is the baseline as it is.
     const pick = (pool: Candidate[]): Candidate | undefined => {
       for (;;) {
         const best = pickSampled(pool);
-        if (!best || best.result.mode === 'viewer' || verified.has(best)) return best;
-        const checked = { ...best, error: Math.max(best.error, this.denseError(best.result.lod)) };
-        verified.add(checked);
-        pool[pool.indexOf(best)] = checked;
-        found[found.indexOf(best)] = checked;
+        if (!best || best.result.mode === 'viewer') return best;
+        const dense = this.denseError(best.result.lod);
+        if (dense <= best.error) return best;
+        pool[pool.indexOf(best)] = { ...best, error: dense };
       }
     };
     // The silhouette floor; when nothing keeps it, the viewer's own LOD's coverage if that is
