@@ -426,17 +426,18 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
     // Physics that keeps an avatar's way open costs more than the single hull that would close it:
     // say so, with what the hull would cost, rather than hint at LODs that did not raise it.
-    const opening = chosen.filter((o) => {
-      const hull = o.physics.choice!.candidates.find((c) => c.shape === 'hull');
-      return o.physics.choice!.shape !== 'hull' && hull && !hull.keepsOpenings;
+    const opening = chosen.flatMap((o) => {
+      const { shape, candidates } = o.physics.choice!;
+      const hull = candidates.find((c) => c.shape === 'hull');
+      return shape !== 'hull' && hull && !hull.keepsOpenings
+        ? [{ o, shape, hull, kept: candidates.find((c) => c.shape === shape) }]
+        : [];
     });
     if (a.dominant === 'physics' && opening.length > 0) {
-      const each = opening.map((o) => {
-        const { shape, candidates } = o.physics.choice!;
-        const hull = candidates.find((c) => c.shape === 'hull')!;
-        const kept = candidates.find((c) => c.shape === shape);
-        return `${named(o)}: ${kept ? `${kept.landImpact.toFixed(3)} with its ${shape}, ` : ''}${hull.landImpact.toFixed(3)} with the single hull`;
-      });
+      const each = opening.map(
+        ({ o, shape, hull, kept }) =>
+          `${named(o)}: ${kept ? `${kept.landImpact.toFixed(3)} with its ${shape}, ` : ''}${hull.landImpact.toFixed(3)} with the single hull`,
+      );
       out.push(
         `note: the land impact went up because the physics keeps open an opening an avatar uses, which the single hull would close (${each.join('; ')}); --physics hull is cheaper but closes it`,
       );
