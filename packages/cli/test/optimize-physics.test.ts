@@ -58,7 +58,7 @@ describe('slmesh optimize --physics', () => {
       return r.stdout.split('\n').find((l) => l.startsWith('uploader choices these numbers assume:')) ?? '';
     };
     // The 5 cm bead, one object written with a triangle-mesh physics model: Prim, and no rest.
-    const bead = choices('test-assets/bead-5cm.glb');
+    const bead = choices('test-assets/bead-5cm.glb', '--physics', 'mesh');
     expect(bead).toContain('physics shape type Prim for Bead');
     expect(bead).not.toContain('for the rest');
     // The chair's 6 parts, each with a physics mesh: all Prim, no rest either.

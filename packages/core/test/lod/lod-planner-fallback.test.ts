@@ -158,9 +158,9 @@ describe('LODs off the tuning set', () => {
 
   it("viewerBound: a stuck LOD's fallback is never over Generate's worst, even where no candidate is within the bound (ships of thin oars, masts and ropes)", () => {
     // A ship (a long box) with many thin disconnected parts, as 0 A.D.'s quinquereme: sloppy
-    // simplification is the least-error candidate off the bound, at 20 % to 45 % over the viewer
-    // chain's worst px when nothing caps it (seeds found by a scan of 100 such ships; the
-    // ceiling is what keeps them to Generate's own LOD).
+    // simplification is the least-error candidate off the bound, 2 % to 23 % over the viewer
+    // chain's worst px when nothing caps it (seeds found by a scan of 100 such ships, LODs
+    // measured as written; the ceiling is what keeps them to Generate's own LOD).
     const rng = (seed: number) => () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     const ship = (seed: number): Face => {
       const r = rng(seed);
@@ -193,9 +193,9 @@ describe('LODs off the tuning set', () => {
       return { material: 'm', positions: Float32Array.from(p), indices: Uint32Array.from(idx) };
     };
     for (const [seed, sizeFactor] of [
+      [4, 3],
       [48, 3],
-      [52, 1],
-      [61, 0.5],
+      [79, 3],
     ]) {
       const { plan } = planObjectLods(object('Ship', [ship(seed)]), {
         simplifier,
@@ -360,7 +360,8 @@ describe('LODs off the tuning set', () => {
     const loose = planObjectLods(ball, { simplifier, deflate, maxTriangles: { medium: 1e6 } }).plan;
     const free = planObjectLods(ball, { simplifier, deflate }).plan;
     expect(loose.levels.map((l) => l.triangles)).toEqual(free.levels.map((l) => l.triangles));
-    expect(loose.diagnostics).toEqual([]);
+    expect(loose.diagnostics).toEqual(free.diagnostics);
+    expect(loose.diagnostics.some((d) => d.code === 'lod-max-triangles')).toBe(false);
   });
 
   it('reports each planned object to onObjectPlanned, duplicates included', () => {
