@@ -224,9 +224,11 @@ function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined 
   return best;
 }
 
-/** A lower LOD with high's box, high's materials in high's order, each with a real triangle. */
-export function conformLod(high: MeshLod, lod: MeshLod): MeshLod {
-  const box = lodBox(high);
+/**
+ * A lower LOD with high's box, high's materials in high's order, each with a real triangle.
+ * `box` is high's (lodBox), for a caller that conforms many LODs to one big high.
+ */
+export function conformLod(high: MeshLod, lod: MeshLod, box: Box3 = lodBox(high)): MeshLod {
   if (isEmptyBox(box)) return lod;
   const tol = LOD_BOX_TOLERANCE * Math.max(...boxSize(box));
   // 1. High's material order; 2. clamped into high's box.

@@ -122,7 +122,7 @@ import {
   type ScreenSpaceSettings,
 } from './screen-space-error.js';
 import { silhouetteCoverage, silhouetteReference, type SilhouetteReference } from './silhouette.js';
-import type { DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
+import type { Box3, DeflateFn, Diagnostic, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 import type { IndexedMesh } from '../geometry/indexed-mesh.js';
 import {
@@ -591,6 +591,8 @@ export class ObjectLodPlanner {
   private readonly measures = new WeakMap<MeshLod, LodMeasures>();
   /** Each LOD measured, as written (asWritten), by identity. */
   private readonly conformed = new WeakMap<MeshLod, MeshLod>();
+  /** High's box, which every LOD is conformed to (made when first needed). */
+  private highBox?: Box3;
   /** High's box in the upload's unit frame, the domain step 4 moves positions against (made when first needed). */
   private unitDomain?: PositionDomain;
 
@@ -770,7 +772,8 @@ export class ObjectLodPlanner {
     if (lod === high) return lod;
     let written = this.conformed.get(lod);
     if (!written) {
-      written = conformLod(high, lod);
+      this.highBox ??= lodBox(high);
+      written = conformLod(high, lod, this.highBox);
       this.conformed.set(lod, written);
     }
     return written;
