@@ -168,7 +168,12 @@ describe('planObjectLods', () => {
     const enc = encodeMeshAsset({ lods: { high } }, { deflate });
     expect(lodBlockBytes(high, n, deflate)).toBe(enc.blocks.high_lod!.size);
     const withBytes = planObjectLods(sphere, { simplifier, deflate });
-    checkChain(sphere, withBytes.object, { maxErrorPx: 1, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 }, withBytes.plan);
+    checkChain(
+      sphere,
+      withBytes.object,
+      { maxErrorPx: 1, lodFactor: 2, sizeFactor: 1, minCoverage: 0.9 },
+      withBytes.plan,
+    );
   });
 
   it('holds the pixel bound under an independent dense measure (65,536 samples, every vertex and centroid)', () => {
