@@ -15,12 +15,13 @@
  * 2. Every vertex is clamped into high's box (simplifiers move kept vertices, which can grow it).
  * 3. Each of the six box sides the LOD does not reach (within 1e-6 of the object's size): the
  *    LOD's vertex nearest that side (every vertex at that position, in every face, so seams stay
- *    closed) moves onto it along that axis. No triangle is added, so triangle budgets hold.
- *    Steps 2 and 3 can add to the LOD's error (that vertex can be farther from the side than the
- *    LOD's error): the planner measures every candidate as conformed (lod-planner.ts asWritten). (A LOD without vertices takes a triangle of high touching
- *    the side instead.) An axis the LOD is flat on (extent under the uploader's
- *    F_APPROXIMATELY_ZERO) is not stretched by the uploader, which shows the LOD at the centre of
- *    high's box there: the LOD is moved to that centre on it instead.
+ *    closed) moves onto it along that axis. No triangle is added, so triangle budgets hold. (A
+ *    LOD without vertices takes a triangle of high touching the side instead.) Steps 2 and 3 can
+ *    add to the LOD's error (that vertex can be farther from the side than the LOD's error): the
+ *    planner measures every candidate as conformed (lod-planner.ts asWritten). An axis the LOD
+ *    is flat on (extent under the uploader's F_APPROXIMATELY_ZERO) is not stretched by the
+ *    uploader, which shows the LOD at the centre of high's box there: the LOD is moved to that
+ *    centre on it instead.
  * 4. A face without a non-degenerate triangle gets high's largest triangle of that material (the
  *    one case that adds triangles).
  *

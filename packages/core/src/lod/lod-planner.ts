@@ -764,8 +764,9 @@ export class ObjectLodPlanner {
    * clamps into high's box the vertices a simplifier moved past it and pulls the nearest onto a
    * side the LOD misses, which can add to the error: CGAL's sphere966 at 2 m, a 44-triangle lowest
    * 1.48 units off as made and 1.81 as written, said to be 1.00 px and shown at 1.23. Measured as
-   * written, a LOD's stated error is the written one's. (A lower LOD is conformed to the written
-   * high, whose box is the input high's: the same box.)
+   * written, a LOD's stated error is the written one's. Every LOD is conformed to the input high,
+   * whose box the written high keeps, and plan() returns them so: the writer's pass (gltf-plugin
+   * conformModel) has nothing left to change.
    */
   private asWritten(lod: MeshLod): MeshLod {
     const high = this.object.lods.high;
