@@ -785,6 +785,21 @@ describe('planObjectLods: what it says of each LOD', () => {
     }
   });
 
+  it('returns its LODs as written: the writer conforming them to the written high changes nothing', () => {
+    for (const high of [object('Ball', [uvSphere(64)]), object('bunny', [vhacdMesh('bunny.obj')])]) {
+      const opts: LodPlanOptions = { simplifier, deflate, viewerBound: true, quantize: true, sizeFactor: 2 };
+      const { object: planned } = planObjectLods(high, opts);
+      const written = conformLod(high.lods.high, planned.lods.high);
+      const same = (a: MeshLod, b: MeshLod) =>
+        a.faces.forEach((f, i) => {
+          expect(Array.from(f.positions)).toEqual(Array.from(b.faces[i].positions));
+          expect(Array.from(f.indices)).toEqual(Array.from(b.faces[i].indices));
+        });
+      same(written, planned.lods.high);
+      for (const n of LOWER) same(conformLod(written, planned.lods[n]!), planned.lods[n]!);
+    }
+  });
+
   it("each LOD's stated error holds for it as written: conformed to the written high's box, which can move vertices a simplifier pushed past it (independent dense measure)", () => {
     // A coarse sphere's lowest can stick out of high's box on some sides and miss others; the
     // conformance pass clamps and snaps it, and is what the uploader gets. Measured as made, a
