@@ -177,6 +177,25 @@ describe('slmesh cost on Blender exports', () => {
   });
 });
 
+describe("slmesh cost past the upload floater's Scale limit", () => {
+  it('prices a model asked for at 150 m as the uploader uploads it: its largest object at 63.9 m, and says so', () => {
+    // The floater's Scale stops where the largest object is 63.9 m (LLModelPreview::rebuildUploadData).
+    const capped = costJson(asset('vase.glb'), '--size', '150').files[0];
+    const at = costJson(asset('vase.glb'), '--size', '63.9').files[0];
+    expect(Math.max(...capped.objects[0].scale)).toBeCloseTo(63.9, 9);
+    expect(capped.linkset.landImpact).toBeCloseTo(at.linkset.landImpact, 9);
+    expect(capped.linkset.streaming).toBeCloseTo(at.linkset.streaming, 9);
+    const d = capped.diagnostics.find((x: { code: string }) => x.code === 'scale-capped');
+    expect(d?.severity).toBe('warning');
+    expect(d?.message).toMatch(
+      /over the 63\.9 m the uploader's Scale allows an object: the uploader sets Scale to 0\.4260/,
+    );
+    expect(at.diagnostics.some((x: { code: string }) => x.code === 'scale-capped')).toBe(false);
+    // Not an upload error: the uploader shrinks it rather than refusing it.
+    expect(capped.diagnostics.filter((x: { severity: string }) => x.severity === 'error')).toEqual([]);
+  });
+});
+
 describe('slmesh cost --emit-asset', () => {
   it("writes assets an independent reader decodes, each block exactly zlib-ng level 9 of its content (the viewer's bytes)", () => {
     const out = mkdtempSync(join(tmpdir(), 'slmesh-emit-'));

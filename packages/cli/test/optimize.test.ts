@@ -67,6 +67,24 @@ describe('slmesh optimize', () => {
     expect(report.optimize.plans[0].levels).toHaveLength(3);
   });
 
+  it('plans and prices past the Scale limit at the size the uploader uploads, and prints it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    const run = (size: string) => {
+      const r = slmesh('optimize', asset('cube.glb'), '-o', join(dir, `${size}.glb`), '--size', size, '--quiet');
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    };
+    const capped = run('100');
+    const at = run('63.9');
+    expect(capped).toMatch(
+      /^size: .* over the 63\.9 m the uploader's Scale allows an object: the uploader sets Scale to 0\.639/m,
+    );
+    expect(at).not.toMatch(/^size: /m);
+    // The same plan and the same prices: the upload is the same.
+    const li = (out: string) => out.match(/land impact\s+(\S+) -> (\S+)/)!.slice(1);
+    expect(li(capped)).toEqual(li(at));
+  });
+
   it('keeps every object with its name and face count (a 6-prim chair, 2 faces on the seat)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     expect(slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'chair.glb')).status).toBe(0);

@@ -126,6 +126,7 @@ export * from './cost/land-impact.js';
 export * from './cost/lod-distances.js';
 export * from './cost/linkability.js';
 export * from './cost/cost-report.js';
+export { uploadScale, uploadScaleCap, IMPORT_MAX_OBJECT_SIZE, type UploadScale } from './cost/upload-scale.js';
 export {
   type ObjectPriceInput,
   type ObjectPriceOptions,

@@ -12,6 +12,7 @@ import {
   lodTriangleCount,
   planModelForBudget,
   unionBox,
+  uploadScale,
   type DeflateFn,
   type LodPlanOptions,
   type MeshSimplifier,
@@ -102,10 +103,14 @@ export interface LodBudgetSummary {
   floorLandImpact: number;
 }
 
-/** Per-axis factors from the linkset's size to the size asked for. */
+/**
+ * Per-axis factors from the linkset's size to the size it is uploaded at: the size asked for, or
+ * the uploader's largest Scale where that takes an object over 63.9 m or the model over 240 m
+ * (core uploadScale; the cost report says so with `scale-capped`).
+ */
 export function modelScaleFactors(model: SlModel, size: SizeRequest): Vec3 {
   const box = model.objects.reduce((b, o) => unionBox(b, worldBox(o)), emptyBox());
-  return scaleFactorsFor(boxSize(box), size);
+  return uploadScale(model, scaleFactorsFor(boxSize(box), size)).factors;
 }
 
 /**

@@ -533,8 +533,10 @@ function runPage(preview: DecodedPreview): void {
     sizeRange.value = String(Math.round(Math.min(1, Math.max(0, t)) * 1000));
     const notes: string[] = [];
     if (state.size !== undefined) notes.push(`×${inputNumber(priced.factors[0])} of the model's own size`);
-    if (priced.objects.some((o) => o.scale.some((s) => s > 64)))
-      notes.push('an object is over 64 m on an axis at this size: Second Life will not allow it');
+    if (priced.diagnostics.some((d) => d.code === 'scale-capped'))
+      notes.push(
+        "over the uploader's limits at the size asked (an object 63.9 m on an axis, the model 240 m): its Scale stops there, so this is the size shown and priced",
+      );
     if (priced.objects.some((o) => o.scale.some((s) => s < 0.01)))
       notes.push('an object is under 0.01 m on an axis at this size: Second Life makes it at least 0.01 m');
     replaceChildren(sizeNote, notes.join('; '));

@@ -11,11 +11,20 @@
  * priceObjectAtScale and the linkset by core's linksetCost, the functions the report uses, so the
  * numbers are identical, not merely close (tested against the CLI).
  *
- * The diagnostics of `cost --size X` are those of the model's own size, except `not-linkable`,
- * which follows the size: priceAtSize does the same.
+ * The diagnostics of `cost --size X` are those of the model's own size, except `not-linkable`
+ * and `scale-capped` (the uploader's Scale cap, core upload-scale.ts), which follow the size:
+ * priceAtSize does the same.
  */
 
-import { linksetCost, boxCenter, boxSize, priceObjectAtScale, type LodSwitchDistances, type Vec3 } from '@slmesh/core';
+import {
+  linksetCost,
+  boxCenter,
+  boxSize,
+  priceObjectAtScale,
+  uploadScaleCap,
+  type LodSwitchDistances,
+  type Vec3,
+} from '@slmesh/core';
 import type { DecodedPreview, ReportDiagnostic, ReportLinkset, ReportObject } from './payload.js';
 
 export interface PricedObject {
@@ -57,9 +66,20 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
   const file = data.report.files[0];
   const report = file.linkset;
 
-  // 1. The factors and the linkset's centre and box at that size.
+  // 1. The factors and the linkset's centre and box at that size. The report priced its objects at
+  //    factors r from the model's own size (1, or the uploader's Scale cap, core uploadScale); at
+  //    the size asked for, the cap is taken again (core uploadScaleCap), as `cost --size` does.
   const size0 = boxSize(data.linksetBox);
-  const f = scaleFactorsForLongestSide(size0, longestSide);
+  const k = size0.indexOf(Math.max(...size0));
+  const r = size0[k] > 0 ? report.scale[k] / size0[k] : 1;
+  const asked = scaleFactorsForLongestSide(size0, longestSide ?? Math.max(...size0) * r);
+  const sized = file.objects.map((o) => ({
+    name: o.name,
+    size: o.scale.map((v, j) => (v / r) * asked[j]) as Vec3,
+  }));
+  const upload = uploadScaleCap(sized, Math.max(...size0.map((v, j) => v * asked[j])));
+  const f: Vec3 = [asked[0] * upload.cap, asked[1] * upload.cap, asked[2] * upload.cap];
+  const g: Vec3 = [f[0] / r, f[1] / r, f[2] / r];
   const centre = boxCenter(data.linksetBox);
   const linksetScale: Vec3 = [size0[0] * f[0], size0[1] * f[1], size0[2] * f[2]];
 
@@ -80,7 +100,7 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
         physics: o.physics,
         ...(o.physics.mesh && mesh ? { physicsMesh: mesh } : {}),
       },
-      f,
+      g,
       centre,
       { lodFactor },
     );
@@ -93,8 +113,9 @@ export function priceAtSize(preview: DecodedPreview, longestSide: number | undef
     physics: { maxPhysicalCost: report.physical.limit },
   });
 
-  // 4. Diagnostics: those of the model's own size; linkability follows the size.
-  const diagnostics = file.diagnostics.filter((d) => d.code !== 'not-linkable');
+  // 4. Diagnostics: those of the model's own size; linkability and the Scale cap follow the size.
+  const diagnostics = file.diagnostics.filter((d) => d.code !== 'not-linkable' && d.code !== 'scale-capped');
+  if (upload.diagnostic) diagnostics.push(upload.diagnostic);
   if (!linkset.linkable.ok)
     diagnostics.push({
       severity: 'warning',

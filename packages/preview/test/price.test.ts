@@ -103,7 +103,7 @@ describe('priceAtSize against slmesh cost --json', () => {
     previews.forEach((pv, k) => expectSame(priceAtSize(pv, undefined, 2), report.files[k]));
   });
 
-  for (const size of [0.01, 0.137, 1, 3, 17.5, 64]) {
+  for (const size of [0.01, 0.137, 1, 3, 17.5, 63.9]) {
     it(`matches --size ${size} exactly`, () => {
       const report = costJson('--size', String(size));
       previews.forEach((pv, k) => {
@@ -113,6 +113,22 @@ describe('priceAtSize against slmesh cost --json', () => {
       });
     });
   }
+
+  it('matches --size 150 exactly, where the uploader caps the Scale (63.9 m an object, 240 m a model)', () => {
+    const report = costJson('--size', '150');
+    let capped = 0;
+    previews.forEach((pv, k) => {
+      const page = priceAtSize(pv, 150, 2);
+      expectSame(page, report.files[k]);
+      const largest = Math.max(...page.objects.flatMap((o) => o.scale));
+      expect(largest).toBeLessThanOrEqual(63.9 * (1 + 1e-9));
+      if (page.longestSide < 150 - 1e-9) {
+        capped++;
+        expect(page.diagnostics.some((d) => d.code === 'scale-capped')).toBe(true);
+      }
+    });
+    expect(capped).toBeGreaterThan(0);
+  });
 
   it('matches --lod-factor 1 switch distances (and the rest) at --size 5', () => {
     const report = costJson('--size', '5', '--lod-factor', '1');

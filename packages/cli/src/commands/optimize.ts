@@ -384,6 +384,8 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
         ]
       : []),
     '',
+    // The uploader's Scale cap: the size the LODs were planned and everything is priced at.
+    ...result.after.diagnostics.filter((d) => d.code === 'scale-capped').map((d) => `size: ${printable(d.message)}`),
     `land impact     ${b.landImpact.toFixed(3)} -> ${a.landImpact.toFixed(3)}   (rounded ${b.landImpactRounded} -> ${a.landImpactRounded})`,
     `download weight ${b.download.toFixed(3)} -> ${a.streaming.toFixed(3)}`,
     `physics weight  ${b.physics !== undefined ? b.physics.toFixed(3) : '(not needed)'} -> ${a.physics.toFixed(3)}${a.physicsEstimate ? ' estimate' : ''}`,

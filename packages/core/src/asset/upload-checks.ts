@@ -11,13 +11,10 @@ import {
   MAX_FACES_PER_OBJECT,
   MAX_HULL_VERTICES,
   MAX_HULLS,
-  MAX_IMPORT_MODEL_SIZE,
   MAX_MODELS_PER_UPLOAD,
-  MAX_OBJECT_SCALE,
   MAX_VERTICES_PER_FACE,
   MIN_OBJECT_SCALE,
 } from '../constants.js';
-import { worldBox } from '../geometry/placement.js';
 import {
   boxSize,
   emptyBox,
@@ -27,7 +24,6 @@ import {
   lodTriangleCount,
   lodVertexCount,
   objectBox,
-  unionBox,
 } from '../geometry/object-geometry.js';
 import { boxStretch } from '../lod/lod-conform.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
@@ -71,7 +67,11 @@ export function countDegenerateTriangles(lod: MeshLod): number {
   return n;
 }
 
-/** Checks one object (a prim) of the model. */
+/**
+ * Checks one object (a prim) of the model at its own size. An object over 64 m is not an error:
+ * the uploader's Scale never takes it past 63.9 m (cost/upload-scale.ts caps the price's factors
+ * and says so with `scale-capped`).
+ */
 export function checkObject(object: SlObject): Diagnostic[] {
   const out: Diagnostic[] = [];
   const name = object.name;
@@ -159,15 +159,8 @@ export function checkObject(object: SlObject): Diagnostic[] {
     }
     above = { name: lodName, lod };
   }
-  // 5. Scale limits.
+  // 5. Scale: under 1 cm on an axis, the prim is made 1 cm there.
   const size = boxSize(objectBox(object));
-  if (size.some((s) => s > MAX_OBJECT_SCALE)) {
-    add(
-      'error',
-      'scale-too-large',
-      `size ${size.map(fmt).join(' x ')} m exceeds Second Life's ${MAX_OBJECT_SCALE} m per axis`,
-    );
-  }
   if (lodTriangleCount(high) > 0 && size.some((s) => s < MIN_OBJECT_SCALE)) {
     add(
       'warning',
@@ -228,7 +221,10 @@ export function checkObject(object: SlObject): Diagnostic[] {
   return out;
 }
 
-/** Checks the whole model: every object, plus model-wide limits. */
+/**
+ * Checks the whole model: every object, plus model-wide limits. A model over 240 m is the
+ * uploader's Scale cap too (cost/upload-scale.ts).
+ */
 export function checkModel(model: SlModel): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (model.objects.length === 0) {
@@ -241,18 +237,6 @@ export function checkModel(model: SlModel): Diagnostic[] {
       message: `${model.objects.length} objects; the uploader takes at most ${MAX_MODELS_PER_UPLOAD}`,
     });
   }
-  let box = emptyBox();
-  for (const o of model.objects) {
-    out.push(...checkObject(o));
-    box = unionBox(box, worldBox(o));
-  }
-  const size = boxSize(box);
-  if (size.some((s) => s > MAX_IMPORT_MODEL_SIZE)) {
-    out.push({
-      severity: 'error',
-      code: 'model-too-large',
-      message: `model spans ${size.map(fmt).join(' x ')} m; the importer caps a model at ${MAX_IMPORT_MODEL_SIZE} m`,
-    });
-  }
+  for (const o of model.objects) out.push(...checkObject(o));
   return out;
 }

@@ -52,6 +52,7 @@ import { splitLargeFaces, splitSubmodels } from '../asset/submodels.js';
 import type { DeflateFn, Diagnostic, LodName, PhysicsChoice, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { checkModel } from '../asset/upload-checks.js';
+import { uploadScale } from './upload-scale.js';
 import { primPosition, primScale, worldBox } from '../geometry/placement.js';
 import { assignDefaults } from '../options.js';
 import { priceObjectAtScale } from './object-price.js';
@@ -69,7 +70,11 @@ export interface CostReportOptions {
   deflate: DeflateFn;
   /** RenderVolumeLODFactor for the switch distances. Default 2 (REPORT_LOD_FACTOR_DEFAULT). */
   lodFactor?: number;
-  /** Ask about another size: per-axis factors applied to the whole linkset. Default [1, 1, 1]. */
+  /**
+   * Ask about another size: per-axis factors applied to the whole linkset. Default [1, 1, 1]. Where
+   * they take an object over 63.9 m or the model over 240 m, the uploader's Scale cap shrinks them
+   * (cost/upload-scale.ts, diagnostic `scale-capped`): the price is the upload's.
+   */
   scaleFactors?: Vec3;
   /** Streaming-cost settings. Default STREAMING_COST_DEFAULTS (the current viewer). */
   streaming?: Partial<StreamingCostSettings>;
@@ -381,7 +386,9 @@ export function linksetCost(
 export function costReport(model: SlModel, options: CostReportOptions): ModelCost {
   const physicsSettings = assignDefaults(PHYSICS_COST_DEFAULTS, options.physics);
   const linkSettings = assignDefaults(LINKABILITY_DEFAULTS, options.linkability);
-  const f: Vec3 = options.scaleFactors ?? [1, 1, 1];
+  // 0. The size asked for, or the uploader's largest Scale where that is over its limits.
+  const upload = uploadScale(model, options.scaleFactors ?? [1, 1, 1]);
+  const f = upload.factors;
 
   // 1. Check what is uploaded; objects with blocking geometry errors are not priced.
   const diagnostics = checkModel(model);
@@ -425,6 +432,7 @@ export function costReport(model: SlModel, options: CostReportOptions): ModelCos
     physics: physicsSettings,
     linkability: linkSettings,
   });
+  if (upload.diagnostic) diagnostics.push(upload.diagnostic);
   if (!linkset.linkable.ok) {
     diagnostics.push({
       severity: 'warning',
