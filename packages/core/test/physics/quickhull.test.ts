@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { exactConvexHull } from '../../src/physics/convex-hull.js';
+import { exactConvexHull, fastConvexHull } from '../../src/physics/convex-hull.js';
 import { quickHull } from '../../src/physics/quickhull.js';
 
 const point = fc.tuple(
@@ -55,5 +55,29 @@ describe('quickHull', () => {
     const h = quickHull(Float64Array.from(pts))!;
     expect(h.points.length / 3).toBe(8);
     expect(h.volume).toBeCloseTo(1, 12);
+  });
+});
+
+describe('fastConvexHull on near-coplanar points', () => {
+  it('hulls a cut piece quickhull.ts rejects at its default tolerance, without quickhull3d (which never returned on it)', async () => {
+    // 193 points of a decomposition piece of the WebXR Oculus Touch controller's x button at 2 m
+    // (npm @webxr-input-profiles/assets 1.0.20): a flat bottom and cut faces, no two points closer
+    // than 0.19 mm in a 16 x 10 x 9 cm box. quickhull3d 3.1.2 looped in its face merging on it.
+    const { readFileSync } = await import('node:fs');
+    const p = Float64Array.from(
+      JSON.parse(readFileSync(new URL('./fixtures/near-coplanar-piece.json', import.meta.url), 'utf8')),
+    );
+    expect(quickHull(p)).toBeUndefined();
+    const hull = fastConvexHull(p);
+    expect(hull).toBeDefined();
+    // Every point inside (within the tolerance it was made at), and a volume no box-sized guess.
+    const h = hull as NonNullable<ReturnType<typeof quickHull>>;
+    for (let i = 0; i < p.length; i += 3)
+      for (let f = 0; f < h.planes.length; f += 4)
+        expect(
+          h.planes[f] * p[i] + h.planes[f + 1] * p[i + 1] + h.planes[f + 2] * p[i + 2] - h.planes[f + 3],
+        ).toBeLessThanOrEqual(1e-8);
+    expect(h.volume).toBeGreaterThan(0.0004);
+    expect(h.volume).toBeLessThan(0.159 * 0.101 * 0.087);
   });
 });
