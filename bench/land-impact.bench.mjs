@@ -39,6 +39,7 @@ import {
   radiusOfScale,
   screenSpaceError,
   unionBox,
+  uploadScale,
   viewerAutoLods,
   worldBox,
   zlibNgDeflate,
@@ -244,7 +245,9 @@ export async function run({ root, log }) {
       const row = {
         name: c.name,
         tuned: TUNED.has(c.name),
-        size: longest * k,
+        // Priced (all three) at the size the uploader uploads: past the Scale limit, where it stops.
+        size: longest * k * uploadScale(model, [k, k, k]).cap,
+        asked: longest * k,
         prims: model.objects.length,
         triangles: model.objects.reduce(
           (a, o) => a + o.lods.high.faces.reduce((b, f) => b + f.indices.length / 3, 0),
@@ -263,7 +266,7 @@ export async function run({ root, log }) {
       };
       rows.push(row);
       log(
-        `${c.name} @ ${row.size.toFixed(2)} m: as is ${row.asIs}, viewer+hull ${row.base} (${row.baseWorst.toFixed(2)} px), optimize ${row.opt} (${row.optWorst.toFixed(2)} px)`,
+        `${c.name} @ ${row.size.toFixed(2)} m${row.size < row.asked ? ` (asked ${row.asked.toFixed(2)} m: the uploader's Scale stops at ${row.size.toFixed(2)})` : ''}: as is ${row.asIs}, viewer+hull ${row.base} (${row.baseWorst.toFixed(2)} px), optimize ${row.opt} (${row.optWorst.toFixed(2)} px)`,
       );
     }
   }
@@ -290,7 +293,7 @@ export async function run({ root, log }) {
     ).toFixed(2);
   const md = [];
   md.push(
-    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${assimpHeldOut} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning)${heldOut.length > assimpHeldOut ? `, and ${heldOut.length - assimpHeldOut} more held-out models from ${extra} (SLMESH_BENCH_EXTRA)` : ''}. "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
+    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${assimpHeldOut} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning)${heldOut.length > assimpHeldOut ? `, and ${heldOut.length - assimpHeldOut} more held-out models from ${extra} (SLMESH_BENCH_EXTRA)` : ''}. "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m), each priced at the size the uploader uploads it (past the upload floater's Scale limit, 63.9 m an object and 240 m a model, at the size the Scale stops at: core uploadScale); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
   );
   md.push('');
   md.push(
