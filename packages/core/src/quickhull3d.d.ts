@@ -3,4 +3,10 @@
 declare module 'quickhull3d/dist/quickhull3d.js' {
   /** Triangular faces (indices into `points`) of the convex hull of `points`. */
   export default function quickhull(points: ArrayLike<number>[], options?: { skipTriangulation?: boolean }): number[][];
+  /** The builder the default export runs; its `faces` after `build()` are the library's face objects. */
+  export class QuickHull {
+    constructor(points: ArrayLike<number>[]);
+    build(): this;
+    faces: object[];
+  }
 }

@@ -19,7 +19,7 @@
  * Never throws: an empty input gives no points.
  */
 
-import quickhull from 'quickhull3d/dist/quickhull3d.js';
+import quickhull, { QuickHull } from 'quickhull3d/dist/quickhull3d.js';
 import { MAX_HULL_VERTICES } from '../constants.js';
 import { ConvexPolytope } from './convex-polytope.js';
 import { quickHull } from './quickhull.js';
@@ -179,11 +179,54 @@ export function spansVolume(p: Float64Array, tol: number): boolean {
   return hi - lo > tol;
 }
 
+/** Steps a face's ring of half-edges may take before the guard calls it broken (no face has more edges than the hull has points, and hulls here are of at most a few million). */
+const QUICKHULL3D_RING_LIMIT = 1 << 24;
+let quickhull3dGuarded = false;
+
+/**
+ * quickhull3d 3.1.2 can loop forever: merging near-coplanar faces, it can leave a face whose ring
+ * of half-edges never comes back to its first edge, and computing that face's normal walks the
+ * ring until it does (the decomposition met one on a piece of a VR controller, see
+ * FAST_HULL_RETRY_EPS). A guard on its face class: before a face computes its normal, its ring is
+ * walked (at most QUICKHULL3D_RING_LIMIT steps) and one that does not close throws, which
+ * exactConvexHull turns into "no hull" (the callers' fallbacks: the bounding box, another hull).
+ * A ring that closes goes on to the library's own computation unchanged, so no result changes.
+ * Installed once, on the face class reached through a hull of a tetrahedron; if the library's
+ * faces ever stop looking as expected (no `computeNormal`, no `edge` ring), it stays as it is.
+ */
+function guardQuickhull3d(): void {
+  if (quickhull3dGuarded) return;
+  quickhull3dGuarded = true;
+  const probe = new QuickHull([
+    [0, 0, 0],
+    [1, 0, 0],
+    [0, 1, 0],
+    [0, 0, 1],
+  ]).build();
+  const proto = probe.faces[0] && (Object.getPrototypeOf(probe.faces[0]) as Record<string, unknown>);
+  const compute = proto?.computeNormal;
+  if (typeof compute !== 'function') return;
+  type Edge = { next?: Edge } | null | undefined;
+  proto.computeNormal = function (this: { edge?: Edge }, ...args: unknown[]) {
+    const start = this.edge;
+    if (start) {
+      let e = start.next;
+      for (let steps = 0; e !== start; steps++) {
+        if (!e || steps > QUICKHULL3D_RING_LIMIT) throw new Error('quickhull3d: a face whose edges do not close');
+        e = e.next;
+      }
+    }
+    return compute.apply(this, args);
+  };
+}
+
 /**
  * Exact convex hull of points that span a volume (see spansVolume), by quickhull3d, or undefined
- * when it fails or its result is not a closed convex surface.
+ * when it fails (a broken face included: guardQuickhull3d) or its result is not a closed convex
+ * surface.
  */
 export function exactConvexHull(p: Float64Array): HullGeometry | undefined {
+  guardQuickhull3d();
   const n = p.length / 3;
   const pts: number[][] = [];
   for (let i = 0; i < n; i++) pts.push([p[3 * i], p[3 * i + 1], p[3 * i + 2]]);
