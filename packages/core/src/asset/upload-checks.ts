@@ -29,8 +29,9 @@ import { boxStretch } from '../lod/lod-conform.js';
 import type { Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
+import { shortNumber } from '../format.js';
 
-const fmt = (n: number) => (Math.abs(n) >= 100 ? n.toFixed(0) : Math.abs(n) >= 1 ? n.toFixed(2) : n.toPrecision(2));
+const fmt = shortNumber;
 
 /** "by 8.5 % on x, 2.0 % on z" from per-axis stretch factors (high size / model size). */
 function stretchText(f: [number, number, number]): string {

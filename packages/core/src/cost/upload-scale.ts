@@ -13,6 +13,7 @@ import { MAX_IMPORT_MODEL_SIZE, MAX_OBJECT_SCALE } from '../constants.js';
 import { boxSize, emptyBox, unionBox, type Vec3 } from '../geometry/object-geometry.js';
 import { primScale, worldBox } from '../geometry/placement.js';
 import type { Diagnostic, SlModel } from '../types.js';
+import { shortNumber } from '../format.js';
 
 /** The largest object the Scale spinner allows: `(DEFAULT_MAX_PRIM_SCALE - 0.1) / max_scale`. [viewer] */
 export const IMPORT_MAX_OBJECT_SIZE = MAX_OBJECT_SCALE - 0.1;
@@ -26,8 +27,7 @@ export interface UploadScale {
   diagnostic?: Diagnostic;
 }
 
-const metres = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 1 ? v.toFixed(2) : v.toPrecision(2));
-const dims = (s: readonly number[]) => s.map(metres).join(' x ');
+const dims = (s: readonly number[]) => s.map(shortNumber).join(' x ');
 
 /**
  * The uploader's Scale cap for objects of `objects[].size` metres (at the size asked for) in a
@@ -55,18 +55,17 @@ export function uploadScaleCap(
   const byModel = Number.isFinite(span) && span > MAX_IMPORT_MODEL_SIZE * slack ? MAX_IMPORT_MODEL_SIZE / span : 1;
   const cap = Math.min(byObject, byModel);
   if (!(cap < 1) || !who) return { cap: 1 };
-  const why =
-    byObject <= byModel
-      ? `${who.name} is ${dims(who.size)} m, over the ${IMPORT_MAX_OBJECT_SIZE} m the uploader's Scale allows an object`
-      : `the model spans ${metres(span)} m, over the ${MAX_IMPORT_MODEL_SIZE} m the uploader's Scale allows a model`;
-  const size = who.size;
+  const objectBinds = byObject <= byModel;
+  const why = objectBinds
+    ? `${who.name} is ${dims(who.size)} m, over the ${IMPORT_MAX_OBJECT_SIZE} m the uploader's Scale allows an object`
+    : `the model spans ${shortNumber(span)} m, over the ${MAX_IMPORT_MODEL_SIZE} m the uploader's Scale allows a model`;
   return {
     cap,
     diagnostic: {
       severity: 'warning',
       code: 'scale-capped',
-      message: `${why}: the uploader sets Scale to ${cap.toPrecision(4)} and uploads it that much smaller (${who.name} ${dims(size.map((v) => v * cap))} m); priced at that size`,
-      ...(byObject <= byModel ? { object: who.name } : {}),
+      message: `${why}: the uploader sets Scale to ${cap.toPrecision(4)} and uploads it that much smaller (${who.name} ${dims(who.size.map((v) => v * cap))} m); priced at that size`,
+      ...(objectBinds ? { object: who.name } : {}),
     },
   };
 }

@@ -60,6 +60,7 @@ import { primUpAxis } from '../geometry/placement.js';
 import type { Diagnostic, LodName, MeshLod, PhysicsCandidate, PhysicsChoice, SlObject } from '../types.js';
 import { assignDefaults } from '../options.js';
 import { conformHulls, conformLod, conformPhysicsMesh, writtenHull } from '../lod/lod-conform.js';
+import { shortNumber } from '../format.js';
 
 export type PhysicsMode = 'auto' | 'hull' | 'decompose' | 'mesh' | 'none';
 
@@ -189,7 +190,7 @@ export interface PhysicsBuildResult {
   diagnostics: Diagnostic[];
 }
 
-const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
+const fmt = shortNumber;
 
 /** A box may stand in for the hull only when it is at most this much bigger (a nearly boxy object). */
 const BOX_MAX_VOLUME_RATIO = 1.25;

@@ -22,6 +22,7 @@ import { weldMesh } from '../geometry/weld-mesh.js';
 import { compactVertices, withoutZeroAreaTriangles } from '../geometry/indexed-mesh.js';
 import { assignDefaults } from '../options.js';
 import { conformPhysicsMesh } from '../lod/lod-conform.js';
+import { shortNumber } from '../format.js';
 
 /** Simplifies a triangle list: returns the kept indices (at most about targetIndexCount). meshoptimizer's `simplify` fits. */
 export type SimplifyFn = (positions: Float32Array, indices: Uint32Array, targetIndexCount: number) => Uint32Array;
@@ -168,7 +169,7 @@ function price(
   return { cost, median: w.length ? w[Math.floor(w.length / 2)] : 0 };
 }
 
-const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 1 ? x.toFixed(2) : x.toPrecision(2));
+const fmt = shortNumber;
 
 /** Builds the triangle-mesh physics shape of an object. See the file comment. */
 export function buildPhysicsMesh(object: SlObject, options: PhysicsMeshOptions = {}): PhysicsMeshResult {
