@@ -33,6 +33,7 @@ export const PHASE_LABELS: Readonly<Record<OptimizePhase, string>> = {
   price: 'pricing the input',
   lods: 'planning LODs',
   physics: 'physics',
+  sharpen: 'planning sharper LODs',
   write: 'writing',
   report: 'pricing the output',
   join: 'pricing the objects joined into one',

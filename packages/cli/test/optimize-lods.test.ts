@@ -4,7 +4,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +31,67 @@ function stream(isTTY: boolean) {
   const chunks: string[] = [];
   return { isTTY, chunks, write: (s: string) => chunks.push(s) };
 }
+
+describe('slmesh optimize: sharper LODs where the land impact is not theirs', () => {
+  // Two bundled exports whose first chain went past 1 px (Generate's LODs, fallbacks) while the
+  // physics (a triangle mesh here) or server weight (0.5 a prim) is over the download weight they
+  // need. (With the default physics their objects are single hulls, which the uploader makes from
+  // the low LOD: a sharper low would raise it, so they are not sharpened: the last test.)
+  for (const name of ['textured-hierarchy.glb', 'beveled-cube-3mat.glb']) {
+    it(`${name}: a lods: line, every LOD within a smaller error, the same land impact; --no-sharpen keeps the first chain`, () => {
+      const dir = mkdtempSync(join(tmpdir(), 'slmesh-sharpen-'));
+      const run = (tag: string, ...extra: string[]) => {
+        const r = slmesh(
+          'optimize',
+          asset(name),
+          '-o',
+          join(dir, `${tag}.glb`),
+          '--report',
+          join(dir, `${tag}.json`),
+          ...extra,
+        );
+        expect(r.status, r.stderr).toBe(0);
+        const report = JSON.parse(readFileSync(join(dir, `${tag}.json`), 'utf8'));
+        const worst = Math.max(
+          ...report.optimize.plans.map((p: { worstScreenErrorPx: number; high: { screenErrorPx: number } }) =>
+            Math.max(p.worstScreenErrorPx, p.high.screenErrorPx),
+          ),
+        );
+        return { stdout: r.stdout, worst, priced: costJson(join(dir, `${tag}.glb`)).linkset };
+      };
+      const sharp = run('sharp', '--physics', 'mesh');
+      const plain = run('plain', '--physics', 'mesh', '--no-sharpen');
+      expect(sharp.stdout).toMatch(/^lods: land impact .* is set by (server|physics) weight/m);
+      expect(plain.stdout).not.toMatch(/^lods:/m);
+      expect(plain.worst).toBeGreaterThan(1);
+      expect(sharp.worst).toBeLessThanOrEqual(0.9 * plain.worst);
+      // Priced from the written files by slmesh cost: the same land impact, more download weight,
+      // still under the land impact.
+      expect(sharp.priced.landImpact).toBeCloseTo(plain.priced.landImpact, 9);
+      expect(sharp.priced.streaming).toBeGreaterThan(plain.priced.streaming);
+      expect(sharp.priced.streaming).toBeLessThan(sharp.priced.landImpact);
+    });
+  }
+  it('never raises the land impact: default physics (hulls of the low LODs) and none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-sharpen-'));
+    for (const physics of ['auto', 'none']) {
+      const li = (tag: string, ...extra: string[]) => {
+        const r = slmesh(
+          'optimize',
+          asset('textured-hierarchy.glb'),
+          '-o',
+          join(dir, `${tag}.glb`),
+          '--physics',
+          physics,
+          ...extra,
+        );
+        expect(r.status, r.stderr).toBe(0);
+        return costJson(join(dir, `${tag}.glb`)).linkset.landImpact;
+      };
+      expect(li(`${physics}-sharp`)).toBeLessThanOrEqual(li(`${physics}-plain`, '--no-sharpen') * (1 + 1e-9));
+    }
+  });
+});
 
 describe('slmesh optimize: the high LOD and triangle budgets', () => {
   it('leaves the high LOD untouched with --keep-high, and honours --max-triangles', () => {

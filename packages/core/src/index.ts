@@ -157,6 +157,11 @@ export {
   LOD_BUDGET_DEFAULTS,
   type LodBudgetResult,
   planModelForBudget,
+  planModelSharper,
+  SHARPER_LOD_DEFAULTS,
+  type SharperLodOptions,
+  type SharperLodResult,
+  type PhysicsFields,
 } from './lod/lod-budget.js';
 export { VIEWER_LOD_DECIMATION, viewerAutoLod, viewerAutoLods } from './lod/viewer-auto-lod.js';
 export { CARD_AREA_SHARE, cardsLod, type CardsOptions } from './lod/lod-cards.js';
@@ -217,3 +222,4 @@ export {
   mayHaveOpenings,
   openingCellsPerObject,
 } from './physics/avatar-openings.js';
+export { shortNumber } from './format.js';

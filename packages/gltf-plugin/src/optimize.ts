@@ -33,6 +33,7 @@ import {
   prepareForUpload,
   radiusOfScale,
   serverWeight,
+  shortNumber,
   streamingCost,
   type DeflateFn,
   type Diagnostic,
@@ -55,6 +56,9 @@ import {
   generateModelLods,
   modelScaleFactors,
   SL_LODS_DEFAULTS,
+  sharpenModelLods,
+  worstPlanError,
+  type LodSharpening,
   type LodBudgetSummary,
   type SlLodsOptions,
 } from './sl-lods.js';
@@ -109,7 +113,7 @@ export type PhysicsHook = ((object: SlObject, ctx: PhysicsHookContext) => Promis
  * 'report' (the output priced), 'price' (the input as it is), and with `mergeObjects` (when
  * tried) 'join' (the objects planned and priced joined into one: steps 3 to 6 again, one object).
  */
-export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'write' | 'report' | 'join';
+export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'sharpen' | 'write' | 'report' | 'join';
 
 /** Progress callback: `done` of `total` steps of `phase` (each phase starts with done = 0 and ends with done = total). */
 export type OptimizeProgress = (phase: OptimizePhase, done: number, total: number) => void;
@@ -148,6 +152,14 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * as with true. Default: false.
    */
   mergeObjects?: boolean | 'suggest' | 'auto';
+  /**
+   * Where the land impact is set by physics or server weight, not by the LODs' download weight,
+   * and a LOD went past `maxErrorPx` (following the viewer's own LOD, or made by a fallback): plan
+   * the LODs again after physics, to the smallest bound tried from `maxErrorPx` up whose download
+   * weight stays under that land impact (gltf-plugin sharpenModelLods), and write them when the
+   * output, physics kept, prices no higher (`lod-sharpened`). Not in budget mode. Default: true.
+   */
+  sharpen?: boolean;
 }
 
 /**
@@ -439,8 +451,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
       progress('join', 1, 1);
       const was = done.after.linkset.landImpact;
       const now = other.after.linkset.landImpact;
-      const worst = (r: typeof done) =>
-        Math.max(0, ...r.plans.map((p) => Math.max(p.worstScreenErrorPx, p.high.screenErrorPx)));
+      const worst = (r: typeof done) => worstPlanError(r.plans);
       const allowed = Math.max(worst(done), o.maxErrorPx);
       const better = now < was && worst(other) <= allowed * (1 + 1e-9);
       const n = joined.objects;
@@ -504,6 +515,7 @@ async function planAndWrite(
   progress('lods', 0, read.model.objects.length);
   const lods = generateModelLods(read.model, {
     ...o,
+    // A join only priced for a tip is not sharpened: sharper LODs would not change its price.
     simplifier,
     deflate,
     reorderTriangles: o.reorderTriangles ?? (await meshoptTriangleOrder()),
@@ -553,6 +565,52 @@ async function planAndWrite(
   //    step 4), then the sibling files.
   progress('write', 0, 1);
   model = conformModel(model);
+  let plans = lods.plans;
+  const price = (m: SlModel) =>
+    reportModel({ model: m, diagnostics: [] }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report
+      .linkset;
+
+  // 5b. Where physics or server weight sets the land impact, the download weight it leaves buys
+  //     sharper LODs (a join only priced for a tip is not sharpened: it would not change its
+  //     price). The physics chosen for the first LODs is kept: it was fitted to the input's
+  //     surface and high's box, which the sharper LODs share, and both chains are priced with it.
+  let sharpened: LodSharpening | undefined;
+  if (o.sharpen !== false && !lods.budget && ctx.write !== false && plans.length > 0) {
+    const now = price(model);
+    if (now.dominant !== 'download' && now.streaming < now.landImpact) {
+      progress('sharpen', 0, 1);
+      const sharp = sharpenModelLods(
+        read.model,
+        { ...o, simplifier, deflate, reorderTriangles: o.reorderTriangles ?? (await meshoptTriangleOrder()) },
+        { plans, downloadWeight: now.streaming, landImpact: now.landImpact },
+        model.objects.map(({ hull, decomposition, physicsMesh, physicsChoice }) => ({
+          hull,
+          decomposition,
+          physicsMesh,
+          physicsChoice,
+        })),
+      );
+      progress('sharpen', 1, 1);
+      if (sharp) {
+        const highs = conformHighs(sharp.model, read.model).objects;
+        const candidate = conformModel({
+          ...model,
+          objects: model.objects.map((obj, i) => ({ ...obj, lods: highs[i].lods })),
+        });
+        const then = price(candidate);
+        if (then.landImpact <= now.landImpact * (1 + 1e-9) && then.streaming < now.landImpact) {
+          model = candidate;
+          plans = sharp.plans;
+          sharpened = {
+            ...sharp.sharpening,
+            download: then.streaming,
+            landImpact: then.landImpact,
+            setBy: now.dominant === 'server' ? 'server' : 'physics',
+          };
+        }
+      }
+    }
+  }
   // (Not for a join that is only priced: its bytes would never be written.)
   const parts =
     ctx.write === false ? {} : await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
@@ -571,7 +629,15 @@ async function planAndWrite(
     lodFactor: o.lodFactor,
     size: o.size,
   }).report;
-  for (const p of lods.plans) after.diagnostics.push(...p.diagnostics);
+  for (const p of plans) after.diagnostics.push(...p.diagnostics);
+  if (sharpened) {
+    const setBy = sharpened.setBy === 'server' ? 'server weight (0.5 a prim)' : 'physics weight';
+    after.diagnostics.push({
+      severity: 'info',
+      code: 'lod-sharpened',
+      message: `land impact ${shortNumber(sharpened.landImpact)} is set by ${setBy}, over the download weight the LODs need (${shortNumber(sharpened.downloadBefore)}), so they were planned again to ${sharpened.maxErrorPx.toFixed(2)} px: worst error ${sharpened.worstBeforePx.toFixed(2)} -> ${sharpened.worstPx.toFixed(2)} px, download weight ${shortNumber(sharpened.download)}, land impact the same (--no-sharpen keeps the smaller LODs)`,
+    });
+  }
   progress('report', 1, 1);
   if (lods.budget && !lods.budget.fits) {
     const message = `land impact ${after.linkset.landImpact.toFixed(3)} is over the target ${lods.budget.targetLandImpact} with every LOD at its silhouette floor (set by ${after.linkset.dominant} weight)`;
@@ -582,7 +648,7 @@ async function planAndWrite(
   return {
     files,
     model,
-    plans: lods.plans,
+    plans,
     ...(lods.budget ? { budget: lods.budget } : {}),
     after,
   };

@@ -11,6 +11,9 @@ import {
   emptyBox,
   lodTriangleCount,
   planModelForBudget,
+  planModelSharper,
+  SHARPER_LOD_DEFAULTS,
+  type PhysicsFields,
   unionBox,
   uploadScale,
   type DeflateFn,
@@ -92,6 +95,27 @@ export const SL_LODS_DEFAULTS = {
   viewerBound: true,
 };
 
+/** What optimize's sharpening (sharpenModelLods) did. */
+export interface LodSharpening {
+  /** The pixel bound every LOD of the sharper chain was planned for. */
+  maxErrorPx: number;
+  /** Worst screen-space error of the chain planned first (every object's high and lower LODs). */
+  worstBeforePx: number;
+  /** Worst screen-space error of the sharper chain. */
+  worstPx: number;
+  /** The linkset's download weight with the first chain and with the sharper one. */
+  downloadBefore: number;
+  download: number;
+  /** The land impact both give, and the weight that sets it. */
+  landImpact: number;
+  setBy: 'physics' | 'server';
+}
+
+/** The worst screen-space error of a chain: every object's high and lower LODs. */
+export function worstPlanError(plans: readonly ObjectLodPlan[]): number {
+  return Math.max(0, ...plans.map((p) => Math.max(p.worstScreenErrorPx, p.high.screenErrorPx)));
+}
+
 /** What budget mode decided. */
 export interface LodBudgetSummary {
   targetLandImpact: number;
@@ -146,16 +170,11 @@ function hasAuthoredLods(o: SlObject): boolean {
   return !!(o.lods.medium || o.lods.low || o.lods.lowest);
 }
 
-/**
- * Generates LODs for every object of a model (see {@link slLods}); objects with authored LODs
- * are kept as they are with `keepAuthoredLods`. Exposed for pipelines that hold a model already.
- * @hidden
- */
-export function generateModelLods(
+/** The planner settings generateModelLods and sharpenModelLods use for a model and options. */
+function lodPlanSettings(
   model: SlModel,
-  options: Omit<SlLodsOptions, 'onPlans'>,
-): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
-  const o = assignDefaults(SL_LODS_DEFAULTS, options);
+  o: Omit<SlLodsOptions, 'onPlans'> & typeof SL_LODS_DEFAULTS,
+): { scale: Vec3; planOptions: LodPlanOptions } {
   const scale = modelScaleFactors(model, o.size);
   const planOptions: LodPlanOptions = {
     ...o.planner,
@@ -174,6 +193,20 @@ export function generateModelLods(
     ...(o.onObjectPlanned ? { onObjectPlanned: o.onObjectPlanned } : {}),
     ...(o.reorderTriangles ? { reorderTriangles: o.reorderTriangles } : {}),
   };
+  return { scale, planOptions };
+}
+
+/**
+ * Generates LODs for every object of a model (see {@link slLods}); objects with authored LODs
+ * are kept as they are with `keepAuthoredLods`. Exposed for pipelines that hold a model already.
+ * @hidden
+ */
+export function generateModelLods(
+  model: SlModel,
+  options: Omit<SlLodsOptions, 'onPlans'>,
+): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
+  const o = assignDefaults(SL_LODS_DEFAULTS, options);
+  const { scale, planOptions } = lodPlanSettings(model, o);
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
     // Budget mode plans the whole linkset together, priced at the size asked for.
@@ -202,6 +235,53 @@ export function generateModelLods(
   let next = 0;
   const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
   return { model: { ...model, objects }, plans: planned.plans };
+}
+
+/**
+ * Sharper LODs for a land impact the LODs do not set (optimize's `sharpen`): where physics or
+ * server weight sets the land impact and a LOD of the first plan went past `maxErrorPx`
+ * (following the viewer's own LOD, or made by a fallback) by more than a tenth, the objects are
+ * planned again with every LOD held to one bound, from `maxErrorPx` up, the smallest tried whose
+ * linkset land impact, priced with `physics` (each object's as written; one without any is the
+ * single hull of its low LOD), is no higher than `first.landImpact`, and whose download weight
+ * stays under it with a 2 % margin (core planModelSharper). Not for a model with authored LODs
+ * kept. Undefined when no such chain is at least a tenth sharper. The caller prices the result as
+ * written.
+ */
+export function sharpenModelLods(
+  model: SlModel,
+  options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
+  first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
+  physics: readonly PhysicsFields[],
+):
+  | { model: SlModel; plans: ObjectLodPlan[]; sharpening: Omit<LodSharpening, 'download' | 'landImpact' | 'setBy'> }
+  | undefined {
+  const o = assignDefaults(SL_LODS_DEFAULTS, options);
+  const worstBeforePx = worstPlanError(first.plans);
+  if (!(worstBeforePx * SHARPER_LOD_DEFAULTS.minGain > o.maxErrorPx)) return undefined;
+  if (o.keepAuthoredLods && model.objects.some(hasAuthoredLods)) return undefined;
+  const { scale, planOptions } = lodPlanSettings(model, o);
+  const { onObjectPlanned: _progress, ...quiet } = planOptions;
+  const sharp = planModelSharper(model, {
+    ...quiet,
+    deflate: deflateOrDefault(o.deflate),
+    scaleFactors: scale,
+    // Finer than the pixel bound is not seen: a chain within it is not planned again.
+    minErrorPx: o.maxErrorPx,
+    maxLandImpact: first.landImpact * (1 + 1e-9),
+    // A margin for the bytes that change when the LODs are conformed on writing.
+    maxDownloadWeight: first.landImpact * 0.98,
+    physics,
+    current: { errorPx: worstBeforePx, downloadWeight: first.downloadWeight },
+  });
+  if (!sharp) return undefined;
+  const worstPx = worstPlanError(sharp.plans);
+  if (!(worstPx <= worstBeforePx * SHARPER_LOD_DEFAULTS.minGain)) return undefined;
+  return {
+    model: sharp.model,
+    plans: sharp.plans,
+    sharpening: { maxErrorPx: sharp.maxErrorPx, worstBeforePx, worstPx, downloadBefore: first.downloadWeight },
+  };
 }
 
 /**

@@ -21,6 +21,7 @@ import {
 } from '@slmesh/core';
 import { describe, expect, it } from 'vitest';
 import { optimizeFile, type PhysicsHookContext } from '../src/optimize.js';
+import { worstPlanError } from '../src/sl-lods.js';
 import { readModelFile } from '../src/read-file.js';
 import { reportFile } from '../src/report-file.js';
 
@@ -279,6 +280,31 @@ describe('optimizeFile', () => {
     );
     await expectError(optimizeFile(asset('cube.glb'), { output: out('x.gltf') }), 'USAGE', /\.glb/);
   });
+});
+
+describe('optimizeFile: sharper LODs (sharpen)', () => {
+  // Without a physics hook an object keeps no physics, and the uploader makes it the single hull
+  // of its LODs: sharper LODs can grow that hull, so they are written only where the output,
+  // priced as written, costs no more (the CLI's case, physics chosen first: optimize-lods.test.ts).
+  for (const name of ['textured-hierarchy.glb', 'beveled-cube-3mat.glb']) {
+    it(`${name}: never a higher land impact than with sharpen false`, async () => {
+      const sharp = await optimizeFile(asset(name), { output: out(`sharp-${name}`), planner: { maxProbes: 4 } });
+      const plain = await optimizeFile(asset(name), {
+        output: out(`plain-${name}`),
+        planner: { maxProbes: 4 },
+        sharpen: false,
+      });
+      expect(plain.after.diagnostics.some((d) => d.code === 'lod-sharpened')).toBe(false);
+      expect(sharp.after.linkset.landImpact).toBeLessThanOrEqual(plain.after.linkset.landImpact * (1 + 1e-9));
+      const said = sharp.after.diagnostics.some((d) => d.code === 'lod-sharpened');
+      if (said) expect(worstPlanError(sharp.plans)).toBeLessThanOrEqual(0.9 * worstPlanError(plain.plans));
+      else expect(worstPlanError(sharp.plans)).toBeCloseTo(worstPlanError(plain.plans), 9);
+      // What was written is what was priced.
+      const written = await readBack(sharp, `sharp-${name.replace('.glb', '')}`);
+      const priced = (await reportFile(written.files[0])).report.linkset;
+      expect(priced.landImpact).toBeCloseTo(sharp.after.linkset.landImpact, 9);
+    });
+  }
 });
 
 describe('optimize on every bundled Blender export', () => {

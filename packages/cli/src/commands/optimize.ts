@@ -70,6 +70,7 @@ export interface OptimizeCommandOptions {
   importer?: string;
   keepHigh?: boolean;
   keepPrecision?: boolean;
+  sharpen?: boolean;
   mergeObjects?: boolean;
   highDistance?: string;
   maxTriangles?: string;
@@ -335,6 +336,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(minCoverage !== undefined ? { minCoverage } : {}),
     ...(options.keepHigh ? { keepHigh: true } : {}),
     ...(options.keepPrecision ? { keepPrecision: true } : {}),
+    ...(options.sharpen === false ? { sharpen: false } : {}),
     mergeObjects: options.mergeObjects === true ? true : options.mergeObjects === false ? 'suggest' : 'auto',
     ...(options.highDistance !== undefined ? { highDistance: positive(options.highDistance, '--high-distance') } : {}),
     ...(triangles.budgets ? { maxTriangles: triangles.budgets } : {}),
@@ -421,6 +423,8 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
           : ''),
     );
   }
+  // Sharper LODs bought with the download weight the server weight leaves unused.
+  for (const d of result.after.diagnostics) if (d.code === 'lod-sharpened') out.push(`lods: ${printable(d.message)}`);
   // Joining the objects: written joined (--merge-objects), kept apart and why, or what it would save.
   for (const d of result.after.diagnostics)
     if (d.code === 'objects-merged' || d.code === 'objects-kept' || d.code === 'objects-mergeable')
@@ -584,6 +588,10 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option(
       '--keep-precision',
       "write every vertex at the uploader's full 16-bit precision (by default each LOD's vertices move within half its error bound so their 16-bit values compress better)",
+    )
+    .option(
+      '--no-sharpen',
+      'keep the first LOD chain even where physics or server weight sets the land impact (by default, where a LOD went past --max-error-px, the LODs are then planned again to a smaller error, as far as their download weight stays under that land impact)',
     )
     .option(
       '--merge-objects',

@@ -11,7 +11,7 @@ import { memoizeDeflate } from '../asset/deflate-cache.js';
 import { costReport, type CostReportOptions } from '../cost/cost-report.js';
 import { SlmeshError } from '../errors.js';
 import { assignDefaults } from '../options.js';
-import type { DeflateFn, SlModel } from '../types.js';
+import type { DeflateFn, SlModel, SlObject } from '../types.js';
 import {
   geometryKeys,
   LOD_PLAN_DEFAULTS,
@@ -54,15 +54,37 @@ export interface LodBudgetResult {
   floorLandImpact: number;
 }
 
+/** The physics an object is written with, which a chain of other LODs keeps. */
+export type PhysicsFields = Pick<SlObject, 'hull' | 'decomposition' | 'physicsMesh' | 'physicsChoice'>;
+
+/** `object` with the physics of `physics` instead of its own. */
+function withPhysics(object: SlObject, physics: PhysicsFields): SlObject {
+  const { hull: _h, decomposition: _d, physicsMesh: _m, physicsChoice: _c, ...rest } = object;
+  return { ...rest, ...physics };
+}
+
+interface BudgetChain {
+  model: SlModel;
+  plans: ObjectLodPlan[];
+  /** The linkset's exact land impact with this chain. */
+  landImpact: number;
+  /** The linkset's download (streaming) weight with this chain. */
+  downloadWeight: number;
+  /** The pixel bound the chain was planned for. */
+  px: number;
+}
+
 /**
- * Budget mode: the lowest-error chain (smallest pixel bound) whose linkset land impact is at most
- * `targetLandImpact`, at the planned size. When even the floor chain is over, returns the floor
- * chain with `fits: false`: the LODs are never emptied to meet a budget.
+ * The chain for a pixel bound, priced: one ObjectLodPlanner per distinct geometry (linked
+ * duplicates share theirs), re-used at every bound; the linkset priced by the cost report at the
+ * planned size.
  */
-export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
-  const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
-  if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact))
-    throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
+function budgetEvaluator(
+  model: SlModel,
+  o: Omit<LodBudgetOptions, 'targetLandImpact'>,
+  planner: Partial<LodPlanOptions> = {},
+  physics?: readonly PhysicsFields[],
+): (px: number) => BudgetChain {
   const deflate = memoizeDeflate(o.deflate);
   const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;
   // One planner per distinct geometry (linked duplicates share theirs).
@@ -71,7 +93,7 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
   model.objects.forEach((obj, i) => {
     if (!planners.has(keys[i].key))
       planners.set(keys[i].key, {
-        planner: new ObjectLodPlanner(obj, { ...o, viewerBound: false }),
+        planner: new ObjectLodPlanner(obj, { ...o, viewerBound: false, ...planner }),
         origin: keys[i].origin,
       });
   });
@@ -85,15 +107,37 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
         ? r
         : planFor(obj, keys[i].origin, r.source, r.object, r.origin, r.plan);
     });
-    const planned: SlModel = { ...model, objects: results.map((r) => r.object) };
+    const planned: SlModel = {
+      ...model,
+      objects: results.map((r, i) => (physics ? withPhysics(r.object, physics[i]) : r.object)),
+    };
     const cost = costReport(planned, {
       ...o.cost,
       deflate,
       scaleFactors: o.scaleFactors ?? [k, k, k],
       lodFactor: o.lodFactor ?? LOD_PLAN_DEFAULTS.lodFactor,
     });
-    return { model: planned, plans: results.map((r) => r.plan), landImpact: cost.linkset.landImpact, px };
+    return {
+      model: planned,
+      plans: results.map((r) => r.plan),
+      landImpact: cost.linkset.landImpact,
+      downloadWeight: cost.linkset.streaming,
+      px,
+    };
   };
+  return evaluate;
+}
+
+/**
+ * Budget mode: the lowest-error chain (smallest pixel bound) whose linkset land impact is at most
+ * `targetLandImpact`, at the planned size. When even the floor chain is over, returns the floor
+ * chain with `fits: false`: the LODs are never emptied to meet a budget.
+ */
+export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
+  const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
+  if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact))
+    throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
+  const evaluate = budgetEvaluator(model, o);
   // 1. The floor chain: if even it is over, say so.
   const floor = evaluate(FLOOR_ERROR_PX);
   const floorResult = (fits: boolean): LodBudgetResult => ({
@@ -136,4 +180,107 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
     landImpact: best.landImpact,
     floorLandImpact: floor.landImpact,
   };
+}
+
+export interface SharperLodOptions extends Omit<LodBudgetOptions, 'targetLandImpact' | 'iterations'> {
+  /** The linkset's land impact the chain must not raise (the chain in hand's, set by physics or server weight). */
+  maxLandImpact: number;
+  /** The linkset's download weight the chain must stay within (under maxLandImpact, for a margin). */
+  maxDownloadWeight: number;
+  /**
+   * Each object's physics as it will be written (aligned with the model's objects), the chains
+   * priced with it; an object without any is priced as the uploader makes it, the single hull of
+   * its low LOD (spec section 6), which grows with a sharper low. Default: each object's own.
+   */
+  physics?: readonly PhysicsFields[];
+  /**
+   * The chain in hand: its worst error and download weight (which fits). Only a chain planned for
+   * a bound under `SHARPER_LOD_DEFAULTS.minGain` times its error is returned; its download weight
+   * steers the search.
+   */
+  current: { errorPx: number; downloadWeight: number };
+  /** Chains planned after the finest (each a plan of every object). Default 2. */
+  iterations?: number;
+}
+
+/**
+ * minErrorPx: the finest bound tried (set it to the pixel bound the chain in hand was planned
+ * for: finer than that is not seen). minGain: a chain is worth taking when its bound is at most
+ * this fraction of the error in hand. iterations: tries after the finest.
+ */
+export const SHARPER_LOD_DEFAULTS = { minErrorPx: 1, iterations: 2, minGain: 0.9 };
+
+export interface SharperLodResult {
+  model: SlModel;
+  plans: ObjectLodPlan[];
+  /** The pixel bound every LOD of the chain was planned for. */
+  maxErrorPx: number;
+  /** The linkset's download weight with the chain. */
+  downloadWeight: number;
+  /** The linkset's land impact with the chain (and `physics`). */
+  landImpact: number;
+}
+
+/**
+ * A lower-error chain whose linkset land impact stays within `maxLandImpact` and download weight
+ * within `maxDownloadWeight`: where physics or server weight sets the land impact, the LODs may
+ * use the download weight up to it without raising the land impact. Every LOD is held to one pixel bound: no allowance from the
+ * viewer's own LODs and no fallback (a LOD that cannot shrink within the bound stays a copy of the
+ * one above), so the chain's worst error is the bound or under it, except where a triangle budget
+ * (`maxTriangles`) forces a LOD coarser.
+ *
+ * The bound is searched on log(pixels) against log(download weight), which fall together about
+ * along a line: the finest bound first (`minErrorPx`, usually the pixel bound the chain in hand
+ * was planned for and went past by following the viewer's own LODs or by fallbacks), then at most `iterations` bounds placed by false position between the finest that failed
+ * and the coarsest known to fit (at first the chain in hand), aiming a little under the limit.
+ * Each try is a plan of every object, so few are made. Undefined when none fits.
+ */
+export function planModelSharper(model: SlModel, options: SharperLodOptions): SharperLodResult | undefined {
+  const o = assignDefaults(SHARPER_LOD_DEFAULTS, options);
+  const limit = o.maxDownloadWeight;
+  if (!(limit > 0) || !Number.isFinite(limit) || !(o.maxLandImpact > 0))
+    throw new SlmeshError(
+      'USAGE',
+      `download weight and land impact must be positive numbers (got ${limit}, ${o.maxLandImpact})`,
+    );
+  const ceiling = o.current.errorPx * o.minGain;
+  if (!(ceiling > o.minErrorPx)) return undefined;
+  const evaluate = budgetEvaluator(model, o, { fallback: false }, o.physics);
+  const fits = (c: BudgetChain) => c.downloadWeight <= limit && c.landImpact <= o.maxLandImpact;
+  const result = (c: BudgetChain): SharperLodResult => ({
+    model: c.model,
+    plans: c.plans,
+    maxErrorPx: c.px,
+    downloadWeight: c.downloadWeight,
+    landImpact: c.landImpact,
+  });
+  // 1. The finest bound.
+  const fine = evaluate(o.minErrorPx);
+  if (fits(fine)) return result(fine);
+  // 2. False position on (log2 px, log download weight), aiming at 0.9 of the limit.
+  const point = (px: number, w: number) => ({ x: Math.log2(px), y: Math.log(Math.max(w, 1e-9)) });
+  // A bound that failed by land impact alone (its physics grew) counts as just over the limit.
+  const failed = (c: BudgetChain) => point(c.px, Math.max(c.downloadWeight, limit * 1.01));
+  let lo = failed(fine);
+  let hi = point(o.current.errorPx, Math.min(o.current.downloadWeight, limit));
+  const aim = Math.log(0.9 * limit);
+  const top = Math.log2(ceiling);
+  let best: BudgetChain | undefined;
+  for (let i = 0; i < o.iterations; i++) {
+    const span = Math.min(hi.x, top) - lo.x;
+    if (!(span > 0.05)) break;
+    const t = hi.y < lo.y ? (lo.y - aim) / (lo.y - hi.y) : 0.5;
+    // Kept inside the bracket (a tenth of it from each end), and never past the ceiling.
+    const x = lo.x + span * Math.min(0.9, Math.max(0.1, t * ((hi.x - lo.x) / span)));
+    const r = evaluate(2 ** x);
+    if (fits(r)) {
+      best = r;
+      hi = point(r.px, r.downloadWeight);
+      // Within a third of an octave of a failing bound: close enough.
+      if (hi.x - lo.x < 1 / 3) break;
+    } else {
+      lo = failed(r);
+    }
+  }
+  return best && result(best);
 }
