@@ -563,7 +563,6 @@ async function planAndWrite(
 
   // 5. High's box and materials on every LOD and physics model (the highs were conformed in
   //    step 4), then the sibling files.
-  progress('write', 0, 1);
   model = conformModel(model);
   let plans = lods.plans;
   const price = (m: SlModel) =>
@@ -611,6 +610,7 @@ async function planAndWrite(
       }
     }
   }
+  progress('write', 0, 1);
   // (Not for a join that is only priced: its bytes would never be written.)
   const parts =
     ctx.write === false ? {} : await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
