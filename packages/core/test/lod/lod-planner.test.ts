@@ -16,7 +16,7 @@ import {
   type ObjectLodPlan,
   VIEWER_BOUND_MARGIN,
 } from '../../src/lod/lod-planner.js';
-import { planModelForBudget, planModelSharper } from '../../src/lod/lod-budget.js';
+import { planModelForBudget, planModelSharper, type SharperLodOptions } from '../../src/lod/lod-budget.js';
 import { viewerAutoLods } from '../../src/lod/viewer-auto-lod.js';
 import { conformLod, displayedLod } from '../../src/lod/lod-conform.js';
 import { computeUploadNormalization, encodeMeshAsset } from '../../src/asset/mesh-asset.js';
@@ -723,8 +723,18 @@ describe('planModelForBudget', () => {
 
 describe('planModelSharper', () => {
   const model = { objects: [object('Bunny', [vhacdMesh('bunny.obj')])] };
-  // The simplifier is ready only once beforeAll has run.
-  const base = () => ({ simplifier, deflate, maxProbes: 4 });
+  /** A sharper chain from `minErrorPx`, under limits nothing reaches unless `more` sets them (the simplifier is ready only once beforeAll has run). */
+  const sharper = (minErrorPx: number, more: Partial<SharperLodOptions> = {}) =>
+    planModelSharper(model, {
+      simplifier,
+      deflate,
+      maxProbes: 4,
+      minErrorPx,
+      maxDownloadWeight: 1e6,
+      maxLandImpact: 1e6,
+      current: { errorPx: 16, downloadWeight: 1 },
+      ...more,
+    });
   /** The worst error of a chain, high included, and its download weight priced afresh. */
   const check = (r: { model: typeof model; plans: ObjectLodPlan[] }) => ({
     worst: Math.max(...r.plans.map((p) => Math.max(p.worstScreenErrorPx, p.high.screenErrorPx))),
@@ -733,21 +743,9 @@ describe('planModelSharper', () => {
 
   it('holds every LOD to the bound it returns, and its download weight to the limit', () => {
     // A limit nothing reaches: the finest bound is taken at once.
-    const fine = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 0.25,
-      maxDownloadWeight: 1e6,
-      maxLandImpact: 1e6,
-      current: { errorPx: 16, downloadWeight: 1 },
-    })!;
+    const fine = sharper(0.25)!;
     expect(fine.maxErrorPx).toBe(0.25);
-    const coarse = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 4,
-      maxDownloadWeight: 1e6,
-      maxLandImpact: 1e6,
-      current: { errorPx: 16, downloadWeight: 1 },
-    })!;
+    const coarse = sharper(4)!;
     const f = check(fine);
     const c = check(coarse);
     expect(f.worst).toBeLessThanOrEqual(0.25 * 1.05);
@@ -756,13 +754,7 @@ describe('planModelSharper', () => {
     expect(c.download).toBeLessThan(f.download);
     // A limit between the two: a bound between them, within the limit.
     const limit = Math.sqrt(f.download * c.download);
-    const mid = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 0.25,
-      maxDownloadWeight: limit,
-      maxLandImpact: 1e6,
-      current: { errorPx: 4, downloadWeight: c.download },
-    });
+    const mid = sharper(0.25, { maxDownloadWeight: limit, current: { errorPx: 4, downloadWeight: c.download } });
     expect(mid).toBeDefined();
     const m = check(mid!);
     expect(m.download).toBeLessThanOrEqual(limit);
@@ -775,77 +767,32 @@ describe('planModelSharper', () => {
   });
 
   it('holds the land impact too: priced with the physics given, or the single hull of the low LOD', () => {
-    const coarse = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 4,
-      maxDownloadWeight: 1e6,
-      maxLandImpact: 1e6,
-      current: { errorPx: 16, downloadWeight: 1 },
-    })!;
-    const fine = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 0.25,
-      maxDownloadWeight: 1e6,
-      maxLandImpact: 1e6,
-      current: { errorPx: 16, downloadWeight: 1 },
-    })!;
+    const coarse = sharper(4)!;
+    const fine = sharper(0.25)!;
     // Without physics the object is its low LOD's hull, which a finer low makes heavier.
     const hullOf = (r: typeof fine) => costReport(r.model, { deflate }).linkset.physics;
     expect(hullOf(fine)).toBeGreaterThan(hullOf(coarse));
     expect(fine.landImpact).toBeCloseTo(costReport(fine.model, { deflate }).linkset.landImpact, 9);
     // A land impact the finer chain passes by its physics alone: the chain returned keeps under it.
     const cap = (costReport(fine.model, { deflate }).linkset.landImpact + coarse.landImpact) / 2;
-    const r = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 0.25,
-      maxDownloadWeight: 1e6,
-      maxLandImpact: cap,
-      current: { errorPx: 4, downloadWeight: coarse.downloadWeight },
-    });
+    const r = sharper(0.25, { maxLandImpact: cap, current: { errorPx: 4, downloadWeight: coarse.downloadWeight } });
     expect(r).toBeDefined();
     expect(costReport(r!.model, { deflate }).linkset.landImpact).toBeLessThanOrEqual(cap);
     expect(r!.maxErrorPx).toBeGreaterThan(0.25);
     // Given a fixed physics shape (a one-hull box of 8 corners), the low's hull no longer counts.
     const box = Float32Array.from([0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 0, 1, 1, 1, 1, 1]);
-    const fixed = planModelSharper(model, {
-      ...base(),
-      minErrorPx: 0.25,
-      maxDownloadWeight: 1e6,
-      maxLandImpact: 1e6,
-      physics: [{ decomposition: [box] }],
-      current: { errorPx: 16, downloadWeight: 1 },
-    })!;
+    const fixed = sharper(0.25, { physics: [{ decomposition: [box] }] })!;
     expect(fixed.model.objects[0].decomposition).toEqual([box]);
     expect(costReport(fixed.model, { deflate }).linkset.physics).toBeLessThan(hullOf(fine));
   });
 
   it('returns nothing when no bound under the error in hand fits, or none is worth trying', () => {
-    const tiny = {
-      ...base(),
-      minErrorPx: 0.5,
-      maxDownloadWeight: 1e-6,
-      maxLandImpact: 1e6,
-      current: { errorPx: 4, downloadWeight: 1e-6 },
-    };
-    expect(planModelSharper(model, tiny)).toBeUndefined();
+    expect(sharper(0.5, { maxDownloadWeight: 1e-6, current: { errorPx: 4, downloadWeight: 1e-6 } })).toBeUndefined();
     // The error in hand is already within a tenth of the finest bound.
-    expect(
-      planModelSharper(model, {
-        ...base(),
-        minErrorPx: 1,
-        maxDownloadWeight: 1e6,
-        maxLandImpact: 1e6,
-        current: { errorPx: 1.05, downloadWeight: 1 },
-      }),
-    ).toBeUndefined();
-    expect(() =>
-      planModelSharper(model, {
-        ...base(),
-        maxDownloadWeight: 0,
-        maxLandImpact: 1,
-        current: { errorPx: 4, downloadWeight: 1 },
-      }),
-    ).toThrow(/download weight/);
+    expect(sharper(1, { current: { errorPx: 1.05, downloadWeight: 1 } })).toBeUndefined();
+    expect(() => sharper(1, { maxDownloadWeight: 0, current: { errorPx: 4, downloadWeight: 1 } })).toThrow(
+      /download weight/,
+    );
   });
 });
 
