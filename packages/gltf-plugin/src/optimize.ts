@@ -513,12 +513,12 @@ async function planAndWrite(
   const { simplifier, deflate, io, logger, progress, scaleFactors, input } = ctx;
   // 3. LODs.
   progress('lods', 0, read.model.objects.length);
+  const reorderTriangles = o.reorderTriangles ?? (await meshoptTriangleOrder());
   const lods = generateModelLods(read.model, {
     ...o,
-    // A join only priced for a tip is not sharpened: sharper LODs would not change its price.
     simplifier,
     deflate,
-    reorderTriangles: o.reorderTriangles ?? (await meshoptTriangleOrder()),
+    reorderTriangles,
     onObjectPlanned: (done, total) => progress('lods', done, total),
   });
   progress('lods', read.model.objects.length, read.model.objects.length);
@@ -565,9 +565,10 @@ async function planAndWrite(
   //    step 4), then the sibling files.
   model = conformModel(model);
   let plans = lods.plans;
-  const price = (m: SlModel) =>
-    reportModel({ model: m, diagnostics: [] }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report
-      .linkset;
+  const report = (m: SlModel) =>
+    reportModel({ model: m, diagnostics: [] }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  /** The report of `model` as it stands, once made: step 6's "after" (the sibling files' names added). */
+  let priced: FileReport | undefined;
 
   // 5b. Where physics or server weight sets the land impact, the download weight it leaves buys
   //     sharper LODs (a join only priced for a tip is not sharpened: it would not change its
@@ -575,12 +576,14 @@ async function planAndWrite(
   //     surface and high's box, which the sharper LODs share, and both chains are priced with it.
   let sharpened: LodSharpening | undefined;
   if (o.sharpen !== false && !lods.budget && ctx.write !== false && plans.length > 0) {
-    const now = price(model);
-    if (now.dominant !== 'download' && now.streaming < now.landImpact) {
+    priced = report(model);
+    const now = priced.linkset;
+    // Under the land impact, the download weight does not set it (on a tie it is said to).
+    if (now.streaming < now.landImpact) {
       progress('sharpen', 0, 1);
       const sharp = sharpenModelLods(
         read.model,
-        { ...o, simplifier, deflate, reorderTriangles: o.reorderTriangles ?? (await meshoptTriangleOrder()) },
+        { ...o, simplifier, deflate, reorderTriangles },
         { plans, downloadWeight: now.streaming, landImpact: now.landImpact },
         model.objects.map(({ hull, decomposition, physicsMesh, physicsChoice }) => ({
           hull,
@@ -596,9 +599,11 @@ async function planAndWrite(
           ...model,
           objects: model.objects.map((obj, i) => ({ ...obj, lods: highs[i].lods })),
         });
-        const then = price(candidate);
+        const candidateReport = report(candidate);
+        const then = candidateReport.linkset;
         if (then.landImpact <= now.landImpact * (1 + 1e-9) && then.streaming < now.landImpact) {
           model = candidate;
+          priced = candidateReport;
           plans = sharp.plans;
           sharpened = {
             ...sharp.sharpening,
@@ -624,11 +629,7 @@ async function planAndWrite(
 
   // 6. After: the output priced as `slmesh cost` would price it, with the planner's fallbacks.
   progress('report', 0, 1);
-  const after = reportModel({ model, diagnostics: [], files: files.map((f) => f.path) }, o.output, {
-    deflate,
-    lodFactor: o.lodFactor,
-    size: o.size,
-  }).report;
+  const after: FileReport = { ...(priced ?? report(model)), siblings: files.slice(1).map((f) => f.path) };
   for (const p of plans) after.diagnostics.push(...p.diagnostics);
   if (sharpened) {
     const setBy = sharpened.setBy === 'server' ? 'server weight (0.5 a prim)' : 'physics weight';

@@ -258,7 +258,6 @@ export function sharpenModelLods(
   | undefined {
   const o = assignDefaults(SL_LODS_DEFAULTS, options);
   const worstBeforePx = worstPlanError(first.plans);
-  if (!(worstBeforePx * SHARPER_LOD_DEFAULTS.minGain > o.maxErrorPx)) return undefined;
   if (o.keepAuthoredLods && model.objects.some(hasAuthoredLods)) return undefined;
   const { scale, planOptions } = lodPlanSettings(model, o);
   const { onObjectPlanned: _progress, ...quiet } = planOptions;

@@ -224,16 +224,18 @@ export interface SharperLodResult {
 /**
  * A lower-error chain whose linkset land impact stays within `maxLandImpact` and download weight
  * within `maxDownloadWeight`: where physics or server weight sets the land impact, the LODs may
- * use the download weight up to it without raising the land impact. Every LOD is held to one pixel bound: no allowance from the
- * viewer's own LODs and no fallback (a LOD that cannot shrink within the bound stays a copy of the
- * one above), so the chain's worst error is the bound or under it, except where a triangle budget
- * (`maxTriangles`) forces a LOD coarser.
+ * use the download weight up to it without raising the land impact. Every LOD is held to one
+ * pixel bound: no allowance from the viewer's own LODs and no fallback (a LOD that cannot shrink
+ * within the bound stays a copy of the one above), so the chain's worst error is the bound or
+ * under it, except where a triangle budget (`maxTriangles`) forces a LOD coarser.
  *
  * The bound is searched on log(pixels) against log(download weight), which fall together about
  * along a line: the finest bound first (`minErrorPx`, usually the pixel bound the chain in hand
- * was planned for and went past by following the viewer's own LODs or by fallbacks), then at most `iterations` bounds placed by false position between the finest that failed
- * and the coarsest known to fit (at first the chain in hand), aiming a little under the limit.
- * Each try is a plan of every object, so few are made. Undefined when none fits.
+ * was planned for and went past by following the viewer's own LODs or by fallbacks), then at
+ * most `iterations` bounds placed by false position between the finest that failed and the
+ * coarsest known to fit (at first the chain in hand), aiming a little under the limit. Each try
+ * is a plan of every object, so few are made. Undefined when none fits, or when no bound under
+ * `minGain` times the error in hand is finer than `minErrorPx`.
  */
 export function planModelSharper(model: SlModel, options: SharperLodOptions): SharperLodResult | undefined {
   const o = assignDefaults(SHARPER_LOD_DEFAULTS, options);
