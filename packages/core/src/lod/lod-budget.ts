@@ -190,7 +190,7 @@ export interface SharperLodOptions extends Omit<LodBudgetOptions, 'targetLandImp
   /**
    * Each object's physics as it will be written (aligned with the model's objects), the chains
    * priced with it; an object without any is priced as the uploader makes it, the single hull of
-   * its low LOD (spec section 6), which grows with a sharper low. Default: each object's own.
+   * its low LOD (spec sections 5 and 6), which grows with a sharper low. Default: each object's own.
    */
   physics?: readonly PhysicsFields[];
   /**
