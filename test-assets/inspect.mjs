@@ -284,6 +284,10 @@ const CHECKS = {
     return c?.name === 'Child' && c.parent === 'Parent' && nearV(c.min, [0, -0.5, -s]) && nearV(c.max, [s, 1.5, 0]);
   },
   'suzanne.glb': (a) => a.meshNodes[0]?.name === 'Suzanne' && a.meshNodes[0].tris > 7000,
+  'bookcase-shelf.glb': (a) =>
+    a.meshNodes[0]?.name === 'Shelf' &&
+    a.meshNodes[0].tris === 308 &&
+    nearV(a.meshNodes[0].size, [0.919, 1.445, 0.32], 2e-3),
 };
 
 // Vase LOD files must get smaller in order.

@@ -1,7 +1,7 @@
 import { join, resolve } from 'node:path';
 import { Logger, NodeIO, type Document } from '@gltf-transform/core';
 import { MeshoptSimplifier } from 'meshoptimizer';
-import { lodTriangleCount, zlibNgDeflate } from '@slmesh/core';
+import { costReport, lodTriangleCount, type SlModel, viewerAutoLods, zlibNgDeflate } from '@slmesh/core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { readDocument } from '../src/read-file.js';
 import { generateModelLods, modelScaleFactors, SL_LODS_DEFAULTS } from '../src/sl-lods.js';
@@ -138,6 +138,31 @@ describe('slLods', () => {
       generateModelLods(model, { simplifier: MeshoptSimplifier, deflate: zlibNgDeflate }).plans[0].radius / 10,
       6,
     );
+  });
+
+  it("never costlier than the viewer's own chain where Generate's medium has more vertices than the planned high: the input's high is kept, with Generate's LODs (plan step 2h; a CC-0 bookcase's shelf)", async () => {
+    // The shelf (308 triangles, 0.92 m): the planner's high is 84 triangles within 1 px, but its
+    // LODs then cannot shrink (copies, and a fallback lowest of 42 triangles), and Generate's
+    // 102-triangle medium has more vertices than that high, so Generate's chain cannot stand
+    // under it (2g). The baseline itself, the input's high with Generate's LODs, costs about a
+    // 13th of that chain's download weight.
+    const { model } = documentToModel(await readDocument(asset('bookcase-shelf.glb')));
+    const { model: planned, plans } = generateModelLods(model, {
+      simplifier: MeshoptSimplifier,
+      deflate: zlibNgDeflate,
+    });
+    const viewer = { ...model, objects: model.objects.map((o) => viewerAutoLods(o, MeshoptSimplifier).object) };
+    // Priced by the real encoder (the whole asset), independently of the planner's block estimate.
+    const download = (m: SlModel) => costReport(m, { deflate: zlibNgDeflate }).linkset.streaming;
+    expect(download(planned)).toBeLessThanOrEqual(download(viewer) * 1.01);
+    const [plan] = plans;
+    expect(plan.high).toMatchObject({ mode: 'kept', triangles: lodTriangleCount(model.objects[0].lods.high) });
+    expect(plan.levels.every((l) => l.mode === 'viewer')).toBe(true);
+    // Generate's errors, the baseline's: no worse than the viewer's own chain anywhere.
+    expect(plan.worstScreenErrorPx).toBeLessThanOrEqual(plan.viewerWorstPx! * (1 + 1e-9));
+    const said = plan.diagnostics.filter((d) => d.code === 'lod-generate-cheaper');
+    expect(said).toHaveLength(1);
+    expect(said[0].message).toMatch(/more vertices than the planned high: the high is kept as given/);
   });
 
   it('budget mode reports whether the target was met', async () => {

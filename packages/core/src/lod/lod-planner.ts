@@ -1200,21 +1200,40 @@ export class ObjectLodPlanner {
     if (withGenerate && o.deflate) {
       const deflate = o.deflate;
       const v = LOWER_LODS.map((l) => this.viewerLevel(l));
+      // Each LOD's bytes as written (plan() step 3): the planned ones in the order that
+      // compresses smaller, Generate's in its own.
+      const ourBytes = (i: number) => this.written(lods[LOWER_LODS[i]]!, levels[i].mode === 'viewer').bytes();
+      const highBytes = this.written(top.lod, o.keepHigh).bytes();
+      const ours = streamingCost(
+        { high: highBytes, medium: ourBytes(0), low: ourBytes(1), lowest: ourBytes(2) },
+        radius,
+      ).streaming;
+      /** Medium, low and lowest become Generate's own: the diagnostics said of the LODs replaced (fallbacks, 2f's levels) no longer hold. */
+      const takeGenerate = () => {
+        LOWER_LODS.forEach((lodName, i) => {
+          lods[lodName] = v[i].result.lod;
+          levels[i] = this.viewerLevelPlan(lodName, levels[i]);
+        });
+        const replaced = LOWER_LODS.map((l) => `${name}: ${l}: `);
+        for (let i = diagnostics.length - 1; i >= 0; i--)
+          if (
+            (diagnostics[i].code === 'lod-fallback' || diagnostics[i].code === 'lod-generate-level') &&
+            replaced.some((p) => diagnostics[i].message.startsWith(p))
+          )
+            diagnostics.splice(i, 1);
+      };
+      const worstPx = () => Math.max(...levels.map((l) => l.screenErrorPx)).toFixed(2);
+      const underFloor = () =>
+        levels.some((l) => l.coverage < o.minCoverage)
+          ? `; below the silhouette floor ${o.minCoverage}, as Generate's are`
+          : '';
       if (
         generateChainFits(
           top,
           v.map((x) => x.result),
         )
       ) {
-        // Each LOD's bytes as written (plan() step 3): the planned ones in the order that
-        // compresses smaller, Generate's in its own.
         const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
-        const ourBytes = (i: number) => this.written(lods[LOWER_LODS[i]]!, levels[i].mode === 'viewer').bytes();
-        const highBytes = this.written(top.lod, o.keepHigh).bytes();
-        const ours = streamingCost(
-          { high: highBytes, medium: ourBytes(0), low: ourBytes(1), lowest: ourBytes(2) },
-          radius,
-        ).streaming;
         // Generate's LODs under the planned high, smallest first, stopping as soon as even the rest
         // at one byte would cost as much (the weight only grows with each LOD's bytes; 0 would
         // mean a missing LOD, priced as the one above): a big input's Generate chain is large, and
@@ -1233,22 +1252,61 @@ export class ObjectLodPlanner {
         // Judged on the chain as planned (before 2f's mix): Generate's whole chain is taken where
         // that would cost more than the baseline and Generate's is cheaper than the mix too.
         if (cheaper && (plannedWeight ?? ours) > baseline * (1 + 1e-9)) {
-          LOWER_LODS.forEach((lodName, i) => {
-            lods[lodName] = v[i].result.lod;
-            levels[i] = this.viewerLevelPlan(lodName, levels[i]);
-          });
-          // The fallbacks said of the LODs replaced no longer hold, nor do 2f's levels.
-          const replaced = LOWER_LODS.map((l) => `${name}: ${l}: `);
-          for (let i = diagnostics.length - 1; i >= 0; i--)
-            if (
-              (diagnostics[i].code === 'lod-fallback' || diagnostics[i].code === 'lod-generate-level') &&
-              replaced.some((p) => diagnostics[i].message.startsWith(p))
-            )
-              diagnostics.splice(i, 1);
+          takeGenerate();
           note(
             'info',
             'lod-generate-cheaper',
-            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${ours.toFixed(3)} against ${baseline.toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${Math.max(...levels.map((l) => l.screenErrorPx)).toFixed(2)} px)${levels.some((l) => l.coverage < o.minCoverage) ? `; below the silhouette floor ${o.minCoverage}, as Generate's are` : ''}`,
+            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${ours.toFixed(3)} against ${baseline.toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${worstPx()} px)${underFloor()}`,
+          );
+        }
+      } else if (
+        top.lod !== high &&
+        !this.lazyGenerate &&
+        highMax === undefined &&
+        generateChainFits(
+          { vertices: lodVertexCount(high) },
+          v.map((x) => x.result),
+        )
+      ) {
+        // 2h. Generate's LODs cannot stand under the planned high (its medium has more vertices
+        //     than that high), but they can under the input's: where that chain, the baseline
+        //     itself, costs less download weight than the one planned, it is taken whole, the
+        //     input's high kept (0 px) and Generate's LODs with their errors (the baseline's).
+        //     A plank bench at 8 m: the planned high of 132 triangles (from 484) with a copy of
+        //     it at medium cost more than the 484 with Generate's 160-triangle medium.
+        const kept = this.written(high);
+        const baseline = streamingCost(
+          {
+            high: kept.bytes(),
+            medium: this.written(v[0].result.lod, true).bytes(),
+            low: this.written(v[1].result.lod, true).bytes(),
+            lowest: this.written(v[2].result.lod, true).bytes(),
+          },
+          radius,
+        ).streaming;
+        if (baseline < ours * (1 - 1e-9)) {
+          top = {
+            lod: high,
+            triangles: highTriangles,
+            vertices: lodVertexCount(high),
+            error: 0,
+            coverage: 1,
+            source: undefined,
+            target: 0,
+          };
+          Object.assign(highPlan, {
+            triangles: top.triangles,
+            vertices: top.vertices,
+            error: 0,
+            screenErrorPx: 0,
+            coverage: 1,
+            mode: 'kept',
+          });
+          takeGenerate();
+          note(
+            'info',
+            'lod-generate-cheaper',
+            `the planned LODs would cost more download weight than the viewer's own chain (the input's high with the uploader's Generate LODs) at the planned size (${ours.toFixed(3)} against ${baseline.toFixed(3)}), and Generate's medium has more vertices than the planned high: the high is kept as given, and medium, low and lowest are Generate's, with its errors (worst ${worstPx()} px)${underFloor()}`,
           );
         }
       }
