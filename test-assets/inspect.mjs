@@ -284,6 +284,11 @@ const CHECKS = {
     return c?.name === 'Child' && c.parent === 'Parent' && nearV(c.min, [0, -0.5, -s]) && nearV(c.max, [s, 1.5, 0]);
   },
   'suzanne.glb': (a) => a.meshNodes[0]?.name === 'Suzanne' && a.meshNodes[0].tris > 7000,
+  'lower-cabinet.glb': (a) =>
+    a.meshNodes[0]?.name === 'Cabinet' &&
+    a.meshNodes[0].tris === 498 &&
+    a.meshNodes[0].primitives === 7 &&
+    nearV(a.meshNodes[0].size, [0.6, 0.885, 0.612], 2e-3),
   'bookcase-shelf.glb': (a) =>
     a.meshNodes[0]?.name === 'Shelf' &&
     a.meshNodes[0].tris === 308 &&

@@ -165,6 +165,26 @@ describe('slLods', () => {
     expect(said[0].message).toMatch(/more vertices than the planned high: the high is kept as given/);
   });
 
+  it("prices a LOD as written, with the triangle it gets for each material it lost: Generate's low of a CC-0 cabinet, which keeps 2 of its 7 materials", async () => {
+    // Generate's 28-triangle low keeps the body and the counter; conforming gives each of the
+    // other five materials a triangle of high (lod-conform.ts step 4). The planner compared it
+    // with its own 54-triangle low at 470 bytes, and wrote it at 691.
+    const { model } = documentToModel(await readDocument(asset('lower-cabinet.glb')));
+    const { model: planned, plans } = generateModelLods(model, {
+      simplifier: MeshoptSimplifier,
+      deflate: zlibNgDeflate,
+      keepPrecision: true,
+    });
+    const taken = plans[0].diagnostics.find((d) => d.code === 'lod-generate-level' && /: low: /.test(d.message));
+    expect(taken, 'Generate low taken').toBeDefined();
+    const said = Number(/\((\d+) bytes against/.exec(taken!.message)![1]);
+    const low = planned.objects[0].lods.low!;
+    expect(low.faces.map((f) => f.material)).toEqual(model.objects[0].lods.high.faces.map((f) => f.material));
+    // The real encoder's block for the LOD written (the whole asset, independently of the planner).
+    const written = costReport(planned, { deflate: zlibNgDeflate }).objects[0].lods.low.blockBytes;
+    expect(said).toBe(written);
+  });
+
   it('budget mode reports whether the target was met', async () => {
     const { model } = documentToModel(await readDocument(asset('suzanne.glb')));
     const fast = { maxProbes: 3 };

@@ -768,6 +768,17 @@ export class ObjectLodPlanner {
    * whose box the written high keeps, and plan() returns them so: the writer's pass (gltf-plugin
    * conformModel) has nothing left to change.
    */
+  /**
+   * A LOD's block bytes as written (lodBlockBytes of asWritten): with what conforming adds, above
+   * all a triangle of high for each material the LOD lost (lod-conform.ts step 4), which a LOD
+   * made empty of a material (Generate's, a sloppy or card LOD) pays for in every comparison of
+   * bytes. Priced before conforming, assimp's E-AT-AT at 2 m took Generate's low and lowest as the
+   * smaller ones and wrote them 133 bytes larger at lowest than priced.
+   */
+  private blockBytes(lod: MeshLod, deflate: DeflateFn): number {
+    return lodBlockBytes(this.asWritten(lod), this.normalization, deflate);
+  }
+
   private asWritten(lod: MeshLod): MeshLod {
     const high = this.object.lods.high;
     if (lod === high) return lod;
@@ -1233,7 +1244,7 @@ export class ObjectLodPlanner {
           v.map((x) => x.result),
         )
       ) {
-        const bytes = (lod: MeshLod) => lodBlockBytes(lod, this.normalization, deflate);
+        const bytes = (lod: MeshLod) => this.blockBytes(lod, deflate);
         // Generate's LODs under the planned high, smallest first, stopping as soon as even the rest
         // at one byte would cost as much (the weight only grows with each LOD's bytes; 0 would
         // mean a missing LOD, priced as the one above): a big input's Generate chain is large, and
@@ -1478,7 +1489,7 @@ export class ObjectLodPlanner {
         uvError,
         normalBits: NORMAL_BITS,
       });
-      const bytes = lodBlockBytes(snapped, this.normalization, deflate);
+      const bytes = this.blockBytes(snapped, deflate);
       const smaller = bytes < before;
       // No position bit to clear (nor at any smaller share, the last one moving none): the LOD's
       // geometry is as it was, so are its error and silhouette.
@@ -1517,7 +1528,7 @@ export class ObjectLodPlanner {
     let w = cache.get(lod);
     if (!w) {
       const { reorderTriangles, deflate } = this.options;
-      const size = (l: MeshLod) => lodBlockBytes(l, this.normalization, deflate!);
+      const size = (l: MeshLod) => this.blockBytes(l, deflate!);
       let out = lod;
       let bytes: number | undefined;
       if (!keepOrder && reorderTriangles && deflate && lodTriangleCount(lod) >= 2) {
@@ -1876,10 +1887,10 @@ export class ObjectLodPlanner {
   ): Candidate<M> {
     const deflate = this.options.deflate;
     if (!deflate) return { result, error, coverage, target, cost: result.triangles };
-    let cost = chargedBytes(lodBlockBytes(result.lod, this.normalization, deflate));
+    let cost = chargedBytes(this.blockBytes(result.lod, deflate));
     if (lean && cost > STREAMING_COST_DEFAULTS.minimumByteSize) {
       const leanLod = weldByPosition(result.lod);
-      const leanCost = chargedBytes(lodBlockBytes(leanLod, this.normalization, deflate));
+      const leanCost = chargedBytes(this.blockBytes(leanLod, deflate));
       if (leanCost < cost) {
         let vertices = 0;
         for (const f of leanLod.faces) vertices += f.positions.length / 3;
