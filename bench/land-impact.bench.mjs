@@ -104,11 +104,11 @@ export async function writeGlb(path, model, gltf) {
 
 /**
  * How the benchmark measures errors: 8 times the planner's area samples, every vertex and every
- * triangle's centroid on both sides, so the figure depends neither on the sampling the planner
- * used nor on the order of the triangles (the planner's own 4,096 samples move by up to 20 %
+ * triangle's centroid and edge midpoints on both sides (unstrided), so the figure depends neither
+ * on the sampling the planner used nor on the order of the triangles (the planner's own 4,096 samples move by up to 20 %
  * when only the triangle order changes).
  */
-const MEASURE = { samples: 32768, maxVertexSamples: 1 << 20, centroids: true };
+const MEASURE = { samples: 32768, maxVertexSamples: 1 << 20, centroids: true, edgeMidpoints: true };
 
 /**
  * Worst screen-space error of `planned` against the input `model` (objects in the same order), at
@@ -309,7 +309,7 @@ export async function run({ root, log }) {
   );
   md.push('');
   md.push(
-    "**as is** = the input uploaded with \"use LOD above\" (every LOD = high) and the single hull; **viewer + hull** = the viewer's auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize` with its defaults (LODs within 1 px, or within the viewer's own LOD's error at a level where that is coarser and never over the viewer chain's worst; the high LOD planned at the fill distance; physics `auto`, chosen by land impact; objects joined into one only where apart they are more prims than a linkset holds, 256, and the join is better), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input's high LOD (a joined object against every input object's high, in the world frame) (lower LODs at their switch distances, a planned high at the fill distance), by a sampled two-sided Hausdorff distance denser than the planner's own (32,768 area samples, every vertex and every triangle centroid on each side), the same for both chains; the viewer's LODs as the viewer shows them, stretched onto high's box (core `displayedLod`).",
+    "**as is** = the input uploaded with \"use LOD above\" (every LOD = high) and the single hull; **viewer + hull** = the viewer's auto-LODs (core `viewerAutoLods`) and the single hull, the baseline; **optimize** = `slmesh optimize` with its defaults (LODs within 1 px, or within the viewer's own LOD's error at a level where that is coarser and never over the viewer chain's worst; the high LOD planned at the fill distance; physics `auto`, chosen by land impact; objects joined into one only where apart they are more prims than a linkset holds, 256, and the join is better), priced from what it writes. Land impact rounded (half up) per case, as the uploader shows it. **worst px** = the largest screen-space error over objects and LODs, measured here against the input's high LOD (a joined object against every input object's high, in the world frame) (lower LODs at their switch distances, a planned high at the fill distance), by a sampled two-sided Hausdorff distance denser than the planner's own (32,768 area samples, every vertex and every triangle's centroid and edge midpoints on each side), the same for both chains; the viewer's LODs as the viewer shows them, stretched onto high's box (core `displayedLod`).",
   );
   md.push('');
   md.push(

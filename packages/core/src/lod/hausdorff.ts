@@ -474,12 +474,21 @@ export interface SurfaceSampleOptions {
    * area samples follow the order of the triangles). Default false.
    */
   centroids?: boolean;
+  /**
+   * Also the midpoints of each triangle's three edges (of every k-th triangle when 3 a triangle
+   * would pass maxVertexSamples): a long sliver strays furthest along its edges, where area
+   * samples rarely land. On a CC-0 coffee brewer's planned high (8,093 triangles) 16,384 area
+   * samples and every centroid found 0.99 px, a million area samples 1.34 px, and its 24,279 edge
+   * midpoints 1.51 px. Default false.
+   */
+  edgeMidpoints?: boolean;
 }
 
 export const SURFACE_SAMPLE_DEFAULTS: Required<SurfaceSampleOptions> = {
   samples: 4096,
   maxVertexSamples: 16384,
   centroids: false,
+  edgeMidpoints: false,
 };
 
 /** R2 sequence constants (1/g, 1/g^2 with g the plastic number). */
@@ -488,7 +497,7 @@ const R2_B = 0.5698402909980532;
 
 /** Points on a mesh's surface: its used vertices (strided) and area-proportional samples. Flat xyz. */
 export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceSampleOptions = {}): Float32Array {
-  const { samples, maxVertexSamples, centroids } = assignDefaults(SURFACE_SAMPLE_DEFAULTS, options);
+  const { samples, maxVertexSamples, centroids, edgeMidpoints } = assignDefaults(SURFACE_SAMPLE_DEFAULTS, options);
   const { positions: p, indices } = mesh;
   const n = Math.floor(indices.length / 3);
   if (n === 0) return new Float32Array(0);
@@ -505,12 +514,16 @@ export function sampleSurface(mesh: IndexedMesh<Float32Array>, options: SurfaceS
   const areaOut = total > 0 ? samples : 0;
   const centroidStride = Math.max(1, Math.ceil(n / Math.max(1, maxVertexSamples)));
   const centroidOut = centroids ? Math.ceil(n / centroidStride) : 0;
-  const out = new Float32Array((vertexOut + areaOut + centroidOut) * 3);
+  const edgeStride = Math.max(1, Math.ceil((3 * n) / Math.max(3, maxVertexSamples)));
+  const edgeOut = edgeMidpoints ? 3 * Math.ceil(n / edgeStride) : 0;
+  const out = new Float32Array((vertexOut + areaOut + centroidOut + edgeOut) * 3);
   let o = copyUsedVertices(p, used, stride, out);
   // 3. Systematic area sampling: the s-th point falls at cumulative area (s + 0.5) / samples * total.
   o = areaSamples(p, indices, cum, total, areaOut, out, o);
   // 4. Centroids, when asked.
   o = triangleCentroids(p, indices, n, centroidOut * centroidStride, centroidStride, out, o);
+  // 5. Edge midpoints, when asked.
+  if (edgeOut) o = edgeMidpointSamples(p, indices, n, edgeStride, out, o);
   return o === out.length ? out : out.subarray(0, o);
 }
 
@@ -595,6 +608,26 @@ function triangleCentroids(
       b = indices[3 * t + 1] * 3,
       c = indices[3 * t + 2] * 3;
     for (let d = 0; d < 3; d++) out[o++] = (p[a + d] + p[b + d] + p[c + d]) / 3;
+  }
+  return o;
+}
+
+/** The midpoints of the three edges of triangles 0, stride, 2 stride, ... below n into out from o; returns the end. */
+function edgeMidpointSamples(
+  p: Float32Array,
+  indices: ArrayLike<number>,
+  n: number,
+  stride: number,
+  out: Float32Array,
+  o: number,
+): number {
+  for (let t = 0; t < n; t += stride) {
+    const a = indices[3 * t] * 3,
+      b = indices[3 * t + 1] * 3,
+      c = indices[3 * t + 2] * 3;
+    for (let d = 0; d < 3; d++) out[o++] = (p[a + d] + p[b + d]) / 2;
+    for (let d = 0; d < 3; d++) out[o++] = (p[b + d] + p[c + d]) / 2;
+    for (let d = 0; d < 3; d++) out[o++] = (p[c + d] + p[a + d]) / 2;
   }
   return o;
 }

@@ -815,18 +815,19 @@ export class ObjectLodPlanner {
     return error;
   }
 
-  /** A non-empty candidate's error (see measure), its sides sampled as the search does or densely (VERIFY_SAMPLES, centroids). */
+  /** A non-empty candidate's error (see measure), its sides sampled as the search does or densely (VERIFY_SAMPLES, centroids, edge midpoints). */
   private errorOf(mesh: IndexedMesh<Float32Array>, dense: boolean, limit = Infinity): number {
     const ref = this.reference;
     const side = prepareHausdorffSide(mesh, {
       samples: dense ? VERIFY_SAMPLES : this.sampleCount(ref.triangles),
       maxVertexSamples: this.options.maxVertexSamples,
       centroids: dense,
+      edgeMidpoints: dense,
     });
     return twoSidedDistance(dense ? this.denseSide() : ref.side, side, limit - ref.error) + ref.error;
   }
 
-  /** The reference side with VERIFY_SAMPLES and every centroid on its surface (high's, or the proxy's), its BVH shared. */
+  /** The reference side with VERIFY_SAMPLES, every centroid and edge midpoint on its surface (high's, or the proxy's), its BVH shared. */
   private denseSide(): HausdorffSide {
     if (!this.denseReference) {
       const ref = this.reference;
@@ -836,6 +837,7 @@ export class ObjectLodPlanner {
           samples: VERIFY_SAMPLES,
           maxVertexSamples: this.options.maxVertexSamples,
           centroids: true,
+          edgeMidpoints: true,
         }),
         bvh: ref.side.bvh,
         triangles: ref.side.triangles,

@@ -182,6 +182,48 @@ describe('sampleSurface', () => {
     expect(key(r)).toEqual(key(s));
   });
 
+  it("with edge midpoints, adds the midpoint of each triangle's three edges, strided to maxVertexSamples", () => {
+    const n = sphereMesh.indices.length / 3;
+    const used = new Set(sphere.indices).size;
+    const s = sampleSurface(sphereMesh, { samples: 0, edgeMidpoints: true });
+    expect(s.length / 3).toBe(used + 3 * n);
+    const { positions: q, indices: ix } = sphereMesh;
+    // Triangle t's midpoints, in edge order ab, bc, ca, after the vertices.
+    const t = Math.floor(n / 2);
+    for (let e = 0; e < 3; e++) {
+      const a = ix[3 * t + e],
+        b = ix[3 * t + ((e + 1) % 3)];
+      for (let d = 0; d < 3; d++)
+        expect(s[3 * (used + 3 * t + e) + d]).toBeCloseTo((q[3 * a + d] + q[3 * b + d]) / 2, 6);
+    }
+    const strided = sampleSurface(sphereMesh, { samples: 0, maxVertexSamples: 99, edgeMidpoints: true });
+    expect(strided.length / 3 - Math.min(used, 99)).toBeLessThanOrEqual(99);
+  });
+
+  it("property: with edge midpoints, a one-way distance is at least every edge midpoint's own (a sliver strays furthest along its edges)", () => {
+    // A sliver against small triangles at its corners: area samples of a sliver are few, and the
+    // farthest points lie along its edges.
+    fc.assert(
+      fc.property(point, point, point, fc.double({ min: 1e-4, max: 0.05, noNaN: true }), (a, b, c, r) => {
+        const sliver = { positions: Float32Array.from([...a, ...b, ...c]), indices: Uint32Array.from([0, 1, 2]) };
+        const corners: number[] = [];
+        for (const v of [a, b, c]) corners.push(...v, v[0] + r, v[1], v[2], v[0], v[1] + r, v[2]);
+        const ref = { positions: Float32Array.from(corners), indices: Uint32Array.from([0, 1, 2, 3, 4, 5, 6, 7, 8]) };
+        const bvh = TriangleBvh.build(ref);
+        const measured = maxDistanceToMesh(sampleSurface(sliver, { samples: 4, edgeMidpoints: true }), bvh);
+        for (const [u, v] of [
+          [a, b],
+          [b, c],
+          [c, a],
+        ]) {
+          const mid = Float32Array.from([0, 1, 2].map((k) => (u[k] + v[k]) / 2));
+          expect(measured).toBeGreaterThanOrEqual(maxDistanceToMesh(mid, bvh) * (1 - 1e-6));
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
   it('strides the vertices down to maxVertexSamples', () => {
     const s = sampleSurface(sphereMesh, { samples: 0, maxVertexSamples: 100 });
     expect(s.length / 3).toBeLessThanOrEqual(100);
