@@ -108,6 +108,9 @@ export async function writeGlb(path, model, gltf) {
  * on the sampling the planner used nor on the order of the triangles (the planner's own 4,096 samples move by up to 20 %
  * when only the triangle order changes).
  */
+/** The bundled models that are not Blender exports (test-assets/README.md says where they come from). */
+const FROM_DEBIAN = new Set(['bookcase-shelf.glb', 'lower-cabinet.glb']);
+
 const MEASURE = { samples: 32768, maxVertexSamples: 1 << 20, centroids: true, edgeMidpoints: true };
 
 /**
@@ -154,12 +157,15 @@ export async function run({ root, log }) {
   await MeshoptSimplifier.ready;
   const dir = mkdtempSync(join(tmpdir(), 'slmesh-bench-li-'));
 
-  // 1. The corpus: the bundled Blender exports (not the sibling LOD files) and V-HACD's meshes.
+  // 1. The corpus: the bundled models (not the sibling LOD files) and V-HACD's meshes.
   const corpus = [];
   for (const f of readdirSync(join(root, 'test-assets'))
     .filter((f) => f.endsWith('.glb') && !isSiblingFileName(f))
     .sort()) {
-    corpus.push({ name: f, source: 'test-assets (Blender export)', path: join(root, 'test-assets', f) });
+    const source = FROM_DEBIAN.has(f)
+      ? 'test-assets (Blend Swap CC-0, Debian sweethome3d-furniture)'
+      : 'test-assets (Blender export)';
+    corpus.push({ name: f, source, path: join(root, 'test-assets', f) });
   }
   const meshes = join(root, 'node_modules/vhacd-js/app/meshes');
   const skipped = [];
@@ -305,7 +311,7 @@ export async function run({ root, log }) {
     ).toFixed(2);
   const md = [];
   md.push(
-    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} Blender exports bundled in test-assets/, ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${assimpHeldOut} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning)${heldOut.length > assimpHeldOut ? `, and ${heldOut.length - assimpHeldOut} more held-out models from ${extra} (SLMESH_BENCH_EXTRA)` : ''}${refused.length ? `; refused by slmesh and left out: ${refused.join('; ')}` : ''}. "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m), each priced at the size the uploader uploads it (past the upload floater's Scale limit, 63.9 m an object and 240 m a model, at the size the Scale stops at: core uploadScale); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
+    `Corpus: ${corpus.length} models, ${rows.length} cases: ${corpus.filter((c) => c.path.startsWith(join(root, 'test-assets'))).length} models bundled in test-assets/ (Blender exports, and two public-domain models of Debian's sweethome3d-furniture: test-assets/README.md), ${corpus.filter((c) => c.source.startsWith('npm vhacd-js')).length} meshes of the npm package vhacd-js (node_modules/vhacd-js/app/meshes, OBJ, written to GLB here; left out for size: ${skipped.join(', ') || 'none'}) and ${assimpHeldOut} held-out models of the Debian package assimp-testmodels (${ASSIMP}: ${HELD_OUT.filter((r) => existsSync(join(ASSIMP, r))).join(', ') || 'not installed'}; never used in tuning)${heldOut.length > assimpHeldOut ? `, and ${heldOut.length - assimpHeldOut} more held-out models from ${extra} (SLMESH_BENCH_EXTRA)` : ''}${refused.length ? `; refused by slmesh and left out: ${refused.join('; ')}` : ''}. "tuned" marks the ${TUNED.size} models the LOD planner was tuned on (bench/lod.bench.mjs). Sizes (the linkset's longest side in the world frame, node transforms applied): as authored and 4x (1/4 when 4x passes 60 m), each priced at the size the uploader uploads it (past the upload floater's Scale limit, 63.9 m an object and 240 m a model, at the size the Scale stops at: core uploadScale); the held-out models at a longest side of 2 m and 8 m (their units are arbitrary: the engine is in millimetres). RenderVolumeLODFactor 2.`,
   );
   md.push('');
   md.push(
