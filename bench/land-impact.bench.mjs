@@ -102,15 +102,15 @@ export async function writeGlb(path, model, gltf) {
   writeFileSync(path, await new gltf.NodeIO().writeBinary(doc));
 }
 
-/**
- * How the benchmark measures errors: 8 times the planner's area samples, every vertex and every
- * triangle's centroid and edge midpoints on both sides (unstrided), so the figure depends neither
- * on the sampling the planner used nor on the order of the triangles (the planner's own 4,096 samples move by up to 20 %
- * when only the triangle order changes).
- */
 /** The bundled models that are not Blender exports (test-assets/README.md says where they come from). */
 const FROM_DEBIAN = new Set(['bookcase-shelf.glb', 'lower-cabinet.glb']);
 
+/**
+ * How the benchmark measures errors: 8 times the planner's area samples, every vertex and every
+ * triangle's centroid and edge midpoints on both sides (unstrided), so the figure depends neither
+ * on the sampling the planner used nor on the order of the triangles (the planner's own 4,096
+ * samples move by up to 20 % when only the triangle order changes).
+ */
 const MEASURE = { samples: 32768, maxVertexSamples: 1 << 20, centroids: true, edgeMidpoints: true };
 
 /**

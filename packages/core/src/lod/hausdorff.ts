@@ -475,8 +475,8 @@ export interface SurfaceSampleOptions {
    */
   centroids?: boolean;
   /**
-   * Also the midpoints of each triangle's three edges (of every k-th triangle when 3 a triangle
-   * would pass maxVertexSamples): a long sliver strays furthest along its edges, where area
+   * Also the midpoints of each triangle's three edges (of every k-th triangle when three for
+   * every triangle would pass maxVertexSamples): a long sliver strays furthest along its edges, where area
    * samples rarely land. On a CC-0 coffee brewer's planned high (8,093 triangles) 16,384 area
    * samples and every centroid found 0.99 px, a million area samples 1.34 px, and its 24,279 edge
    * midpoints 1.51 px. Default false.

@@ -768,17 +768,6 @@ export class ObjectLodPlanner {
    * whose box the written high keeps, and plan() returns them so: the writer's pass (gltf-plugin
    * conformModel) has nothing left to change.
    */
-  /**
-   * A LOD's block bytes as written (lodBlockBytes of asWritten): with what conforming adds, above
-   * all a triangle of high for each material the LOD lost (lod-conform.ts step 4), which a LOD
-   * made empty of a material (Generate's, a sloppy or card LOD) pays for in every comparison of
-   * bytes. Priced before conforming, assimp's E-AT-AT at 2 m took Generate's low and lowest as the
-   * smaller ones and wrote them 133 bytes larger at lowest than priced.
-   */
-  private blockBytes(lod: MeshLod, deflate: DeflateFn): number {
-    return lodBlockBytes(this.asWritten(lod), this.normalization, deflate);
-  }
-
   private asWritten(lod: MeshLod): MeshLod {
     const high = this.object.lods.high;
     if (lod === high) return lod;
@@ -789,6 +778,17 @@ export class ObjectLodPlanner {
       this.conformed.set(lod, written);
     }
     return written;
+  }
+
+  /**
+   * A LOD's block bytes as written (lodBlockBytes of asWritten): with what conforming adds, above
+   * all a triangle of high for each material the LOD lost (lod-conform.ts step 4), which a LOD
+   * made empty of a material (Generate's, a sloppy or card LOD) pays for in every comparison of
+   * bytes. Priced before conforming, a CC-0 kitchen cabinet's Generate low (2 of its 7 materials,
+   * test-assets/lower-cabinet.glb) was compared at 470 bytes and written at 691.
+   */
+  private blockBytes(lod: MeshLod, deflate: DeflateFn): number {
+    return lodBlockBytes(this.asWritten(lod), this.normalization, deflate);
   }
 
   private measuresOf(lod: MeshLod): LodMeasures {
@@ -948,7 +948,8 @@ export class ObjectLodPlanner {
     //    keepHigh. A big high starts from the proxy.
     const highBound = Math.min(errorForPixels(highPx, nearDistance, o.screen) / k, this.maxSide);
     const start = this.reference.source ?? this.highSource;
-    let top: ChainLink = {
+    /** The input's high as the chain's top, as given (step 1 without simplifying, or step 2h). */
+    const inputTop = (): ChainLink => ({
       lod: high,
       triangles: highTriangles,
       vertices: lodVertexCount(high),
@@ -956,7 +957,8 @@ export class ObjectLodPlanner {
       coverage: 1,
       source: this.reference.source ? undefined : this.highSource,
       target: 0,
-    };
+    });
+    let top = inputTop();
     let highMode: SimplifyMode | 'viewer' | 'proxy' | 'kept' = 'kept';
     let highFallback: LodFallback | undefined;
     if (!o.keepHigh && this.reference.lod && this.reference.error <= highBound) {
@@ -1219,11 +1221,11 @@ export class ObjectLodPlanner {
       // Each LOD's bytes as written (plan() step 3): the planned ones in the order that
       // compresses smaller, Generate's in its own.
       const ourBytes = (i: number) => this.written(lods[LOWER_LODS[i]]!, levels[i].mode === 'viewer').bytes();
-      const highBytes = this.written(top.lod, o.keepHigh).bytes();
-      const ours = streamingCost(
-        { high: highBytes, medium: ourBytes(0), low: ourBytes(1), lowest: ourBytes(2) },
-        radius,
-      ).streaming;
+      const highBytes = () => this.written(top.lod, o.keepHigh).bytes();
+      /** The planned chain's download weight (made only where 2g or 2h compares with it). */
+      const ours = () =>
+        streamingCost({ high: highBytes(), medium: ourBytes(0), low: ourBytes(1), lowest: ourBytes(2) }, radius)
+          .streaming;
       /** Medium, low and lowest become Generate's own: the diagnostics said of the LODs replaced (fallbacks, 2f's levels) no longer hold. */
       const takeGenerate = () => {
         LOWER_LODS.forEach((lodName, i) => {
@@ -1250,29 +1252,30 @@ export class ObjectLodPlanner {
         )
       ) {
         const bytes = (lod: MeshLod) => this.blockBytes(lod, deflate);
+        const planned = ours();
         // Generate's LODs under the planned high, smallest first, stopping as soon as even the rest
         // at one byte would cost as much (the weight only grows with each LOD's bytes; 0 would
         // mean a missing LOD, priced as the one above): a big input's Generate chain is large, and
         // compressing it whole costs more than the plan.
-        const theirsBytes = { high: highBytes, medium: 1, low: 1, lowest: 1 };
+        const theirsBytes = { high: highBytes(), medium: 1, low: 1, lowest: 1 };
         let theirs = 0;
         for (let i = LOWER_LODS.length - 1; i >= 0; i--) {
           theirsBytes[LOWER_LODS[i]] = this.written(v[i].result.lod, true).bytes();
           theirs = streamingCost(theirsBytes, radius).streaming;
-          if (theirs >= ours * (1 - 1e-9)) break;
+          if (theirs >= planned * (1 - 1e-9)) break;
         }
         // ... and the baseline itself, the input's high with Generate's LODs, only then.
-        const cheaper = theirs < ours * (1 - 1e-9);
+        const cheaper = theirs < planned * (1 - 1e-9);
         const baseline =
           cheaper && top.lod !== high ? streamingCost({ ...theirsBytes, high: bytes(high) }, radius).streaming : theirs;
         // Judged on the chain as planned (before 2f's mix): Generate's whole chain is taken where
         // that would cost more than the baseline and Generate's is cheaper than the mix too.
-        if (cheaper && (plannedWeight ?? ours) > baseline * (1 + 1e-9)) {
+        if (cheaper && (plannedWeight ?? planned) > baseline * (1 + 1e-9)) {
           takeGenerate();
           note(
             'info',
             'lod-generate-cheaper',
-            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${ours.toFixed(3)} against ${baseline.toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${worstPx()} px)${underFloor()}`,
+            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${planned.toFixed(3)} against ${baseline.toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${worstPx()} px)${underFloor()}`,
           );
         }
       } else if (
@@ -1300,16 +1303,9 @@ export class ObjectLodPlanner {
           },
           radius,
         ).streaming;
-        if (baseline < ours * (1 - 1e-9)) {
-          top = {
-            lod: high,
-            triangles: highTriangles,
-            vertices: lodVertexCount(high),
-            error: 0,
-            coverage: 1,
-            source: undefined,
-            target: 0,
-          };
+        const planned = ours();
+        if (baseline < planned * (1 - 1e-9)) {
+          top = inputTop();
           Object.assign(highPlan, {
             triangles: top.triangles,
             vertices: top.vertices,
@@ -1322,7 +1318,7 @@ export class ObjectLodPlanner {
           note(
             'info',
             'lod-generate-cheaper',
-            `the planned LODs would cost more download weight than the viewer's own chain (the input's high with the uploader's Generate LODs) at the planned size (${ours.toFixed(3)} against ${baseline.toFixed(3)}), and Generate's medium has more vertices than the planned high: the high is kept as given, and medium, low and lowest are Generate's, with its errors (worst ${worstPx()} px)${underFloor()}`,
+            `the planned LODs would cost more download weight than the viewer's own chain (the input's high with the uploader's Generate LODs) at the planned size (${planned.toFixed(3)} against ${baseline.toFixed(3)}), and Generate's medium has more vertices than the planned high: the high is kept as given, and medium, low and lowest are Generate's, with its errors (worst ${worstPx()} px)${underFloor()}`,
           );
         }
       }
