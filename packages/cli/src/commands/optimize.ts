@@ -20,6 +20,8 @@ import {
   mayHaveOpenings,
   openingCellsPerObject,
   primScale,
+  worldBox,
+  type Box3,
   costReport,
   convexHullPhysicsCost,
   type Diagnostic,
@@ -132,6 +134,12 @@ export function physicsHookFor(
       downloads: r.objects.map((o) => o.streaming),
     };
   };
+  // The objects' world boxes, once per model: linksetSurroundings compares each part with all.
+  let boxes: { objects: readonly SlObject[]; boxes: Box3[] } | undefined;
+  const worldBoxes = (objects: readonly SlObject[]) => {
+    if (boxes?.objects !== objects) boxes = { objects, boxes: objects.map(worldBox) };
+    return boxes.boxes;
+  };
   let linkset: ReturnType<typeof priceAsWritten> | undefined;
   const pricedAsWritten = (objects: readonly SlObject[], deflate: DeflateFn, f: Vec3) => {
     if (linkset?.objects !== objects) linkset = priceAsWritten(objects, deflate, f);
@@ -204,6 +212,7 @@ export function physicsHookFor(
               ctx.index,
               (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...ctx.scaleFactors),
               AVATAR_PASSAGE_HEIGHT / Math.max(...ctx.scaleFactors),
+              worldBoxes(ctx.model.objects),
             )
           : undefined;
       const fitAllowance =

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linksetSurroundings, placePositions } from '../../src/geometry/placement.js';
+import { linksetSurroundings, placePositions, worldBox } from '../../src/geometry/placement.js';
 import type { Placement, SlObject } from '../../src/types.js';
 import { box } from '../physics/physics-fixtures.js';
 
@@ -39,6 +39,10 @@ describe('linksetSurroundings', () => {
     const above = linksetSurroundings(objects, 0, 2.3, 1.8)!;
     expect(above.indices.length).toBe(36);
     expect(Math.min(...Array.from(above.positions).filter((_, i) => i % 3 === 2))).toBe(30);
+    // The world boxes made once by the caller give the same answer.
+    const boxes = objects.map(worldBox);
+    expect(linksetSurroundings(objects, 0, 2.3, 0, boxes)).toEqual(s);
+    expect(linksetSurroundings(objects, 0, 2.3, 1.8, boxes)).toEqual(above);
     expect(linksetSurroundings([objects[0], objects[2]], 0, 2.3)).toBeUndefined();
     expect(linksetSurroundings([objects[0]], 0, 2.3)).toBeUndefined();
   });
