@@ -38,6 +38,7 @@ import { openingKeepingMesh } from './opening-mesh.js';
 import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
+import type { DecompositionMemo } from './decomposition-memo.js';
 import {
   boxSize,
   lodBox,
@@ -118,6 +119,13 @@ export interface BuildPhysicsOptions {
    * (the object judged alone).
    */
   surroundings?: { positions: Float32Array; indices: Uint32Array };
+  /**
+   * Decompositions already made for copies of this part (same surface at the same size, same
+   * settings): taken from here instead of made again, and added to it when made. A linkset's
+   * copies each get their own build (their surroundings differ) but the same decomposition.
+   * Default: none (always made).
+   */
+  decompositions?: DecompositionMemo;
   /** Called with the fraction done, 0 to 1. */
   onProgress?: (fraction: number) => void;
   /** Aborts the work (the decomposition throws the signal's reason). */
@@ -476,7 +484,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     const openingDriven = options.mode === 'auto' && hullOpening.closes;
     const asked = options.tolerance ?? (openingDriven ? OPENING_FIT_TOLERANCE : DECOMPOSE_DEFAULTS.tolerance);
     const maxHulls = Math.min(options.maxHulls ?? DECOMPOSE_DEFAULTS.maxHulls, budget ?? Infinity);
-    const decomposition: DecompositionResult = decompose(worldPositions, tri.indices, {
+    const fit: DecomposeOptions = {
       ...(options.mesh?.simplify ? { simplify: options.mesh.simplify } : {}),
       ...(openingDriven ? { maxParts: OPENING_MAX_PARTS } : {}),
       ...(budget !== undefined ? { maxParts: Math.max(BUDGET_MIN_PARTS, 2 * maxHulls) } : {}),
@@ -484,9 +492,22 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       tolerance: asked,
       maxHulls,
       maxHullVertices: options.maxHullVertices,
-      onProgress: (x) => progress(0.05 + 0.8 * x),
-      signal: options.signal,
-    });
+    };
+    const make = () =>
+      decompose(worldPositions, tri.indices, {
+        ...fit,
+        onProgress: (x) => progress(0.05 + 0.8 * x),
+        signal: options.signal,
+      });
+    // The memo's key names every setting; a function (the simplifier) by its presence only.
+    const decomposition: DecompositionResult = options.decompositions
+      ? options.decompositions.take(
+          worldPositions,
+          tri.indices,
+          JSON.stringify(fit, (k, v) => (typeof v === 'function' ? `function ${k}` : v)),
+          make,
+        )
+      : make();
     // Auto needs the decomposition for an opening the hull closes: merge what the opening does
     // not need (a statue's limbs, a chair's carving) while the land impact can still go down.
     let fitted = decomposition.hulls;
