@@ -1915,13 +1915,13 @@ export class ObjectLodPlanner {
    * silhouette coverage passes the floor; undefined when no candidate passes. Candidates use
    * simplifier targets t = base * sqrt(2)^e on an integer ladder e: galloping up from e = 0 while
    * candidates pass (down while they fail), then bisecting between the last pass and first fail.
-   */
-  /**
+   *
    * `unwanted`: a result of this many triangles or more is of no use to the caller (the high's
    * HIGH_KEEP_FRACTION). A fast search whose first candidate keeps that many gives up before
    * measuring it: passing, it would be returned and dropped; failing, the search would go on to
-   * smaller errors, which keep more. A big high that cannot shrink (800 Blender icospheres
-   * joined, 1,024,000 triangles) spent 9 s of its plan measuring and pricing its own copy.
+   * smaller errors, which keep more. (A later candidate that keeps that many counts as failing,
+   * unmeasured: it too could only be dropped.) A big high that cannot shrink (800 Blender
+   * icospheres joined, 1,024,000 triangles) spent 9 s of its plan measuring and pricing its own copy.
    */
   private search(
     source: LodSource,
