@@ -22,6 +22,7 @@
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import {
   buildPhysics,
+  DecompositionMemo,
   SlmeshError,
   type BuildPhysicsOptions,
   type PhysicsBuildResult,
@@ -31,7 +32,7 @@ import {
 import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
 
 /** buildPhysics options that can be sent to a worker (no callbacks). */
-export type WorkerPhysicsOptions = Omit<BuildPhysicsOptions, 'onProgress' | 'signal'>;
+export type WorkerPhysicsOptions = Omit<BuildPhysicsOptions, 'onProgress' | 'signal' | 'decompositions'>;
 
 export interface PhysicsWorkerRun {
   /** Fraction done, 0 to 1, on the main thread. */
@@ -180,9 +181,12 @@ function serveWorker(): void {
   const port = parentPort!;
   // meshoptimizer simplifies the decomposition's proxy of a big mesh (functions cannot be sent here).
   let simplifier: ReturnType<typeof meshoptSimplifyFn> | undefined;
+  // Decompositions made here, for the builds after (bounded, core DecompositionMemo): a surface
+  // built again (optimize's --strict-error tip, a linkset's second pass) is not cut again.
+  const decompositions = new DecompositionMemo();
   let queue = Promise.resolve();
   port.on('message', (job: WorkerJob) => {
-    queue = queue.then(() => serveJob(port, job, (simplifier ??= meshoptSimplifyFn())));
+    queue = queue.then(() => serveJob(port, job, (simplifier ??= meshoptSimplifyFn()), decompositions));
   });
 }
 
@@ -190,6 +194,7 @@ async function serveJob(
   port: NonNullable<typeof parentPort>,
   data: WorkerJob,
   simplifier: ReturnType<typeof meshoptSimplifyFn>,
+  decompositions: DecompositionMemo,
 ): Promise<void> {
   let last = -1;
   try {
@@ -197,6 +202,7 @@ async function serveJob(
     const result = buildPhysics(data.object, {
       ...data.options,
       decompose: { ...data.options.decompose, simplify },
+      decompositions,
       onProgress: (fraction) => {
         const pct = Math.floor(fraction * 100);
         if (pct > last) {

@@ -200,7 +200,7 @@ export {
 // ─── Physics shapes: single hull, decomposition, triangle mesh, and what the writer writes ───
 export { type ConvexHullResult, convexHull, convexHullMesh } from './physics/convex-hull.js';
 export { type DecomposeOptions, DECOMPOSE_DEFAULTS, type DecompositionResult, decompose } from './physics/decompose.js';
-export { DecompositionMemo } from './physics/decomposition-memo.js';
+export { DecompositionMemo, DECOMPOSITION_MEMO_BYTES } from './physics/decomposition-memo.js';
 export {
   type SimplifyFn,
   type PhysicsMeshOptions,

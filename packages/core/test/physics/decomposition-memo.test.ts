@@ -40,6 +40,33 @@ describe('DecompositionMemo', () => {
     expect(calls).toBe(3);
   });
 
+  it('holds at most its bound: the least recently taken go first, the newest always stays', () => {
+    const one = made();
+    const size = positions.byteLength + indices.byteLength + one.hulls.reduce((a, h) => a + h.byteLength, 0);
+    const memo = new DecompositionMemo(2.5 * size);
+    let calls = 0;
+    const counted = () => {
+      calls++;
+      return one;
+    };
+    memo.take(positions, indices, 'a', counted);
+    memo.take(positions, indices, 'b', counted);
+    memo.take(positions, indices, 'a', counted); // 'a' now the most recent
+    memo.take(positions, indices, 'c', counted); // over the bound: 'b' goes
+    expect(calls).toBe(3);
+    expect(memo.bytes).toBeLessThanOrEqual(2.5 * size);
+    memo.take(positions, indices, 'a', counted);
+    memo.take(positions, indices, 'c', counted);
+    expect(calls).toBe(3);
+    memo.take(positions, indices, 'b', counted);
+    expect(calls).toBe(4);
+    const tiny = new DecompositionMemo(1);
+    tiny.take(positions, indices, 'a', counted);
+    tiny.take(positions, indices, 'a', counted);
+    expect(calls).toBe(5);
+    expect(tiny.bytes).toBe(size);
+  });
+
   it('keeps nothing from a make that throws (a cancel)', () => {
     const memo = new DecompositionMemo();
     expect(() =>
