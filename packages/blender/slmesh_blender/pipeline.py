@@ -68,7 +68,8 @@ def price_job(base: Sequence[str], export: ExportFn, lod_factor: float = 2.0) ->
 class ExportResult:
     """What an export wrote: ``files`` (out.glb first, then the siblings that exist), the
     reports of the input (``before``) and of the written files (``after``), ``warnings``, and
-    ``notes``: what optimize said about joining the objects (:func:`join_notes`)."""
+    ``notes``: what optimize said about joining the objects and about the LODs at the pixel bound
+    (:func:`join_notes`)."""
 
     files: list[str]
     before: dict
@@ -79,13 +80,16 @@ class ExportResult:
     notes: list[str] = field(default_factory=list)
 
 
-JOIN_CODES = ("objects-merged", "objects-kept", "objects-mergeable")
+JOIN_CODES = ("objects-merged", "objects-kept", "objects-mergeable", "lods-strict-taken", "lods-strict-cheaper")
 
 
 def join_notes(report: Optional[dict]) -> list[str]:
     """What optimize's report says about joining the objects: joined (``objects-merged``), kept
     apart and why (``objects-kept``), or what joining would save (``objects-mergeable``, the CLI's
-    tip, pointed at the panel's 'Join objects' instead of the command-line flag)."""
+    tip, pointed at the panel's 'Join objects' instead of the command-line flag); and about the
+    LODs planned at the pixel bound: written (``lods-strict-taken``) or cheaper at a larger error
+    (``lods-strict-cheaper``, the CLI's tip; the panel has no switch for it, so the note names the
+    command line)."""
     notes: list[str] = []
     for entry in (report or {}).get("files", []) if isinstance(report, dict) else []:
         for d in entry.get("diagnostics", []) if isinstance(entry, dict) else []:
@@ -94,6 +98,8 @@ def join_notes(report: Optional[dict]) -> list[str]:
             message = d["message"]
             if d["code"] == "objects-mergeable":
                 message = message.replace("--merge-objects joins them", "tick 'Join objects' to join them")
+            if d["code"] == "lods-strict-cheaper":
+                message = message.replace("--strict-error plans so", "slmesh optimize --strict-error on the command line plans so")
             notes.append(message[:1].upper() + message[1:])
     return notes
 

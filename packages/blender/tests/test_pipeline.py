@@ -124,6 +124,18 @@ class PipelineTest(unittest.TestCase):
         self.assertIn("tick 'Join objects' to join them", result.notes[0])
         self.assertNotIn("--merge-objects", result.notes[0])
 
+    def test_strict_chain_notes(self):
+        taken = "planned with every LOD's bound 1 px where it appears, not the error of the viewer's own auto-LOD (the uploader's Generate): land impact 11.270 instead of 11.858, worst LOD error 0.75 px instead of 0.91 px"
+        cheaper = "planned with every LOD's bound 1 px where it appears, not the error of the viewer's own auto-LOD (the uploader's Generate), the land impact would be 2.320 instead of 9.458 (rounded 2 against 9), worst LOD error 0.96 px instead of 0.26 px; --strict-error plans so"
+        report = {"files": [{"diagnostics": [
+            {"severity": "info", "code": "lods-strict-taken", "message": taken},
+            {"severity": "info", "code": "lods-strict-cheaper", "message": cheaper},
+        ]}]}
+        notes = pipeline.join_notes(report)
+        self.assertEqual(len(notes), 2)
+        self.assertTrue(notes[0].startswith("Planned with every LOD's bound 1 px"))
+        self.assertIn("slmesh optimize --strict-error on the command line plans so", notes[1])
+
     def test_join_asked_and_said(self):
         report = {"files": [{"diagnostics": [{"code": "objects-merged", "message": "6 objects joined into one, \"Seat\""}]}]}
         fake = FakeSlmesh(help_extra="--report <file.json>\n  --merge-objects", optimize_report=report)

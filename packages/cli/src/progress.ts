@@ -37,6 +37,7 @@ export const PHASE_LABELS: Readonly<Record<OptimizePhase, string>> = {
   write: 'writing',
   report: 'pricing the output',
   join: 'pricing the objects joined into one',
+  strict: 'planning LODs at the pixel bound',
 };
 
 const SILENT: Progress = { active: false, step() {}, fraction() {}, clear() {} };

@@ -102,6 +102,31 @@ describe('slmesh optimize', () => {
     expect(after.linkset.landImpact).toBeLessThan(before.linkset.landImpact);
   });
 
+  it('writes the vase at 8 m with the chain planned at 1 px (a lods: line), as --strict-error writes it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
+    const held = slmesh('optimize', asset('vase.glb'), '-o', join(dir, 'held.glb'), '--size', '8');
+    const strict = slmesh(
+      'optimize',
+      asset('vase.glb'),
+      '-o',
+      join(dir, 'strict.glb'),
+      '--size',
+      '8',
+      '--strict-error',
+    );
+    expect(held.status, held.stderr).toBe(0);
+    expect(strict.status, strict.stderr).toBe(0);
+    const line = held.stdout.split('\n').find((l) => l.startsWith('lods: planned with every LOD'));
+    const priced = slmesh('cost', '--json', '--size', '8', join(dir, 'strict.glb'));
+    const strictLi = JSON.parse(priced.stdout).files[0].linkset.landImpact as number;
+    expect(line).toContain(`land impact ${strictLi.toFixed(3)} instead of`);
+    for (const suffix of ['', '_LOD2', '_LOD1', '_LOD0', '_PHYS'])
+      expect(existsSync(join(dir, `held${suffix}.glb`)) && readFileSync(join(dir, `held${suffix}.glb`))).toEqual(
+        existsSync(join(dir, `strict${suffix}.glb`)) && readFileSync(join(dir, `strict${suffix}.glb`)),
+      );
+    expect(strict.stdout).not.toMatch(/^lods: planned with every LOD/m);
+  });
+
   it('prices the chair joined into one object (a tip line), and --merge-objects writes it joined', () => {
     const dir = mkdtempSync(join(tmpdir(), 'slmesh-opt-'));
     const apart = slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'apart.glb'));

@@ -111,9 +111,10 @@ export type PhysicsHook = ((object: SlObject, ctx: PhysicsHookContext) => Promis
  * The phases of the pipeline, in order, as reported to `onProgress`: 'read' (the input and its
  * siblings), 'lods' (per object), 'physics' (per object, with a hook), 'write' (the GLB bytes),
  * 'report' (the output priced), 'price' (the input as it is), and with `mergeObjects` (when
- * tried) 'join' (the objects planned and priced joined into one: steps 3 to 6 again, one object).
+ * tried) 'join' (the objects planned and priced joined into one: steps 3 to 6 again, one object),
+ * and with `strictAlternative` (when tried) 'strict' (the LODs planned again at the pixel bound).
  */
-export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'sharpen' | 'write' | 'report' | 'join';
+export type OptimizePhase = 'read' | 'price' | 'lods' | 'physics' | 'sharpen' | 'write' | 'report' | 'join' | 'strict';
 
 /** Progress callback: `done` of `total` steps of `phase` (each phase starts with done = 0 and ends with done = total). */
 export type OptimizeProgress = (phase: OptimizePhase, done: number, total: number) => void;
@@ -152,6 +153,16 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * as with true. Default: false.
    */
   mergeObjects?: boolean | 'suggest' | 'auto';
+  /**
+   * Where viewerBound's Generate LODs set the bounds (loosened a level to Generate's error there,
+   * or held the chain to Generate's worst where that is under `maxErrorPx`), the model is also
+   * planned with every bound `maxErrorPx` (viewerBound false, physics through the hook again). That chain is written when its land impact is lower and its worst LOD error no
+   * larger (`lods-strict-taken`); when it is only lower once rounded, an `lods-strict-cheaper`
+   * note gives its land impact and worst error. Not in budget mode, not where server weight sets
+   * the land impact, not over SUGGEST_JOIN_MAX_TRIANGLES input triangles (a second LOD plan and
+   * physics build is not worth seconds on a big model). Default: false (the CLI's: true).
+   */
+  strictAlternative?: boolean;
   /**
    * Where the land impact is set by physics or server weight, not by the LODs' download weight,
    * and a LOD went past `maxErrorPx` (following the viewer's own LOD, or made by a fallback): plan
@@ -401,6 +412,9 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   progress('price', 1, 1);
   let diagnostics = read.diagnostics;
 
+  // 6b. A chain held finer than the pixel bound by Generate's accuracy, planned at the bound.
+  done = await strictAlternative(done, read, o, ctx);
+
   // 7. Many prims, each at least 0.5 of server weight: the same parts joined into one object, its
   //    LODs held to the pixel bound (no Generate allowance and no fallback: the parts' own LODs,
   //    not the joined object's Generate, are what the creator would otherwise get; a LOD that
@@ -492,6 +506,68 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
     }
   }
   return { ...done, before, diagnostics, inputs: read.files };
+}
+
+/**
+ * Step 6b (`strictAlternative`): with viewerBound, Generate's LODs set the bounds: a level may be
+ * as coarse as Generate's there, and the chain is held to Generate's worst error, which a dense
+ * high makes small (a CC-0 beer glass at 2 m, 0.26 px). Bounds set so do not always lead the
+ * search to a cheaper chain. The model is then planned again with every bound the pixel bound
+ * (what --strict-error writes, physics built again through the hook). When that costs less land
+ * impact with no larger worst error, it is the output (`lods-strict-taken`: the bundled vase at
+ * 8 m, 11.858 -> 11.270, worst 0.91 -> 0.75 px; a CC-0 electric guitar at 2 m, 29.148 ->
+ * 12.754); when it only rounds to a lower land impact at a larger error, an `lods-strict-cheaper`
+ * note gives both prices and errors and the output stays the first chain.
+ */
+async function strictAlternative(
+  done: Awaited<ReturnType<typeof planAndWrite>>,
+  read: InputRead,
+  o: OptimizeOptions & typeof OPTIMIZE_DEFAULTS,
+  ctx: Parameters<typeof planAndWrite>[2],
+): Promise<Awaited<ReturnType<typeof planAndWrite>>> {
+  if (!o.strictAlternative || !o.viewerBound || o.targetLandImpact !== undefined) return done;
+  // Server weight (0.5 a prim) setting the land impact does not move with the LODs.
+  if (done.after.linkset.dominant === 'server') return done;
+  const triangles = read.model.objects.reduce((a, x) => a + lodTriangleCount(x.lods.high), 0);
+  if (triangles > SUGGEST_JOIN_MAX_TRIANGLES) return done;
+  // Only where Generate's LODs set bounds (a big high's plan without them has the pixel bound's).
+  if (!done.plans.some((p) => p.viewerWorstPx !== undefined)) return done;
+  ctx.progress('strict', 0, 1);
+  let strict: Awaited<ReturnType<typeof planAndWrite>>;
+  try {
+    strict = await planAndWrite(read, { ...o, viewerBound: false }, { ...ctx, progress: () => {} });
+  } catch (e) {
+    // The first chain is kept whatever happens here; a cancel (AbortError) still ends the run.
+    if ((e as Error)?.name === 'AbortError') throw e;
+    ctx.logger.warn(
+      `optimize: ${ctx.input}: the LODs could not be planned at the pixel bound: ${(e as Error)?.message ?? e}`,
+    );
+    return done;
+  } finally {
+    ctx.progress('strict', 1, 1);
+  }
+  const was = done.after.linkset;
+  const now = strict.after.linkset;
+  if (!(now.landImpact < was.landImpact * (1 - 1e-9))) return done;
+  const worstWas = worstPlanError(done.plans);
+  const worstNow = worstPlanError(strict.plans);
+  const errors = `worst LOD error ${worstNow.toFixed(2)} px instead of ${worstWas.toFixed(2)} px`;
+  const bound = `with every LOD's bound ${o.maxErrorPx} px where it appears, not the error of the viewer's own auto-LOD (the uploader's Generate)`;
+  if (worstNow <= worstWas * (1 + 1e-9)) {
+    strict.after.diagnostics.unshift({
+      severity: 'info',
+      code: 'lods-strict-taken',
+      message: `planned ${bound}: land impact ${now.landImpact.toFixed(3)} instead of ${was.landImpact.toFixed(3)}, ${errors}`,
+    });
+    return strict;
+  }
+  if (now.landImpactRounded < was.landImpactRounded)
+    done.after.diagnostics.unshift({
+      severity: 'info',
+      code: 'lods-strict-cheaper',
+      message: `planned ${bound}, the land impact would be ${now.landImpact.toFixed(3)} instead of ${was.landImpact.toFixed(3)} (rounded ${now.landImpactRounded} against ${was.landImpactRounded}), ${errors}; --strict-error plans so`,
+    });
+  return done;
 }
 
 /** Steps 3 to 6 of optimizeFile on a read input. */

@@ -498,3 +498,79 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     );
   }, 60_000);
 });
+
+describe('optimize: a chain held finer than the pixel bound is planned at the bound too (strictAlternative)', () => {
+  it("the bundled vase at 8 m: Generate held it to 0.91 px; planned at 1 px it costs less with a smaller worst error, and that chain is written ('lods-strict-taken', a 'strict' phase)", async () => {
+    const size = { longestSide: 8 };
+    const held = await optimizeFile(asset('vase.glb'), { output: out('vase-held.glb'), size });
+    const strict = await optimizeFile(asset('vase.glb'), { output: out('vase-strict.glb'), size, viewerBound: false });
+    const phases: string[] = [];
+    const r = await optimizeFile(asset('vase.glb'), {
+      output: out('vase-alt.glb'),
+      size,
+      strictAlternative: true,
+      onProgress: (phase) => phases.push(phase),
+    });
+    // The premise: Generate's worst is under the bound, and the chain at the bound is cheaper and no worse.
+    expect(held.plans[0].viewerWorstPx).toBeLessThan(1);
+    expect(strict.after.linkset.landImpact).toBeLessThan(held.after.linkset.landImpact);
+    expect(worstPlanError(strict.plans)).toBeLessThanOrEqual(worstPlanError(held.plans));
+    // Written: the --strict-error chain, byte for byte, and said.
+    expect(r.after.linkset.landImpact).toBe(strict.after.linkset.landImpact);
+    expect(r.files.map((f) => f.data)).toEqual(strict.files.map((f) => f.data));
+    const note = r.after.diagnostics.find((d) => d.code === 'lods-strict-taken');
+    expect(note?.message).toContain(
+      `land impact ${strict.after.linkset.landImpact.toFixed(3)} instead of ${held.after.linkset.landImpact.toFixed(3)}`,
+    );
+    expect(phases).toContain('strict');
+    expect(held.after.diagnostics.some((d) => d.code.startsWith('lods-strict'))).toBe(false);
+  });
+
+  it("a CC-0 beer glass at 2 m: at the bound it rounds lower but shows more error, so the first chain is written and a note gives the other ('lods-strict-cheaper')", async () => {
+    const size = { longestSide: 2 };
+    const held = await optimizeFile(asset('beer-glass.glb'), { output: out('beer-held.glb'), size });
+    const strict = await optimizeFile(asset('beer-glass.glb'), {
+      output: out('beer-strict.glb'),
+      size,
+      viewerBound: false,
+    });
+    const r = await optimizeFile(asset('beer-glass.glb'), {
+      output: out('beer-alt.glb'),
+      size,
+      strictAlternative: true,
+    });
+    expect(strict.after.linkset.landImpactRounded).toBeLessThan(held.after.linkset.landImpactRounded);
+    expect(worstPlanError(strict.plans)).toBeGreaterThan(worstPlanError(held.plans));
+    expect(r.files.map((f) => f.data)).toEqual(held.files.map((f) => f.data));
+    const tip = r.after.diagnostics.find((d) => d.code === 'lods-strict-cheaper');
+    expect(tip?.message).toContain(
+      `the land impact would be ${strict.after.linkset.landImpact.toFixed(3)} instead of ${held.after.linkset.landImpact.toFixed(3)}`,
+    );
+    expect(tip?.message).toContain('--strict-error');
+    expect(r.after.diagnostics.some((d) => d.code === 'lods-strict-taken')).toBe(false);
+  });
+
+  it('the same bytes where the chain at the bound is not cheaper (the vase at its own size); not tried with viewerBound off or in budget mode', async () => {
+    const phases: string[] = [];
+    const plain = await optimizeFile(asset('vase.glb'), { output: out('vase-own.glb') });
+    const r = await optimizeFile(asset('vase.glb'), {
+      output: out('vase-own-alt.glb'),
+      strictAlternative: true,
+      onProgress: (p) => phases.push(p),
+    });
+    expect(r.files.map((f) => f.data)).toEqual(plain.files.map((f) => f.data));
+    expect(phases).toContain('strict');
+    expect(r.after.diagnostics.some((d) => d.code.startsWith('lods-strict'))).toBe(false);
+    for (const options of [{ viewerBound: false }, { targetLandImpact: 20 }]) {
+      const seen: string[] = [];
+      await optimizeFile(asset('vase.glb'), {
+        output: out('vase-off.glb'),
+        size: { longestSide: 8 },
+        strictAlternative: true,
+        ...options,
+        onProgress: (p) => seen.push(p),
+      });
+      expect(seen).not.toContain('strict');
+    }
+  });
+});

@@ -348,6 +348,8 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT,
     maxErrorPx: options.maxErrorPx !== undefined ? positive(options.maxErrorPx, '--max-error-px') : 1,
     viewerBound: !options.strictError,
+    // Where Generate held the chain finer than the bound, the chain planned at the bound too.
+    ...(options.strictError || options.targetLi !== undefined ? {} : { strictAlternative: true }),
     ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
     ...(size ? { size } : {}),
     ...(minCoverage !== undefined ? { minCoverage } : {}),
@@ -441,11 +443,14 @@ export function formatOptimize(input: string, result: OptimizeResult, options: O
     );
   }
   // Sharper LODs bought with the download weight the server weight leaves unused.
-  for (const d of result.after.diagnostics) if (d.code === 'lod-sharpened') out.push(`lods: ${printable(d.message)}`);
+  for (const d of result.after.diagnostics)
+    if (d.code === 'lod-sharpened' || d.code === 'lods-strict-taken') out.push(`lods: ${printable(d.message)}`);
   // Joining the objects: written joined (--merge-objects), kept apart and why, or what it would save.
   for (const d of result.after.diagnostics)
     if (d.code === 'objects-merged' || d.code === 'objects-kept' || d.code === 'objects-mergeable')
       out.push(`${d.code === 'objects-mergeable' ? 'tip' : 'objects'}: ${printable(d.message)}`);
+  for (const d of result.after.diagnostics)
+    if (d.code === 'lods-strict-cheaper') out.push(`tip: ${printable(d.message)}`);
   if (a.landImpact > b.landImpact && result.plans.length > 0) {
     // Physics that keeps an avatar's way open costs more than the single hull that would close it:
     // say so, with what the hull would cost, rather than hint at LODs that did not raise it.
@@ -579,7 +584,7 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     )
     .option(
       '--strict-error',
-      "hold every LOD to --max-error-px even where the viewer's own auto-LOD (the uploader's Generate) at that level is worse (by default such a LOD may be as coarse as Generate's, and no LOD is coarser than Generate's worst)",
+      "hold every LOD to --max-error-px even where the viewer's own auto-LOD (the uploader's Generate) at that level is worse (by default such a LOD may be as coarse as Generate's, and no LOD is coarser than Generate's worst; the chain held to --max-error-px is planned too and written where it costs less with no larger worst error)",
     )
     .option('--target-li <N>', 'lowest-error LODs that keep the land impact at most N')
     .option('--size <metres>', "plan and price with the linkset's longest side at this size")
