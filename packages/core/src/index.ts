@@ -151,6 +151,7 @@ export {
   type LodFallback,
   planObjectLods,
   planModelLods,
+  VIEWER_BOUND_MARGIN,
 } from './lod/lod-planner.js';
 export {
   type LodBudgetOptions,

@@ -35,6 +35,7 @@ import {
   serverWeight,
   shortNumber,
   streamingCost,
+  VIEWER_BOUND_MARGIN,
   type DeflateFn,
   type Diagnostic,
   type ObjectLodPlan,
@@ -514,7 +515,8 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
  * high makes small (a CC-0 beer glass at 2 m, 0.26 px). Bounds set so do not always lead the
  * search to a cheaper chain. The model is then planned again with every bound the pixel bound
  * (what --strict-error writes, physics built again through the hook). When that costs less land
- * impact with no larger worst error, it is the output (`lods-strict-taken`: the bundled vase at
+ * impact with no larger worst error, and that error is under Generate's worst by viewerBound's
+ * margin (VIEWER_BOUND_MARGIN), it is the output (`lods-strict-taken`: the bundled vase at
  * 8 m, 11.858 -> 11.270, worst 0.91 -> 0.75 px; a CC-0 electric guitar at 2 m, 29.148 ->
  * 12.754); when it only rounds to a lower land impact at a larger error, an `lods-strict-cheaper`
  * note gives both prices and errors and the output stays the first chain.
@@ -553,7 +555,11 @@ async function strictAlternative(
   const worstNow = worstPlanError(strict.plans);
   const errors = `worst LOD error ${worstNow.toFixed(2)} px instead of ${worstWas.toFixed(2)} px`;
   const bound = `with every LOD's bound ${o.maxErrorPx} px where it appears, not the error of the viewer's own auto-LOD (the uploader's Generate)`;
-  if (worstNow <= worstWas * (1 + 1e-9)) {
+  // Written only where no sampling noise can put it over Generate's worst, the viewer chain's
+  // (the margin viewerBound keeps too): a chain whose worst LOD is Generate's own at Generate's
+  // error (a CC-0 double oven's, 2.80 px) stays the first, and the tip gives the other.
+  const generateWorst = Math.max(0, ...done.plans.map((p) => p.viewerWorstPx ?? 0));
+  if (worstNow <= worstWas * (1 + 1e-9) && worstNow <= VIEWER_BOUND_MARGIN * generateWorst) {
     strict.after.diagnostics.unshift({
       severity: 'info',
       code: 'lods-strict-taken',
