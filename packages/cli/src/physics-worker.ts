@@ -182,7 +182,7 @@ function serveWorker(): void {
   // meshoptimizer simplifies the decomposition's proxy of a big mesh (functions cannot be sent here).
   let simplifier: ReturnType<typeof meshoptSimplifyFn> | undefined;
   // Decompositions made here, for the builds after (bounded, core DecompositionMemo): a surface
-  // built again (optimize's --strict-error tip, a linkset's second pass) is not cut again.
+  // built again (optimize's second plan at the pixel bound, a linkset's second pass) is not cut again.
   const decompositions = new DecompositionMemo();
   let queue = Promise.resolve();
   port.on('message', (job: WorkerJob) => {

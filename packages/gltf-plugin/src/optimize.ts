@@ -157,9 +157,10 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
   /**
    * Where viewerBound's Generate LODs set the bounds (loosened a level to Generate's error there,
    * or held the chain to Generate's worst where that is under `maxErrorPx`), the model is also
-   * planned with every bound `maxErrorPx` (viewerBound false, physics through the hook again). That chain is written when its land impact is lower and its worst LOD error no
-   * larger (`lods-strict-taken`); when it is only lower once rounded, an `lods-strict-cheaper`
-   * note gives its land impact and worst error. Not in budget mode, not where server weight sets
+   * planned with every bound `maxErrorPx` (viewerBound false, physics through the hook again).
+   * That chain is written when its land impact is lower, its worst LOD error no larger and under
+   * VIEWER_BOUND_MARGIN times Generate's worst (`lods-strict-taken`); otherwise, when it is only
+   * lower once rounded, an `lods-strict-cheaper` note gives its land impact and worst error. Not in budget mode, not where server weight sets
    * the land impact, not over SUGGEST_JOIN_MAX_TRIANGLES input triangles (a second LOD plan and
    * physics build is not worth seconds on a big model). Default: false (the CLI's: true).
    */
@@ -413,8 +414,9 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   progress('price', 1, 1);
   let diagnostics = read.diagnostics;
 
-  // 6b. A chain held finer than the pixel bound by Generate's accuracy, planned at the bound.
-  done = await strictAlternative(done, read, o, ctx);
+  // 6b. Where Generate's LODs set the bounds, the chain planned at the pixel bound too.
+  const inputTriangles = read.model.objects.reduce((a, x) => a + lodTriangleCount(x.lods.high), 0);
+  done = await strictAlternative(done, read, inputTriangles, o, ctx);
 
   // 7. Many prims, each at least 0.5 of server weight: the same parts joined into one object, its
   //    LODs held to the pixel bound (no Generate allowance and no fallback: the parts' own LODs,
@@ -423,7 +425,6 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
   //    is written when its land impact is lower and no LOD looks worse than the parts' worst or
   //    the bound; with 'suggest' the parts are written apart and a note gives the price; 'auto'
   //    writes the join too where the parts are more prims than a linkset holds.
-  const inputTriangles = read.model.objects.reduce((a, x) => a + lodTriangleCount(x.lods.high), 0);
   const link = done.after.linkset.linkable;
   const unlinkable = o.mergeObjects === 'auto' && link.prims > link.maxPrims;
   const writeJoin = o.mergeObjects === true || unlinkable;
@@ -518,20 +519,20 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
  * impact with no larger worst error, and that error is under Generate's worst by viewerBound's
  * margin (VIEWER_BOUND_MARGIN), it is the output (`lods-strict-taken`: the bundled vase at
  * 8 m, 11.858 -> 11.270, worst 0.91 -> 0.75 px; a CC-0 electric guitar at 2 m, 29.148 ->
- * 12.754); when it only rounds to a lower land impact at a larger error, an `lods-strict-cheaper`
- * note gives both prices and errors and the output stays the first chain.
+ * 12.754); otherwise, when it only rounds to a lower land impact, an `lods-strict-cheaper` note
+ * gives both prices and errors and the output stays the first chain.
  */
 async function strictAlternative(
   done: Awaited<ReturnType<typeof planAndWrite>>,
   read: InputRead,
+  inputTriangles: number,
   o: OptimizeOptions & typeof OPTIMIZE_DEFAULTS,
   ctx: Parameters<typeof planAndWrite>[2],
 ): Promise<Awaited<ReturnType<typeof planAndWrite>>> {
   if (!o.strictAlternative || !o.viewerBound || o.targetLandImpact !== undefined) return done;
   // Server weight (0.5 a prim) setting the land impact does not move with the LODs.
   if (done.after.linkset.dominant === 'server') return done;
-  const triangles = read.model.objects.reduce((a, x) => a + lodTriangleCount(x.lods.high), 0);
-  if (triangles > SUGGEST_JOIN_MAX_TRIANGLES) return done;
+  if (inputTriangles > SUGGEST_JOIN_MAX_TRIANGLES) return done;
   // Only where Generate's LODs set bounds (a big high's plan without them has the pixel bound's).
   if (!done.plans.some((p) => p.viewerWorstPx !== undefined)) return done;
   ctx.progress('strict', 0, 1);

@@ -348,7 +348,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     lodFactor: options.lodFactor !== undefined ? positive(options.lodFactor, '--lod-factor') : LOD_FACTOR_DEFAULT,
     maxErrorPx: options.maxErrorPx !== undefined ? positive(options.maxErrorPx, '--max-error-px') : 1,
     viewerBound: !options.strictError,
-    // Where Generate held the chain finer than the bound, the chain planned at the bound too.
+    // Where Generate's LODs set the bounds, the chain planned at the pixel bound too.
     ...(options.strictError || options.targetLi !== undefined ? {} : { strictAlternative: true }),
     ...(options.targetLi !== undefined ? { targetLandImpact: positive(options.targetLi, '--target-li') } : {}),
     ...(size ? { size } : {}),
