@@ -23,7 +23,7 @@ import quickhull, { QuickHull } from 'quickhull3d/dist/quickhull3d.js';
 import { MAX_HULL_VERTICES } from '../constants.js';
 import { ConvexPolytope } from './convex-polytope.js';
 import { quickHull } from './quickhull.js';
-import { hashBytes, sameBytes } from '../geometry/equal-keys.js';
+import { ByteMemo, bytesOf } from '../geometry/byte-memo.js';
 import { triangleCross } from '../geometry/indexed-mesh.js';
 
 export interface ConvexHullResult {
@@ -496,7 +496,7 @@ function containingPolytope(
  * The single convex hull (BoundingVerts) of `positions` (flat xyz), at most `maxVertices`
  * (default 256) vertices, containing every finite input point. See the file comment.
  *
- * Remembered for the last inputs (HULL_MEMO_FLOATS values in all): a linkset of copies of one
+ * Remembered for the inputs last asked for (HULL_MEMO_FLOATS values in all): a linkset of copies of one
  * part (fence pickets, an engine's springs) asks for the same hull once per copy, and a hull
  * reduced to 256 vertices takes tens of milliseconds. An input is the same only when its every
  * value is bit for bit equal (and its type and the limit); each caller gets its own copy.
@@ -504,47 +504,16 @@ function containingPolytope(
 export function convexHull(positions: Float32Array | Float64Array, maxVertices = MAX_HULL_VERTICES): ConvexHullResult {
   const limit = Math.max(4, Math.floor(maxVertices));
   if (positions.length > HULL_MEMO_FLOATS / 4) return computeConvexHull(positions, limit);
-  const input = new Uint8Array(positions.buffer, positions.byteOffset, positions.byteLength);
-  const key = `${positions instanceof Float32Array ? 'f' : 'd'}${limit}:${hashBytes(input)}`;
-  const known = HULL_MEMO.get(key)?.find((e) => sameBytes(e.input, input));
-  const result = known?.result ?? remember(key, input.slice(), computeConvexHull(positions, limit));
+  const tag = `${positions instanceof Float32Array ? 'f' : 'd'}${limit}`;
+  const result = HULL_MEMO.take([bytesOf(positions)], tag, () => computeConvexHull(positions, limit));
   return { ...result, points: result.points.slice() };
 }
 
 /** Most input held by convexHull's memory, in 4-byte words over all its remembered inputs (16 MB). */
 const HULL_MEMO_FLOATS = 4_000_000;
 
-interface HullMemoEntry {
-  key: string;
-  /** The input's bytes (a copy). */
-  input: Uint8Array;
-  /** What computeConvexHull returned for it; never handed out (callers get copies). */
-  result: ConvexHullResult;
-}
-
-const HULL_MEMO = new Map<string, HullMemoEntry[]>();
-/** Every remembered entry, oldest first. */
-const HULL_MEMO_ORDER: HullMemoEntry[] = [];
-/** Input words held, over every entry. */
-let hullMemoFloats = 0;
-
-/** Remembers `result` for `input` (the oldest entries out past HULL_MEMO_FLOATS); returns it. */
-function remember(key: string, input: Uint8Array, result: ConvexHullResult): ConvexHullResult {
-  const entry = { key, input, result };
-  const bucket = HULL_MEMO.get(key);
-  if (bucket) bucket.push(entry);
-  else HULL_MEMO.set(key, [entry]);
-  HULL_MEMO_ORDER.push(entry);
-  hullMemoFloats += input.length / 4;
-  while (hullMemoFloats > HULL_MEMO_FLOATS && HULL_MEMO_ORDER.length > 1) {
-    const old = HULL_MEMO_ORDER.shift()!;
-    const b = HULL_MEMO.get(old.key)!;
-    b.splice(b.indexOf(old), 1);
-    if (b.length === 0) HULL_MEMO.delete(old.key);
-    hullMemoFloats -= old.input.length / 4;
-  }
-  return result;
-}
+/** Hulls by input, weighed in input words; the results are never handed out (callers get copies). */
+const HULL_MEMO = new ByteMemo<ConvexHullResult>(HULL_MEMO_FLOATS, ([input]) => input.length / 4);
 
 function computeConvexHull(positions: Float32Array | Float64Array, limit: number): ConvexHullResult {
   const { extent, maxAbs } = bounds(positions);

@@ -13,34 +13,25 @@
  * physics worker, which serves build after build) stays bounded.
  */
 
-import { hashBytes, sameBytes } from '../geometry/equal-keys.js';
+import { ByteMemo, bytesOf } from '../geometry/byte-memo.js';
 import type { DecompositionResult } from './decompose.js';
-
-interface Entry {
-  key: number;
-  positions: Uint8Array;
-  indices: Uint8Array;
-  settings: string;
-  result: DecompositionResult;
-  bytes: number;
-}
-
-const bytesOf = (a: Float32Array | Uint32Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** Default bound of a memo: 64 MiB of surfaces and hulls (a 20,000-triangle part holds about 0.5 MiB). */
 export const DECOMPOSITION_MEMO_BYTES = 64 * 1024 * 1024;
 
 export class DecompositionMemo {
-  private readonly buckets = new Map<number, Entry[]>();
-  /** Every entry, least recently taken first (a Map iterates in insertion order; a hit re-inserts). */
-  private readonly recency = new Set<Entry>();
-  private held = 0;
+  private readonly memo: ByteMemo<DecompositionResult>;
 
-  constructor(private readonly maxBytes = DECOMPOSITION_MEMO_BYTES) {}
+  constructor(maxBytes = DECOMPOSITION_MEMO_BYTES) {
+    this.memo = new ByteMemo(
+      maxBytes,
+      ([p, ix], result) => p.byteLength + ix.byteLength + result.hulls.reduce((a, h) => a + h.byteLength, 0),
+    );
+  }
 
   /** Bytes held: the surfaces' and the hulls' (tests). */
   get bytes(): number {
-    return this.held;
+    return this.memo.weight;
   }
 
   /**
@@ -54,32 +45,6 @@ export class DecompositionMemo {
     settings: string,
     make: () => DecompositionResult,
   ): DecompositionResult {
-    const p = bytesOf(positions),
-      ix = bytesOf(indices);
-    const key = (hashBytes(p) ^ Math.imul(hashBytes(ix), 0x01000193)) >>> 0;
-    const bucket = this.buckets.get(key);
-    const hit = bucket?.find((e) => e.settings === settings && sameBytes(e.positions, p) && sameBytes(e.indices, ix));
-    if (hit) {
-      this.recency.delete(hit);
-      this.recency.add(hit);
-      return hit.result;
-    }
-    const result = make();
-    const bytes = p.byteLength + ix.byteLength + result.hulls.reduce((a, h) => a + h.byteLength, 0);
-    const entry: Entry = { key, positions: p.slice(), indices: ix.slice(), settings, result, bytes };
-    if (bucket) bucket.push(entry);
-    else this.buckets.set(key, [entry]);
-    this.recency.add(entry);
-    this.held += bytes;
-    // Over the bound: the least recently taken out, never the entry just made.
-    for (const old of this.recency) {
-      if (this.held <= this.maxBytes || old === entry) break;
-      this.recency.delete(old);
-      const b = this.buckets.get(old.key)!;
-      b.splice(b.indexOf(old), 1);
-      if (b.length === 0) this.buckets.delete(old.key);
-      this.held -= old.bytes;
-    }
-    return result;
+    return this.memo.take([bytesOf(positions), bytesOf(indices)], settings, make);
   }
 }
