@@ -38,6 +38,7 @@ export {
   unionBox,
   lodBox,
   objectBox,
+  sameLod,
   boxSize,
   boxCenter,
   radiusOfScale,

@@ -29,15 +29,18 @@ import {
   landImpact,
   lodTriangleCount,
   memoizeDeflate,
+  objectBox,
   primScale,
   prepareForUpload,
   radiusOfScale,
+  sameLod,
   serverWeight,
   shortNumber,
   streamingCost,
   VIEWER_BOUND_MARGIN,
   type DeflateFn,
   type Diagnostic,
+  type LodName,
   type ObjectLodPlan,
   type SlModel,
   type SlObject,
@@ -557,10 +560,13 @@ async function strictAlternative(
   const errors = `worst LOD error ${worstNow.toFixed(2)} px instead of ${worstWas.toFixed(2)} px`;
   const bound = `with every LOD's bound ${o.maxErrorPx} px where it appears, not the error of the viewer's own auto-LOD (the uploader's Generate)`;
   // Written only where no sampling noise can put it over Generate's worst, the viewer chain's
-  // (the margin viewerBound keeps too): a chain whose worst LOD is Generate's own at Generate's
-  // error (a CC-0 double oven's, 2.80 px) stays the first, and the tip gives the other.
+  // (the margin viewerBound keeps too), or where every LOD over that margin is one the first
+  // chain wrote as well. A CC-0 double oven's low, made by a relaxed bound at 2.81 px against
+  // Generate's 2.82, keeps the first chain and the tip gives the other; a CC-0 pool table's
+  // side keeps Generate's own low at 20.74 px in both chains, and the second is written.
   const generateWorst = Math.max(0, ...done.plans.map((p) => p.viewerWorstPx ?? 0));
-  if (worstNow <= worstWas * (1 + 1e-9) && worstNow <= VIEWER_BOUND_MARGIN * generateWorst) {
+  const limit = VIEWER_BOUND_MARGIN * generateWorst;
+  if (worstNow <= worstWas * (1 + 1e-9) && (worstNow <= limit || overLimitAsBefore(done, strict, limit))) {
     strict.after.diagnostics.unshift({
       severity: 'info',
       code: 'lods-strict-taken',
@@ -575,6 +581,38 @@ async function strictAlternative(
       message: `planned ${bound}, the land impact would be ${now.landImpact.toFixed(3)} instead of ${was.landImpact.toFixed(3)} (rounded ${now.landImpactRounded} against ${was.landImpactRounded}), ${errors}; --strict-error plans so`,
     });
   return done;
+}
+
+/**
+ * True when every LOD of `strict` whose error is over `limit` px is one `done` wrote too: the same
+ * geometry bit for bit, at the same level of an object with the same box (so at the same switch
+ * distance). Such a LOD measures the same as the first chain's under any measure.
+ * @hidden exported for tests
+ */
+export function overLimitAsBefore(
+  done: Pick<OptimizeResult, 'model' | 'plans'>,
+  strict: Pick<OptimizeResult, 'model' | 'plans'>,
+  limit: number,
+): boolean {
+  // Plans line up with objects only where every object was planned (none kept its authored LODs).
+  const n = done.model.objects.length;
+  if (done.plans.length !== n || strict.plans.length !== n || strict.model.objects.length !== n) return false;
+  return strict.plans.every((plan, i) => {
+    const over: LodName[] = [
+      ...(plan.high.screenErrorPx > limit ? (['high'] as const) : []),
+      ...plan.levels.filter((l) => l.screenErrorPx > limit).map((l) => l.name),
+    ];
+    if (over.length === 0) return true;
+    const was = done.model.objects[i];
+    const now = strict.model.objects[i];
+    if (done.plans[i].name !== plan.name || was.name !== plan.name) return false;
+    const [a, b] = [objectBox(was), objectBox(now)];
+    if (a.min.some((v, k) => v !== b.min[k]) || a.max.some((v, k) => v !== b.max[k])) return false;
+    return over.every((name) => {
+      const [x, y] = [was.lods[name], now.lods[name]];
+      return x !== undefined && y !== undefined && sameLod(x, y);
+    });
+  });
 }
 
 /** Steps 3 to 6 of optimizeFile on a read input. */

@@ -8,6 +8,7 @@
  */
 
 import type { Box3, Face, LodName, MeshLod, SlObject } from '../types.js';
+import { sameBytes } from './equal-keys.js';
 
 export type Vec3 = [number, number, number];
 
@@ -54,6 +55,33 @@ export function lodBox(lod: MeshLod): Box3 {
 /** The object's box: its high LOD's, as the uploader normalises by it. */
 export function objectBox(object: SlObject): Box3 {
   return lodBox(object.lods.high);
+}
+
+/**
+ * True when the two LODs are the same geometry, bit for bit: their faces' materials, indices,
+ * positions, normals and texture coordinates (an absent array equals only an absent one).
+ */
+export function sameLod(a: MeshLod, b: MeshLod): boolean {
+  const same = (x?: ArrayBufferView, y?: ArrayBufferView) =>
+    x === undefined || y === undefined
+      ? x === y
+      : sameBytes(
+          new Uint8Array(x.buffer, x.byteOffset, x.byteLength),
+          new Uint8Array(y.buffer, y.byteOffset, y.byteLength),
+        );
+  return (
+    a.faces.length === b.faces.length &&
+    a.faces.every((f, i) => {
+      const g = b.faces[i];
+      return (
+        f.material === g.material &&
+        same(f.indices, g.indices) &&
+        same(f.positions, g.positions) &&
+        same(f.normals, g.normals) &&
+        same(f.uvs, g.uvs)
+      );
+    })
+  );
 }
 
 export function boxSize(box: Box3): Vec3 {
