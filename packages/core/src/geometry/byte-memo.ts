@@ -21,9 +21,6 @@ interface Entry<V> {
   weight: number;
 }
 
-/** The bytes of a typed array, without a copy. */
-export const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-
 export class ByteMemo<V> {
   private readonly buckets = new Map<number, Entry<V>[]>();
   /** Every entry, least recently taken first (a Set iterates in insertion order; a hit re-inserts). */

@@ -1,9 +1,12 @@
 /**
  * Grouping of equal fixed-width keys by a hash table: the welds of the LOD generator and the
  * importer's vertex remap (asset/importer-remap.ts); and the hash and equality of whole byte
- * arrays by which the deflate cache (asset/deflate-cache.ts) and the single hull
- * (physics/convex-hull.ts) remember their inputs.
+ * arrays by which ByteMemo (geometry/byte-memo.ts) remembers its inputs and sameLod
+ * (geometry/object-geometry.ts) compares LODs.
  */
+
+/** The bytes of a typed array, without a copy. */
+export const bytesOf = (a: ArrayBufferView): Uint8Array => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
 /** FNV-1a over the bytes as little-endian 32-bit words (plus the tail), then a final mix. */
 export function hashBytes(data: Uint8Array): number {

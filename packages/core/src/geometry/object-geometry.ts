@@ -8,7 +8,7 @@
  */
 
 import type { Box3, Face, LodName, MeshLod, SlObject } from '../types.js';
-import { sameBytes } from './equal-keys.js';
+import { bytesOf, sameBytes } from './equal-keys.js';
 
 export type Vec3 = [number, number, number];
 
@@ -63,12 +63,7 @@ export function objectBox(object: SlObject): Box3 {
  */
 export function sameLod(a: MeshLod, b: MeshLod): boolean {
   const same = (x?: ArrayBufferView, y?: ArrayBufferView) =>
-    x === undefined || y === undefined
-      ? x === y
-      : sameBytes(
-          new Uint8Array(x.buffer, x.byteOffset, x.byteLength),
-          new Uint8Array(y.buffer, y.byteOffset, y.byteLength),
-        );
+    x === undefined || y === undefined ? x === y : sameBytes(bytesOf(x), bytesOf(y));
   return (
     a.faces.length === b.faces.length &&
     a.faces.every((f, i) => {

@@ -23,7 +23,8 @@ import quickhull, { QuickHull } from 'quickhull3d/dist/quickhull3d.js';
 import { MAX_HULL_VERTICES } from '../constants.js';
 import { ConvexPolytope } from './convex-polytope.js';
 import { quickHull } from './quickhull.js';
-import { ByteMemo, bytesOf } from '../geometry/byte-memo.js';
+import { ByteMemo } from '../geometry/byte-memo.js';
+import { bytesOf } from '../geometry/equal-keys.js';
 import { triangleCross } from '../geometry/indexed-mesh.js';
 
 export interface ConvexHullResult {

@@ -13,7 +13,8 @@
  * physics worker, which serves build after build) stays bounded.
  */
 
-import { ByteMemo, bytesOf } from '../geometry/byte-memo.js';
+import { ByteMemo } from '../geometry/byte-memo.js';
+import { bytesOf } from '../geometry/equal-keys.js';
 import type { DecompositionResult } from './decompose.js';
 
 /** Default bound of a memo: 64 MiB of surfaces and hulls (a 20,000-triangle part holds about 0.5 MiB). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ByteMemo, bytesOf } from '../../src/geometry/byte-memo.js';
-import { hashBytes } from '../../src/geometry/equal-keys.js';
+import { ByteMemo } from '../../src/geometry/byte-memo.js';
+import { bytesOf, hashBytes } from '../../src/geometry/equal-keys.js';
 
 const u8 = (...v: number[]) => new Uint8Array(v);
 
