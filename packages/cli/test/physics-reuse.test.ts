@@ -136,6 +136,15 @@ describe('PhysicsReuse', () => {
     expect(reuse.find(part('copy'), [1, 1, 1], 3)).toBeUndefined();
     expect(reuse.find(part('copy'), [1, 1, 1], 2, part('s').lods.high)).toBeUndefined();
   });
+
+  it('keeps the builds of equal inputs together and gives the first one `accept` takes', () => {
+    const reuse = new PhysicsReuse<number>();
+    for (let i = 0; i < 3; i++) reuse.add(part(`p${i}`), [1, 1, 1], 2, undefined, i);
+    expect(reuse.find(part('q'), [1, 1, 1], 2)).toEqual({ name: 'p0', built: 0 });
+    expect(reuse.find(part('q'), [1, 1, 1], 2, undefined, (b) => b >= 1)).toEqual({ name: 'p1', built: 1 });
+    expect(reuse.find(part('q'), [1, 1, 1], 2, undefined, (b) => b === 2)).toEqual({ name: 'p2', built: 2 });
+    expect(reuse.find(part('q'), [1, 1, 1], 2, undefined, (b) => b > 2)).toBeUndefined();
+  });
 });
 
 /** Closed axis-aligned boxes as one mesh (flat xyz, outward). */
@@ -156,6 +165,12 @@ function boxesMesh(list: [Vec3, Vec3][]): { positions: Float32Array; indices: Ui
     for (const [a, b, c, d] of quads) idx.push(base + a, base + b, base + c, base + a, base + c, base + d);
   }
   return { positions: Float32Array.from(p), indices: Uint32Array.from(idx) };
+}
+
+/** A closed ball (288 triangles): each pole's vertices at one point (sin(pi) leaves them 1e-17 apart). */
+function closedBall(): { positions: Float32Array; indices: Uint32Array } {
+  const ball = sphere(0.6, 24, 12);
+  return { ...ball, positions: ball.positions.map((v) => (Math.abs(v) < 1e-9 ? 0 : v)) };
 }
 
 describe('auto physics in a linkset', () => {
@@ -210,5 +225,33 @@ describe('auto physics in a linkset', () => {
     // Judged alone (a model of one object), the walls keep the room open too.
     const alone = await hook(objects[0], inModel([objects[0]], 0));
     expect(alone.physicsChoice!.shape).not.toBe('hull');
+  });
+
+  it('a copy under a roof does not take the build of a copy that looked for a roof and found none', async () => {
+    const hook = physicsHookFor('auto', undefined, () => {});
+    const objects = [
+      obj('Walls', walls, [20, 0, 1.35]),
+      obj('Walls.001', walls, [0, 0, 1.35]),
+      obj('Roof', roof, [0, 0, 2.7]),
+    ];
+    const open = await hook(objects[0], inModel(objects, 0));
+    expect(open.physicsChoice!.shape).not.toBe('hull');
+    const roofed = await hook(objects[1], inModel(objects, 1));
+    expect(roofed.physicsChoice!.shape).toBe('hull');
+    expect(roofed.physicsChoice).not.toBe(open.physicsChoice);
+  });
+
+  it('balls under a roof share one build: a closed convex solid is judged without its surroundings', async () => {
+    const hook = physicsHookFor('auto', undefined, () => {});
+    const big = closedBall();
+    const objects = [
+      obj('Ball', big, [0, 0, 0.6]),
+      obj('Ball.001', big, [0.5, 0, 0.6]),
+      obj('Roof', roof, [0, 0, 2.7]),
+    ];
+    const first = await hook(objects[0], inModel(objects, 0));
+    const copy = await hook(objects[1], inModel(objects, 1));
+    expect(copy.physicsChoice).toBe(first.physicsChoice);
+    expect(copy.hull).toBe(first.hull);
   });
 });

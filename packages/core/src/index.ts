@@ -220,6 +220,7 @@ export {
 export {
   type AvatarOpeningOptions,
   type AvatarOpening,
+  type OpeningSurroundings,
   AVATAR_OPENING_DEFAULTS,
   avatarOpenings,
   mayHaveOpenings,

@@ -101,7 +101,14 @@ export function physicsHookFor(
   // meshoptimizer as core's simplifier for objects built in this thread, made once for all of them.
   let simplify: ReturnType<typeof meshoptSimplifyFn> | undefined;
   // Copies of one part (same geometry, scale and up axis) get the physics built for the first.
-  const built = new PhysicsReuse<{ object: SlObject; diagnostics: readonly Diagnostic[] }>();
+  // `judgedInLinkset`: its opening test asked for the linkset around it (and found none there);
+  // `fitAllowance`: the allowance it was built with.
+  const built = new PhysicsReuse<{
+    object: SlObject;
+    diagnostics: readonly Diagnostic[];
+    judgedInLinkset: boolean;
+    fitAllowance: number | undefined;
+  }>();
   // Copies built each on their own (their surroundings differ) share the decomposition: 800
   // icospheres of 1,280 triangles were cut 800 times.
   const decompositions = new DecompositionMemo();
@@ -208,16 +215,27 @@ export function physicsHookFor(
       // from above. An object too small for any opening, or with nothing overhead, is judged
       // alone (and its copies keep sharing one build). Authored-size bounds, on the safe side:
       // the reach as long, the height as short as any axis' factor makes them.
+      // The surroundings are made only when the opening test builds its grid (a closed convex
+      // solid needs none): `asked` says whether the build depended on them.
       const worldSize = primScale(object).map((v, k) => v * ctx.scaleFactors[k]);
+      const { model, index, scaleFactors } = ctx;
+      let asked = false;
+      let made: ReturnType<typeof linksetSurroundings> | null | undefined;
+      const nearby = () =>
+        (made ??=
+          linksetSurroundings(
+            model.objects,
+            index,
+            (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...scaleFactors),
+            AVATAR_PASSAGE_HEIGHT / Math.max(...scaleFactors),
+            worldBoxes(model.objects),
+          ) ?? null) ?? undefined;
       const surroundings =
-        mode === 'auto' && ctx.model.objects.length > 1 && mayHaveOpenings(worldSize)
-          ? linksetSurroundings(
-              ctx.model.objects,
-              ctx.index,
-              (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...ctx.scaleFactors),
-              AVATAR_PASSAGE_HEIGHT / Math.max(...ctx.scaleFactors),
-              worldBoxes(ctx.model.objects),
-            )
+        mode === 'auto' && model.objects.length > 1 && mayHaveOpenings(worldSize)
+          ? () => {
+              asked = true;
+              return nearby();
+            }
           : undefined;
       const fitAllowance =
         mode === 'auto' && ctx.model.objects.length > 1
@@ -228,23 +246,26 @@ export function physicsHookFor(
         scale: ctx.scaleFactors,
         ...(fitAllowance !== undefined ? { fitAllowance } : {}),
         ...(surface ? { surface } : {}),
-        ...(surroundings ? { surroundings } : {}),
         ...(tolerance !== undefined ? { tolerance } : {}),
         ...(downloadWeight !== undefined ? { downloadWeight } : {}),
         // The opening test's voxels are shared out over the linkset (bounded time for many big parts).
         openings: { maxCells: openingCellsPerObject(ctx.model.objects.length) },
       };
-      // Copies share physics only when judged alone (surroundings differ from copy to copy), and a
-      // copy's build only while its choice fits this copy's allowance.
-      const same = surroundings
-        ? undefined
-        : built.find(
-            object,
-            ctx.scaleFactors,
-            downloadWeight,
-            surface,
-            (b) => fitAllowance === undefined || chosenWeight(b.object) <= fitAllowance,
-          );
+      // Copies share a build that never looked at its surroundings (those differ from copy to
+      // copy; a build that needed no voxel grid is the same for every copy) or found none, as
+      // this copy does; and only while its choice fits this copy's allowance.
+      const same = built.find(
+        object,
+        ctx.scaleFactors,
+        downloadWeight,
+        surface,
+        (b) =>
+          (fitAllowance === undefined ||
+            chosenWeight(b.object) <= fitAllowance ||
+            // buildPhysics reads the allowance as at least 0: any two at most 0 build the same.
+            (b.fitAllowance !== undefined && b.fitAllowance <= 0 && fitAllowance <= 0)) &&
+          (!b.judgedInLinkset || !surroundings || nearby() === undefined),
+      );
       if (same) {
         report(same.built.diagnostics, { from: same.name, to: object.name });
         return withPhysicsOf(object, same.built.object);
@@ -255,17 +276,29 @@ export function physicsHookFor(
       const small =
         mode === 'hull' || lodTriangleCount(object.physicsMesh ?? object.lods.high) < IN_PROCESS_PHYSICS_TRIANGLES;
       // In this thread the simplifier is injected here (the worker injects its own: functions cannot be sent).
+      // A worker is sent the surroundings made (a function cannot be posted).
+      const sent = surroundings && !small ? surroundings() : undefined;
       const result = small
         ? buildPhysics(object, {
             ...physicsOptions,
+            ...(surroundings ? { surroundings } : {}),
             decompose: { simplify: await (simplify ??= meshoptSimplifyFn()) },
             decompositions,
           })
-        : await runPhysicsInWorker(object, physicsOptions, { onProgress: (f) => line.update(f) });
-      if (!surroundings)
+        : await runPhysicsInWorker(
+            object,
+            { ...physicsOptions, ...(sent ? { surroundings: sent } : {}) },
+            {
+              onProgress: (f) => line.update(f),
+            },
+          );
+      // Kept for copies unless its surroundings were there and looked at.
+      if (!asked || !made)
         built.add(object, ctx.scaleFactors, downloadWeight, surface, {
           object: result.object,
           diagnostics: result.diagnostics,
+          judgedInLinkset: asked,
+          fitAllowance,
         });
       report(result.diagnostics);
       // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.

@@ -46,9 +46,23 @@ import { AVATAR_PASSAGE_HEIGHT, AVATAR_PASSAGE_WIDTH } from '../constants.js';
 import { partHull } from './concavity.js';
 import { forEachTriangleCell } from './solid-field.js';
 import { exactConvexHull } from './convex-hull.js';
+import { pointTriangleDistanceSquared } from '../lod/hausdorff.js';
 
 /** Surfaces of at most this many triangles are checked for being a convex solid (convexSolidPlanes). */
 const CONVEX_CHECK_MAX_TRIANGLES = 4096;
+/**
+ * A hull point this share of the avatar's width (5 cm) from a convex solid counts as inside it:
+ * a cell the avatar reaches is 0.85 x its radius (21 cm) from any surface, and the hulls auto
+ * prices are within 5 cm of their LOD (a reduced hull: HULL_REDUCTION_SHARE, the tolerance).
+ */
+const CONVEX_SLACK = 0.1;
+
+/** Each triangle's three corners, flat (9 numbers a triangle). */
+function triangleCorners(positions: ArrayLike<number>, indices: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(3 * indices.length);
+  for (let k = 0; k < indices.length; k++) for (let c = 0; c < 3; c++) out[3 * k + c] = positions[3 * indices[k] + c];
+  return out;
+}
 
 /**
  * The convex hull's face planes (nx, ny, nz, d; n.x <= d inside) when the surface is a closed
@@ -139,9 +153,16 @@ export interface AvatarOpeningOptions {
    * height and width of it sideways, closes the object's spaces from above, so space only it and
    * this surface enclose together (a house's walls under a roof that is another object) is not
    * reached from outside. Parts lower than that (a door, a gate: often parts of their own, made to
-   * move) do not count. The ground stays the object's own.
+   * move) do not count. The ground stays the object's own. A function is called only when the
+   * voxel grid is built (a closed convex solid's own hull needs none), and may be called again.
    */
-  surroundings?: { positions: ArrayLike<number>; indices: ArrayLike<number> };
+  surroundings?: OpeningSurroundings | (() => OpeningSurroundings | undefined);
+}
+
+/** The rest of a linkset as the opening test takes it (AvatarOpeningOptions.surroundings). */
+export interface OpeningSurroundings {
+  positions: ArrayLike<number>;
+  indices: ArrayLike<number>;
 }
 
 export interface AvatarOpening {
@@ -295,9 +316,8 @@ function avatarGrid(
   // 1. The grid: the surface's box (surfaceBox), with the surroundings overhead (nearSurroundings),
   //    padded by more than the ball.
   const up = options.up ?? 2;
-  const near = options.surroundings
-    ? nearSurroundings(options.surroundings, box, up, height + width, height)
-    : undefined;
+  const given = typeof options.surroundings === 'function' ? options.surroundings() : options.surroundings;
+  const near = given ? nearSurroundings(given, box, up, height + width, height) : undefined;
   const lo = near ? near.lo : box.lo;
   const hi = near ? near.hi : box.hi;
   let cell = width / 6;
@@ -388,7 +408,7 @@ function avatarGrid(
  * the doorway it fills must stay open; below the base the avatar never goes.
  */
 function nearSurroundings(
-  s: { positions: ArrayLike<number>; indices: ArrayLike<number> },
+  s: OpeningSurroundings,
   box: { lo: number[]; hi: number[] },
   up: number,
   reach: number,
@@ -543,18 +563,33 @@ export function avatarOpenings(
 ): AvatarOpening[] {
   const box = surfaceBox(positions, indices, options);
   if (!box) return hulls.map(() => ({ closes: false }));
-  // A closed convex solid: a hull inside its convex hull closes nothing (no grid needed).
+  // A closed convex solid: a hull inside its convex hull closes nothing (no grid needed), nor one
+  // whose points outside it are within CONVEX_SLACK of its surface (a ball's reduced hull, 56
+  // vertices 3.9 cm out at most). Such a hull lies within that distance of the solid, and a cell
+  // the avatar reaches is at least 0.85 x its radius (0.21 m) from any surface.
   let inside = hulls.map(() => false);
   if (options.convexShortcut !== false) {
     const eps = 1e-6 * Math.max(box.hi[0] - box.lo[0], box.hi[1] - box.lo[1], box.hi[2] - box.lo[2]);
     const solid = convexSolidPlanes(positions, indices, eps);
-    if (solid)
+    if (solid) {
+      const slack = Math.max(eps, CONVEX_SLACK * (options.width ?? AVATAR_PASSAGE_WIDTH));
+      let corners: Float64Array | undefined;
+      const near = (x: number, y: number, z: number): boolean => {
+        corners ??= triangleCorners(positions, indices);
+        for (let o = 0; o < corners.length; o += 9)
+          if (pointTriangleDistanceSquared(corners, o, x, y, z) <= slack * slack) return true;
+        return false;
+      };
       inside = hulls.map((h) => {
-        for (let i = 0; i + 2 < h.length; i += 3)
+        for (let i = 0; i + 2 < h.length; i += 3) {
+          let out = 0;
           for (let q = 0; q < solid.length; q += 4)
-            if (solid[q] * h[i] + solid[q + 1] * h[i + 1] + solid[q + 2] * h[i + 2] > solid[q + 3] + eps) return false;
+            out = Math.max(out, solid[q] * h[i] + solid[q + 1] * h[i + 1] + solid[q + 2] * h[i + 2] - solid[q + 3]);
+          if (out > eps && (out > slack || !near(h[i], h[i + 1], h[i + 2]))) return false;
+        }
         return true;
       });
+    }
     if (inside.every(Boolean)) return hulls.map(() => ({ closes: false }));
   }
   const g = avatarGrid(positions, indices, options, box);

@@ -35,7 +35,12 @@ import { checkAbort } from './cut-plane.js';
 import { mergeKeepingOpenings } from './opening-merge.js';
 import { reducedHull } from './cheaper-shape.js';
 import { openingKeepingMesh } from './opening-mesh.js';
-import { avatarOpenings, type AvatarOpening, type AvatarOpeningOptions } from './avatar-openings.js';
+import {
+  avatarOpenings,
+  type AvatarOpening,
+  type AvatarOpeningOptions,
+  type OpeningSurroundings,
+} from './avatar-openings.js';
 import { convexHull, convexHullMesh } from './convex-hull.js';
 import { DECOMPOSE_DEFAULTS, decompose, type DecomposeOptions, type DecompositionResult } from './decompose.js';
 import type { DecompositionMemo } from './decomposition-memo.js';
@@ -116,9 +121,13 @@ export interface BuildPhysicsOptions {
    * LODs in this object's prim frame, at the authored size; scaled by `scale` here): the opening
    * test counts them as obstacles, so space the object encloses only together with them (walls
    * under a roof that is another object) is not an opening an avatar can reach. Default: none
-   * (the object judged alone).
+   * (the object judged alone). A function is called only when the opening test builds its voxel
+   * grid, at most once (a closed convex solid whose box is no candidate needs none: a linkset of
+   * 800 balls made every ball's surroundings, 33 s, for nothing).
    */
-  surroundings?: { positions: Float32Array; indices: Uint32Array };
+  surroundings?:
+    | { positions: Float32Array; indices: Uint32Array }
+    | (() => { positions: Float32Array; indices: Uint32Array } | undefined);
   /**
    * Decompositions already made for copies of this part (same surface at the same size, same
    * settings): taken from here instead of made again, and added to it when made. A linkset's
@@ -455,13 +464,19 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     boxOpening: AvatarOpening = { closes: false };
   let decompositionCloses = false;
   // How openings are judged: the avatar's size (options) and the prim's up axis.
+  // The surroundings at the world size, made when the grid first needs them.
+  const givenSurroundings = options.surroundings;
+  let scaledSurroundings: OpeningSurroundings | null | undefined;
   const openingOptions: AvatarOpeningOptions = {
     up: primUpAxis(object),
-    ...(options.surroundings
+    ...(givenSurroundings
       ? {
-          surroundings: {
-            positions: scaledCopy(options.surroundings.positions, f),
-            indices: options.surroundings.indices,
+          surroundings: () => {
+            if (scaledSurroundings === undefined) {
+              const s = typeof givenSurroundings === 'function' ? givenSurroundings() : givenSurroundings;
+              scaledSurroundings = s ? { positions: scaledCopy(s.positions, f), indices: s.indices } : null;
+            }
+            return scaledSurroundings ?? undefined;
           },
         }
       : {}),
@@ -607,14 +622,12 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     : triangleMeshPhysicsCost(scaledCopy(boxTri.positions, f), boxTri.indices, settings).cost;
   const boxVolume = (hb.max[0] - hb.min[0]) * (hb.max[1] - hb.min[1]) * (hb.max[2] - hb.min[2]);
   const boxFits = single.volume > 0 && boxVolume <= BOX_MAX_VOLUME_RATIO * single.volume;
-  // Openings an avatar uses, judged on the world-size surface (the high LOD, or the authored physics mesh).
+  // Openings an avatar uses, judged on the world-size surface (the high LOD, or the authored
+  // physics mesh). The box only where it is a candidate (it fits): a closed convex solid's own
+  // hull closes nothing, and then no voxel grid is needed at all (a ball, a bolt, a barrel).
   if (options.openings !== false) {
-    [hullOpening, boxOpening] = avatarOpenings(
-      worldPositions,
-      tri.indices,
-      [scaledCopy(bare.points, f), scaledCopy(boxTri.positions, f)],
-      openingOptions,
-    );
+    const judged = [scaledCopy(bare.points, f), ...(boxFits ? [scaledCopy(boxTri.positions, f)] : [])];
+    [hullOpening, boxOpening = { closes: false }] = avatarOpenings(worldPositions, tri.indices, judged, openingOptions);
   }
   // The decomposition is the slow candidate. It can only win when the cheap shapes leave land
   // impact above the object's floor (its download or server weight) or the hull closes an
@@ -721,14 +734,16 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       landImpact: li(bare.info.weight),
       keepsOpenings: !hullOpening.closes,
     },
-    {
+  ];
+  // The box only where it may stand in for the hull (a nearly boxy object): only then is it judged.
+  if (boxFits)
+    candidates.push({
       shape: 'box',
       weight: boxWeight,
       estimate: false,
       landImpact: li(boxWeight),
       keepsOpenings: !hullOpening.closes && !boxOpening.closes,
-    },
-  ];
+    });
   // A convexified mesh is simulated as its hull: it keeps what the hull keeps.
   if (meshResult && meshResult.cost.triangles > 0 && meshResult.cost.degenerate === 0) {
     candidates.push({
@@ -747,8 +762,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       landImpact: li(dCost.cost),
       keepsOpenings: !decompositionCloses,
     });
-  const fits = (c: PhysicsCandidate) => c.shape !== 'box' || boxFits;
-  let usable = candidates.filter((c) => c.keepsOpenings && fits(c));
+  let usable = candidates.filter((c) => c.keepsOpenings);
   // Keeping the opening at any price: past OPENING_COST_LIMIT times the hull's land impact, not kept.
   const hullLandImpact = li(bare.info.weight);
   const keeper = usable.reduce<PhysicsCandidate | undefined>(
@@ -763,8 +777,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       ? keeper
       : undefined;
   if (tooCostly) usable = [];
-  const pool =
-    usable.length > 0 ? usable : tooCostly ? candidates.filter(fits) : candidates.filter((c) => c.shape === 'hull');
+  const pool = usable.length > 0 ? usable : tooCostly ? candidates : candidates.filter((c) => c.shape === 'hull');
   const least = Math.min(...pool.map((c) => c.landImpact));
   const even = pool.filter((c) => c.landImpact <= least * (1 + 1e-9) + 1e-12);
   // A closer fit than the lightest only within the linkset's allowance (fitAllowance).

@@ -354,6 +354,61 @@ describe('avatarOpenings: closed convex solids need no grid', () => {
     );
   });
 
+  it('property: a hull up to 5 cm outside a convex solid (a reduced hull) closes nothing, as the grid says, and the surroundings are never made', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.tuple(
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+            fc.double({ min: 0, max: 1, noNaN: true }),
+          ),
+          { minLength: 8, maxLength: 40 },
+        ),
+        fc.double({ min: 2, max: 8, noNaN: true }),
+        fc.double({ min: 0, max: 0.0499, noNaN: true }),
+        (unit, size, push) => {
+          const m = convexSolid(unit.map((p) => p.map((v) => v * size)));
+          if (!m.indices.length) return;
+          // Every corner moved `push` away from the centroid: at most `push` from the solid.
+          const c = [0, 1, 2].map(
+            (k) => m.positions.filter((_, i) => i % 3 === k).reduce((a, b) => a + b, 0) / (m.positions.length / 3),
+          );
+          const out = [...m.positions];
+          for (let i = 0; i < out.length; i += 3) {
+            const d = Math.hypot(out[i] - c[0], out[i + 1] - c[1], out[i + 2] - c[2]) || 1;
+            for (let k = 0; k < 3; k++) out[i + k] += (push * (out[i + k] - c[k])) / d;
+          }
+          let made = 0;
+          const surroundings = () => {
+            made++;
+            return box([c[0] - 1, c[1] - 1, c[2] + size + 2], [c[0] + 1, c[1] + 1, c[2] + size + 2.1]);
+          };
+          const quick = avatarOpenings(m.positions, m.indices, [out], { surroundings });
+          expect(quick[0].closes).toBe(false);
+          expect(made).toBe(0);
+          const full = avatarOpenings(m.positions, m.indices, [out], { convexShortcut: false });
+          expect(full[0].closes).toBe(false);
+        },
+      ),
+      { numRuns: 10, seed: 11 },
+    );
+  });
+
+  it('a hull reaching 6 cm past a convex solid is judged on the grid, surroundings included (made once per call)', () => {
+    const m = box([0, 0, 0], [3, 3, 2.5]);
+    const hull = box([-0.06, 0, 0], [3, 3, 2.5]).positions;
+    let made = 0;
+    const r = avatarOpenings(m.positions, m.indices, [hull], {
+      surroundings: () => {
+        made++;
+        return undefined;
+      },
+    });
+    expect(r[0].closes).toBe(false);
+    expect(made).toBe(1);
+  });
+
   it('is not taken for an open, inconsistently wound, duplicated or concave surface', () => {
     const b = box([0, 0, 0], [3, 3, 2.5]);
     expect(convexSolidPlanes(b.positions, b.indices, 1e-6)).toBeDefined();

@@ -475,6 +475,17 @@ describe('buildPhysics', () => {
     // An allowance that covers the mesh changes nothing.
     const ample = buildPhysics(o, { mode: 'auto', downloadWeight: 500, fitAllowance: free.weight, ...FAST });
     expect(ample.choice!.shape).toBe('mesh');
+    // Any allowance under 0 reads as 0 (optimize gives a copy built with one to a copy with another).
+    const at = (fitAllowance: number) => buildPhysics(o, { mode: 'auto', downloadWeight: 500, fitAllowance, ...FAST });
+    const [zero, under] = [at(0), at(-7.5)];
+    expect(under.choice).toEqual(zero.choice);
+    expect(under.object.hull).toEqual(zero.object.hull);
+    expect(under.object.physicsMesh).toEqual(zero.object.physicsMesh);
+    // A small object (its mesh charged as its reduced hull): the reduction's target too.
+    const t = torus(1, 0.25, 32, 12);
+    const small = objectOf({ positions: t.positions.map((v) => v * 0.2), indices: t.indices });
+    const s = (fitAllowance: number) => buildPhysics(small, { mode: 'auto', downloadWeight: 5, fitAllowance, ...FAST });
+    expect(s(-3).object).toEqual(s(0).object);
   });
 
   it('the single hull is priced as written: of the low LOD conformed to high box', () => {
