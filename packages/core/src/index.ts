@@ -216,6 +216,7 @@ export {
   type BuildPhysicsOptions,
   type PhysicsBuildResult,
   buildPhysics,
+  OPENING_COST_LIMIT,
 } from './physics/build-physics.js';
 export {
   type AvatarOpeningOptions,

@@ -1,7 +1,9 @@
 import { join, resolve } from 'node:path';
 import type { Document } from '@gltf-transform/core';
 import { describe, expect, it } from 'vitest';
+import { buildPhysics, OPENING_COST_LIMIT } from '@slmesh/core';
 import { readDocument } from '../src/read-file.js';
+import { documentToModel, modelScaleFactors } from '../src/index.js';
 import { slPhysics, SL_PHYSICS_DEFAULTS } from '../src/sl-physics.js';
 import { createNodeIO, reportFile, slReport } from '../src/node.js';
 import { mkdtempSync } from 'node:fs';
@@ -74,5 +76,24 @@ describe('slPhysics', () => {
     expect(
       (high.getExtras() as { slmesh: { physics: { mode: string; weight: number } } }).slmesh.physics,
     ).toMatchObject({ mode: 'hull', estimate: false });
+  });
+});
+
+describe('auto physics keeps an opening a part-limited decomposition first missed', () => {
+  it("a CC-0 child's hut frame at 6 m: the hull closes its 1.90 m passage; the decomposition, cut again with twice the parts, keeps it open", async () => {
+    const doc = await readDocument(asset('extra/child-hut.glb'));
+    const { model } = documentToModel(doc);
+    const wood = model.objects.find((x) => x.name === 'WoodParts')!;
+    const r = buildPhysics(wood, {
+      mode: 'auto',
+      scale: modelScaleFactors(model, { longestSide: 6 }),
+      downloadWeight: 2.66,
+    });
+    const by = (shape: string) => r.choice!.candidates.find((c) => c.shape === shape)!;
+    expect(by('hull').keepsOpenings).toBe(false);
+    expect(r.choice!.shape).toBe('decomposition');
+    expect(by('decomposition').keepsOpenings).toBe(true);
+    // Kept for a land impact within the limit auto keeps openings at (10x the hull's).
+    expect(by('decomposition').landImpact).toBeLessThan(OPENING_COST_LIMIT * by('hull').landImpact);
   });
 });
