@@ -459,6 +459,8 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
           ...ctx,
           progress: () => {},
           write: writeJoin,
+          // Written only where it can be taken: at a land impact under the parts'.
+          writeUnder: done.after.linkset.landImpact,
         });
       } catch (e) {
         // A tip never costs the run its output; a cancel (AbortError) still ends it.
@@ -629,6 +631,11 @@ async function planAndWrite(
     input: string;
     /** False: plan and price only, no GLB bytes. Default true. */
     write?: boolean;
+    /**
+     * Sharpen and write only when the land impact as planned is under this (a join the parts are
+     * cheaper than is only priced: sharpening keeps the land impact, so it could not be taken).
+     */
+    writeUnder?: number;
   },
 ): Promise<Pick<OptimizeResult, 'files' | 'model' | 'plans' | 'budget' | 'after'>> {
   const { simplifier, deflate, io, logger, progress, scaleFactors, input } = ctx;
@@ -696,8 +703,13 @@ async function planAndWrite(
   //     price). The physics chosen for the first LODs is kept: it was fitted to the input's
   //     surface and high's box, which the sharper LODs share, and both chains are priced with it.
   let sharpened: LodSharpening | undefined;
-  if (o.sharpen !== false && !lods.budget && ctx.write !== false && plans.length > 0) {
+  let write = ctx.write !== false;
+  if (write && ctx.writeUnder !== undefined) {
     priced = report(model);
+    write = priced.linkset.landImpact < ctx.writeUnder;
+  }
+  if (o.sharpen !== false && !lods.budget && write && plans.length > 0) {
+    priced ??= report(model);
     const now = priced.linkset;
     // Under the land impact, the download weight does not set it (on a tie it is said to).
     if (now.streaming < now.landImpact) {
@@ -738,8 +750,7 @@ async function planAndWrite(
   }
   progress('write', 0, 1);
   // (Not for a join that is only priced: its bytes would never be written.)
-  const parts =
-    ctx.write === false ? {} : await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes });
+  const parts = write ? await writeUploadFiles(read.doc, model, read.nodes, { slotNodes: read.slotNodes }) : {};
   const files: OptimizeResult['files'] = [];
   for (const [slot, part] of Object.entries(parts) as [UploadSlot, Document][]) {
     const path = slot === 'high' ? o.output : join(dirname(o.output), siblingFileName(basename(o.output), slot));
