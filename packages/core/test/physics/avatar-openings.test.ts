@@ -330,26 +330,25 @@ describe('avatarOpenings: closed convex solids need no grid', () => {
     return box(lo, hi).positions;
   };
 
+  /** 8 to 40 points in the unit cube (a convex solid's corners, scaled). */
+  const unitPoints = fc.array(
+    fc.tuple(
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+    ),
+    { minLength: 8, maxLength: 40 },
+  );
+
   it("property: for random convex solids (2 to 8 m) the answer with the shortcut is the grid's", () => {
     fc.assert(
-      fc.property(
-        fc.array(
-          fc.tuple(
-            fc.double({ min: 0, max: 1, noNaN: true }),
-            fc.double({ min: 0, max: 1, noNaN: true }),
-            fc.double({ min: 0, max: 1, noNaN: true }),
-          ),
-          { minLength: 8, maxLength: 40 },
-        ),
-        fc.double({ min: 2, max: 8, noNaN: true }),
-        (unit, size) => {
-          const m = convexSolid(unit.map((p) => p.map((v) => v * size)));
-          if (!m.indices.length) return;
-          expect(convexSolidPlanes(m.positions, m.indices, 1e-6 * size)).toBeDefined();
-          const { quick, full } = withAndWithout(m);
-          expect(quick).toEqual(full);
-        },
-      ),
+      fc.property(unitPoints, fc.double({ min: 2, max: 8, noNaN: true }), (unit, size) => {
+        const m = convexSolid(unit.map((p) => p.map((v) => v * size)));
+        if (!m.indices.length) return;
+        expect(convexSolidPlanes(m.positions, m.indices, 1e-6 * size)).toBeDefined();
+        const { quick, full } = withAndWithout(m);
+        expect(quick).toEqual(full);
+      }),
       { numRuns: 12, seed: 7 },
     );
   });
@@ -357,14 +356,7 @@ describe('avatarOpenings: closed convex solids need no grid', () => {
   it('property: a hull up to 5 cm outside a convex solid (a reduced hull) closes nothing, as the grid says, and the surroundings are never made', () => {
     fc.assert(
       fc.property(
-        fc.array(
-          fc.tuple(
-            fc.double({ min: 0, max: 1, noNaN: true }),
-            fc.double({ min: 0, max: 1, noNaN: true }),
-            fc.double({ min: 0, max: 1, noNaN: true }),
-          ),
-          { minLength: 8, maxLength: 40 },
-        ),
+        unitPoints,
         fc.double({ min: 2, max: 8, noNaN: true }),
         fc.double({ min: 0, max: 0.0499, noNaN: true }),
         (unit, size, push) => {
