@@ -730,8 +730,14 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     // Stopped short by its parts and still spanning the opening: once more with twice the parts
     // (a CC-0 child's hut at 6 m, its platform frame of 117 sticks: 128 parts left a hull in its
     // 1.70 m hollow, so auto closed it, the mesh at 51.6 being over 10x the hull; 256 keep it
-    // open at 2.80, estimate).
-    if (options.mode === 'auto' && hullOpening.closes && decompositionCloses && dInfo?.limited)
+    // open at 2.80, estimate). Not where the caller set the parts itself.
+    if (
+      options.mode === 'auto' &&
+      hullOpening.closes &&
+      decompositionCloses &&
+      dInfo?.limited &&
+      options.decompose?.maxParts === undefined
+    )
       runDecomposition(undefined, 2 * OPENING_MAX_PARTS);
   }
   progress(0.95);
