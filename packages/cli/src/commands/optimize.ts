@@ -220,16 +220,20 @@ export function physicsHookFor(
       const worldSize = primScale(object).map((v, k) => v * ctx.scaleFactors[k]);
       const { model, index, scaleFactors } = ctx;
       let asked = false;
+      // Made once: undefined until then, null when no part is near.
       let made: ReturnType<typeof linksetSurroundings> | null | undefined;
-      const nearby = () =>
-        (made ??=
-          linksetSurroundings(
-            model.objects,
-            index,
-            (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...scaleFactors),
-            AVATAR_PASSAGE_HEIGHT / Math.max(...scaleFactors),
-            worldBoxes(model.objects),
-          ) ?? null) ?? undefined;
+      const nearby = () => {
+        if (made === undefined)
+          made =
+            linksetSurroundings(
+              model.objects,
+              index,
+              (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...scaleFactors),
+              AVATAR_PASSAGE_HEIGHT / Math.max(...scaleFactors),
+              worldBoxes(model.objects),
+            ) ?? null;
+        return made ?? undefined;
+      };
       const surroundings =
         mode === 'auto' && model.objects.length > 1 && mayHaveOpenings(worldSize)
           ? () => {

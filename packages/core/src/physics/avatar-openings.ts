@@ -46,7 +46,7 @@ import { AVATAR_PASSAGE_HEIGHT, AVATAR_PASSAGE_WIDTH } from '../constants.js';
 import { partHull } from './concavity.js';
 import { forEachTriangleCell } from './solid-field.js';
 import { exactConvexHull } from './convex-hull.js';
-import { pointTriangleDistanceSquared } from '../lod/hausdorff.js';
+import { TriangleBvh } from '../lod/hausdorff.js';
 
 /** Surfaces of at most this many triangles are checked for being a convex solid (convexSolidPlanes). */
 const CONVEX_CHECK_MAX_TRIANGLES = 4096;
@@ -56,13 +56,6 @@ const CONVEX_CHECK_MAX_TRIANGLES = 4096;
  * prices are within 5 cm of their LOD (a reduced hull: HULL_REDUCTION_SHARE, the tolerance).
  */
 const CONVEX_SLACK = 0.1;
-
-/** Each triangle's three corners, flat (9 numbers a triangle). */
-function triangleCorners(positions: ArrayLike<number>, indices: ArrayLike<number>): Float64Array {
-  const out = new Float64Array(3 * indices.length);
-  for (let k = 0; k < indices.length; k++) for (let c = 0; c < 3; c++) out[3 * k + c] = positions[3 * indices[k] + c];
-  return out;
-}
 
 /**
  * The convex hull's face planes (nx, ny, nz, d; n.x <= d inside) when the surface is a closed
@@ -573,12 +566,13 @@ export function avatarOpenings(
     const solid = convexSolidPlanes(positions, indices, eps);
     if (solid) {
       const slack = Math.max(eps, CONVEX_SLACK * (options.width ?? AVATAR_PASSAGE_WIDTH));
-      let corners: Float64Array | undefined;
+      let bvh: TriangleBvh | undefined;
       const near = (x: number, y: number, z: number): boolean => {
-        corners ??= triangleCorners(positions, indices);
-        for (let o = 0; o < corners.length; o += 9)
-          if (pointTriangleDistanceSquared(corners, o, x, y, z) <= slack * slack) return true;
-        return false;
+        bvh ??= TriangleBvh.build({
+          positions: positions instanceof Float32Array ? positions : Float32Array.from(positions),
+          indices: indices instanceof Uint32Array ? indices : Uint32Array.from(indices),
+        });
+        return bvh.closestDistanceSquared(x, y, z, slack * slack) <= slack * slack;
       };
       inside = hulls.map((h) => {
         for (let i = 0; i + 2 < h.length; i += 3) {
