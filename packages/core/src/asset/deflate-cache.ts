@@ -5,7 +5,9 @@
  *
  * Guarantees: returns exactly what `deflate` returned for byte-identical input, and the length it
  * returns (hits are confirmed byte by byte, never by hash alone); keeps at most `maxEntries`
- * results (least recently used out).
+ * results and at most `maxBytes` of their inputs (least recently used out; the one just made
+ * always stays). The byte bound matters for big meshes only: a 1M-triangle high's block is
+ * 38 MB, and the inputs kept are copies.
  */
 
 import { ByteMemo } from '../geometry/byte-memo.js';
@@ -15,6 +17,9 @@ import type { DeflateFn } from '../types.js';
 export function deflatedLength(deflate: DeflateFn, data: Uint8Array, level: number): number {
   return deflate.deflatedLength ? deflate.deflatedLength(data, level) : deflate(data, level).length;
 }
+
+/** Most input bytes memoizeDeflate keeps by default (64 MB). */
+export const DEFLATE_MEMO_BYTES = 64 * 2 ** 20;
 
 /** A remembered compression: its length, and the bytes once they are asked for. */
 interface Compressed {
@@ -28,8 +33,10 @@ interface Compressed {
  * result or computed by `deflate.deflatedLength` when there is one (no bytes made), and the
  * bytes are made only when they are asked for.
  */
-export function memoizeDeflate(deflate: DeflateFn, maxEntries = 256): DeflateFn {
-  const memo = new ByteMemo<Compressed>(maxEntries, () => 1);
+export function memoizeDeflate(deflate: DeflateFn, maxEntries = 256, maxBytes = DEFLATE_MEMO_BYTES): DeflateFn {
+  // Each entry weighs its input's bytes, and at least maxBytes / maxEntries: both bounds in one.
+  const least = maxBytes / Math.max(1, maxEntries);
+  const memo = new ByteMemo<Compressed>(maxBytes, ([data]) => Math.max(data.length, least));
   const entryFor = (data: Uint8Array, level: number, bytes: boolean): Compressed => {
     const entry = memo.take([data], String(level), () => {
       const output = bytes || !deflate.deflatedLength ? deflate(data, level) : undefined;

@@ -38,7 +38,7 @@
 
 import { firstOfEqualKeys } from '../geometry/equal-keys.js';
 import { SlmeshError } from '../errors.js';
-import { emptyFace } from '../geometry/object-geometry.js';
+import { emptyFace, sameLod } from '../geometry/object-geometry.js';
 import type { Face, MeshLod } from '../types.js';
 
 /** meshoptimizer's simplifier flags. */
@@ -542,7 +542,12 @@ function simplifySettings(options: SimplifyLodOptions): {
  */
 const SIMPLIFIED = new WeakMap<
   LodSource,
-  { simplifier: MeshSimplifier; results: Map<string, SimplifiedLod<SimplifyMode>> }
+  {
+    simplifier: MeshSimplifier;
+    results: Map<string, SimplifiedLod<SimplifyMode>>;
+    /** Per settings, the largest error (and its target) at which nothing collapsed, and that result. */
+    unchanged: Map<string, { error: number; targetIndexCount: number; result: SimplifiedLod<SimplifyMode> }>;
+  }
 >();
 
 /**
@@ -572,14 +577,33 @@ export function simplifyLodSource(
   if (options.lock) return simplifyUncached(source, mode, targetIndexCount, error, options);
   let cache = SIMPLIFIED.get(source);
   if (!cache || cache.simplifier !== s) {
-    cache = { simplifier: s, results: new Map() };
+    cache = { simplifier: s, results: new Map(), unchanged: new Map() };
     SIMPLIFIED.set(source, cache);
   }
   const { normalWeight, uvWeight, prune, updatePositions } = simplifySettings(options);
-  const key = [mode, targetIndexCount, error, normalWeight, uvWeight, prune, updatePositions].join(' ');
+  const settings = [mode, normalWeight, uvWeight, prune, updatePositions].join(' ');
+  const key = `${targetIndexCount} ${error} ${settings}`;
   let result = cache.results.get(key);
+  // Nothing collapses within an error where nothing collapsed within a larger one (no target
+  // stopped it sooner): meshoptimizer collapses, pass after pass, only edges whose error is within
+  // the limit, and a pass with none ends it. The search asks a flat-shaded high, whose vertices
+  // all sit on seams, the same at every rung (a 1M-triangle Suzanne: 1.5 s a call).
+  const none = mode === 'sloppy' ? undefined : cache.unchanged.get(settings);
+  if (!result && none && none.error >= error && none.targetIndexCount <= targetIndexCount) result = none.result;
   if (!result) {
     result = simplifyUncached(source, mode, targetIndexCount, error, options);
+    if (mode !== 'sloppy' && result.triangles === source.triangles && !(none && none.error >= error))
+      cache.unchanged.set(settings, { error, targetIndexCount, result });
+    // A result bit for bit equal to an earlier one hands out that one's LOD object: the planner
+    // remembers measures and prices by LOD identity, and at errors where nothing can go the search
+    // gets the same LOD at every rung (a flat-shaded 1M-triangle Suzanne: four copies of its high,
+    // 77 MB each, each measured and priced again).
+    const r = result;
+    for (const earlier of cache.results.values())
+      if (earlier.triangles === r.triangles && earlier.vertices === r.vertices && sameLod(earlier.lod, r.lod)) {
+        result = { ...r, lod: earlier.lod };
+        break;
+      }
     cache.results.set(key, result);
   }
   return result;

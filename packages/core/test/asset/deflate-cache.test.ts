@@ -94,6 +94,36 @@ describe('memoizeDeflate', () => {
     expect(compressed).toEqual([1, 2, 3, 2, 3]);
   });
 
+  it('keeps at most maxBytes of inputs: big inputs push out the least recently used, the newest always stays', () => {
+    const compressed: number[] = [];
+    const deflate = memoizeDeflate(
+      (d) => {
+        compressed.push(d[0]);
+        return d.slice(0, 1);
+      },
+      100,
+      1000,
+    );
+    const block = (n: number, size: number) => new Uint8Array(size).fill(n);
+    deflate(block(1, 400), 9);
+    deflate(block(2, 400), 9);
+    deflate(block(1, 400), 9); // hit
+    deflate(block(3, 400), 9); // 1,200 bytes: 2 goes
+    expect(compressed).toEqual([1, 2, 3]);
+    deflate(block(1, 400), 9);
+    expect(compressed).toEqual([1, 2, 3]);
+    deflate(block(4, 5000), 9); // over the bound alone: kept, everything else goes
+    deflate(block(4, 5000), 9);
+    expect(compressed).toEqual([1, 2, 3, 4]);
+    deflate(block(1, 400), 9);
+    expect(compressed).toEqual([1, 2, 3, 4, 1]);
+    // Small inputs are bounded by the count: 100 of them fit.
+    for (let i = 0; i < 100; i++) deflate(block(i, 1), 9);
+    const n = compressed.length;
+    for (let i = 0; i < 100; i++) deflate(block(i, 1), 9);
+    expect(compressed.length).toBe(n);
+  });
+
   it('matches a reference LRU on random access sequences, including colliding hashes', () => {
     // Model: an array, most recent last. Inputs of one byte at two levels, so entries of the
     // same bytes share a hash bucket and eviction must take the right one out of it.

@@ -10,7 +10,7 @@ import {
   weldByPosition,
   type MeshSimplifier,
 } from '../../src/lod/lod-generator.js';
-import { lodTriangleCount, lodVertexCount } from '../../src/geometry/object-geometry.js';
+import { lodTriangleCount, lodVertexCount, sameLod } from '../../src/geometry/object-geometry.js';
 import type { MeshLod } from '../../src/types.js';
 import { facetedSphere, materialBox, MeshoptSimplifier, openEdges, uvSphere } from './lod-fixtures.js';
 
@@ -240,6 +240,48 @@ describe('fallback cascade', () => {
     expect(simplifyLodSource(t, 'attributes', 0, 0.02, { simplifier: spy })).not.toBe(
       simplifyLodSource(s, 'attributes', 0, 0.02, { simplifier: spy }),
     );
+  });
+
+  it('a flat-shaded high where nothing collapses: a smaller error (or a larger target) is answered without meshoptimizer, with the LOD it makes', () => {
+    // Every vertex of a faceted sphere sits on a normal seam: in the attribute-aware modes nothing
+    // collapses at any error that keeps its shape.
+    const high: MeshLod = { faces: [facetedSphere(24)] };
+    const s = prepareLodSource(high);
+    const { simplifier: spy, calls } = counting();
+    const top = simplifyLodSource(s, 'attributes', 0, 0.02, { simplifier: spy });
+    expect(top.triangles).toBe(s.triangles);
+    const made = calls();
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 0.02, noNaN: true }), fc.nat(s.triangles * 2), (error, target) => {
+        const r = simplifyLodSource(s, 'attributes', target, error, { simplifier: spy });
+        expect(calls()).toBe(made);
+        // What meshoptimizer makes of it, on a source nothing was asked of before.
+        const fresh = simplifyLodSource(prepareLodSource(high), 'attributes', target, error, { simplifier });
+        expect(r.triangles).toBe(fresh.triangles);
+        expect(sameLod(r.lod, fresh.lod)).toBe(true);
+      }),
+      { numRuns: 25 },
+    );
+    // A larger error is asked of meshoptimizer; where its answer is the same LOD it is the same object.
+    const wider = simplifyLodSource(s, 'attributes', 0, 0.021, { simplifier: spy });
+    expect(calls()).toBe(made + 1);
+    expect(wider.triangles).toBe(s.triangles);
+    expect(wider.lod).toBe(top.lod);
+    // Sloppy simplification is not assumed to follow the rule.
+    simplifyLodSource(s, 'sloppy', 0, 0.01, { simplifier: spy });
+    expect(calls()).toBe(made + 2);
+  });
+
+  it('results bit for bit equal share one LOD object; different ones do not', () => {
+    const s = prepareLodSource({ faces: [uvSphere(32)] });
+    const a = simplifyLodSource(s, 'attributes', 0, 0.02, { simplifier });
+    // A target the error stops before gives the same LOD (made again: the rule above does not apply).
+    const b = simplifyLodSource(s, 'attributes', Math.floor(a.triangles / 2), 0.02, { simplifier });
+    expect(b.triangles).toBe(a.triangles);
+    expect(b.lod).toBe(a.lod);
+    const c = simplifyLodSource(s, 'attributes', 0, 0.05, { simplifier });
+    expect(c.triangles).toBeLessThan(a.triangles);
+    expect(c.lod).not.toBe(a.lod);
   });
 
   it('a mesh without normals and UVs: position-only simplification is the attribute-aware one, so error mode makes it once', () => {
