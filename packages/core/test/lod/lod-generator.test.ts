@@ -2,6 +2,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isSlmeshError } from '../../src/errors.js';
 import {
+  everyVertexLocked,
+  LOCKED_CHECK_MIN_VERTICES,
   prepareLodSource,
   simplifyLodSource,
   simplifyToError,
@@ -270,6 +272,78 @@ describe('fallback cascade', () => {
     // Sloppy simplification is not assumed to follow the rule.
     simplifyLodSource(s, 'sloppy', 0, 0.01, { simplifier: spy });
     expect(calls()).toBe(made + 2);
+  });
+
+  it('meshoptimizer on a mesh whose every position three corners share: the attribute-aware simplification is the position-only one (only Prune acts)', () => {
+    // The premise of everyVertexLocked, checked on the meshoptimizer this package ships: a faceted
+    // sphere with a small faceted ball inside it (a component Prune removes at larger errors).
+    const s = prepareLodSource({ faces: [facetedSphere(24), facetedSphere(6, 0.05, 'Small')] });
+    expect(everyVertexLocked(s, 0)).toBe(true);
+    const n = s.indices.length;
+    fc.assert(
+      fc.property(fc.double({ min: 0, max: 2, noNaN: true }), fc.nat(n / 3), fc.boolean(), (error, t, prune) => {
+        const target = t * 3;
+        const flags: ('ErrorAbsolute' | 'Prune')[] = prune ? ['ErrorAbsolute', 'Prune'] : ['ErrorAbsolute'];
+        const [a, ea] = simplifier.simplifyWithAttributes(
+          s.indices,
+          s.positions,
+          3,
+          s.attributes,
+          5,
+          [0.5, 0.5, 0.5, 0.5, 0.5],
+          null,
+          target,
+          error,
+          flags,
+        );
+        const [b, eb] = simplifier.simplify(s.indices, s.positions, 3, target, error, flags);
+        expect(Array.from(b)).toEqual(Array.from(a));
+        expect(eb).toBe(ea);
+      }),
+      { numRuns: 60 },
+    );
+    // At the largest error Prune did act: the small ball went.
+    const [pruned] = simplifier.simplify(s.indices, s.positions, 3, 0, 2, ['ErrorAbsolute', 'Prune']);
+    expect(pruned.length).toBeLessThan(n);
+    // A smooth sphere (only its uv seam's points shared, by two vertices): not locked.
+    expect(everyVertexLocked(prepareLodSource(sphere), 0)).toBe(false);
+  });
+
+  it('a big source whose every point three corners share (a faceted sphere) is simplified without the attribute quadrics, to the same LOD', () => {
+    const high: MeshLod = { faces: [facetedSphere(264), facetedSphere(8, 0.02, 'Small')] };
+    const s = prepareLodSource(high);
+    expect(s.positions.length / 3).toBeGreaterThanOrEqual(LOCKED_CHECK_MIN_VERTICES);
+    expect(everyVertexLocked(s)).toBe(true);
+    let withAttributes = 0;
+    const spy = {
+      ...simplifier,
+      simplifyWithAttributes: (...a: Parameters<MeshSimplifier['simplifyWithAttributes']>) => {
+        withAttributes++;
+        return simplifier.simplifyWithAttributes(...a);
+      },
+    } as MeshSimplifier;
+    for (const [target, error] of [
+      [0, 0.01],
+      [0, 0.5],
+      [1000, 3],
+    ]) {
+      const got = simplifyLodSource(s, 'attributes', target, error, { simplifier: spy, updatePositions: false });
+      // The attribute-aware call, forced by a lock that locks nothing (a locked call is not remembered).
+      const none = new Uint8Array(s.positions.length / 3);
+      const want = simplifyLodSource(s, 'attributes', target, error, {
+        simplifier,
+        updatePositions: false,
+        lock: none,
+      });
+      expect(got.triangles).toBe(want.triangles);
+      expect(sameLod(got.lod, want.lod)).toBe(true);
+      expect(got.simplifierError).toBe(want.simplifierError);
+    }
+    expect(withAttributes).toBe(0);
+    // The larger errors pruned the small ball: the shortcut is not only the no-op.
+    expect(simplifyLodSource(s, 'attributes', 0, 0.5, { simplifier, updatePositions: false }).triangles).toBeLessThan(
+      s.triangles,
+    );
   });
 
   it('results bit for bit equal share one LOD object; different ones do not', () => {
