@@ -114,7 +114,12 @@ export function runPhysicsInWorker(
       if (msg.type === 'progress') run.onProgress?.(msg.fraction);
       else if (msg.type === 'result') {
         finish(() => {
-          keepWorker(worker, url);
+          // A big job's copy in the worker would stay until that idle thread collects it (a 1M
+          // triangle object and its surface: about 160 MB over the rest of the run); kept only
+          // while it may hold a decomposition a later build can reuse.
+          if (jobBytes(object, options) <= KEEP_WORKER_MAX_BYTES || cutDecomposition(msg.result))
+            keepWorker(worker, url);
+          else void worker.terminate();
           resolve(msg.result);
         });
       } else {
@@ -163,6 +168,24 @@ function takeWorker(url: URL): Worker {
   if (idle) void idle.worker.terminate();
   workerStarts++;
   return new Worker(url, { workerData: { kind: WORKER_KIND } });
+}
+
+/** Bytes of mesh arrays in a job past which its worker is not kept unless it cut a decomposition (32 MB). */
+export const KEEP_WORKER_MAX_BYTES = 32 * 2 ** 20;
+
+/** The bytes of the mesh arrays a job sends: every LOD, the physics mesh and the surface. */
+function jobBytes(object: SlObject, options: WorkerPhysicsOptions): number {
+  const lods = [...Object.values(object.lods), object.physicsMesh, options.surface];
+  let bytes = 0;
+  for (const lod of lods)
+    for (const f of lod?.faces ?? [])
+      bytes += f.positions.byteLength + f.indices.byteLength + (f.normals?.byteLength ?? 0) + (f.uvs?.byteLength ?? 0);
+  return bytes;
+}
+
+/** Whether the build cut a decomposition (the worker remembers those for the builds after). */
+function cutDecomposition(result: PhysicsBuildResult): boolean {
+  return result.mode === 'decompose' || !!result.choice?.candidates.some((c) => c.shape === 'decomposition');
 }
 
 function keepWorker(worker: Worker, url: URL): void {

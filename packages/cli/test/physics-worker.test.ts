@@ -79,6 +79,23 @@ describe('runPhysicsInWorker', () => {
     expect(physicsWorkerStarts()).toBe(started + 1);
   });
 
+  it('a big job without a decomposition does not keep its worker (its copy of the job would stay in that idle thread)', async () => {
+    const hull = { mode: 'hull' as const };
+    await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    const started = physicsWorkerStarts();
+    // A surface of 40 MB the hull does not read: only its size matters here.
+    const surface = {
+      faces: [{ material: 'M', positions: new Float32Array(10_000_000), indices: Uint32Array.of(0, 1, 2) }],
+    };
+    const big = await runPhysicsInWorker(lShape(), { ...hull, surface }, { handleSigint: false });
+    expect(big.mode).toBe('hull');
+    expect(physicsWorkerStarts()).toBe(started);
+    await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    expect(physicsWorkerStarts()).toBe(started + 1);
+    await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    expect(physicsWorkerStarts()).toBe(started + 1);
+  });
+
   it('an abort terminates the worker and rejects with PhysicsCancelledError', async () => {
     const ac = new AbortController();
     const slow = runPhysicsInWorker(
