@@ -8,6 +8,7 @@
  *      + sys of the child, from /usr/bin/time), median of the per-round ratios; target at most 3x;
  *   2. a 1M-triangle Suzanne (level 5), one run with `--physics hull` and one with the defaults
  *      (auto physics): CPU time, wall time and peak memory; target under 60 s and 2 GB;
+ *   2b. the same 1M Suzanne left flat-shaded (every corner its own vertex), defaults;
  *   3. 1M triangles in 800 parts (Blender icospheres of 1,280 triangles, 1 m apart in a 10 x 10 x
  *      8 stack), one run with the defaults: the same figures (more parts than a linkset holds, so
  *      the parts are also planned joined into one).
@@ -35,7 +36,8 @@ bpy.ops.mesh.primitive_monkey_add(size=2)
 o = bpy.context.active_object
 o.name = 'Suzanne'
 m = o.modifiers.new('sub', 'SUBSURF'); m.levels = int(args[1]); m.render_levels = int(args[1])
-bpy.ops.object.shade_smooth()
+if len(args) < 3 or args[2] != 'flat':
+  bpy.ops.object.shade_smooth()
 bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=True)
 `;
 
@@ -80,9 +82,9 @@ export async function run({ root, log }) {
   writeFileSync(script, SUZANNE_PY);
   const balls = join(dir, 'balls.py');
   writeFileSync(balls, BALLS_PY);
-  const make = (level, name, py = script) => {
+  const make = (level, name, py = script, ...more) => {
     const out = join(dir, name);
-    const r = spawnSync(BLENDER, ['-b', '--factory-startup', '--python', py, '--', out, String(level)], {
+    const r = spawnSync(BLENDER, ['-b', '--factory-startup', '--python', py, '--', out, String(level), ...more], {
       encoding: 'utf8',
     });
     if (!existsSync(out)) throw new Error(`blender failed: ${r.stderr.slice(-500)}`);
@@ -115,6 +117,13 @@ export async function run({ root, log }) {
   log(`1M: ${big.cpu.toFixed(1)} s CPU, ${big.wall.toFixed(1)} s wall, ${big.rssMiB.toFixed(0)} MiB`);
   const auto1m = timed(process.execPath, [bin, 'optimize', s1m, '-o', join(dir, 'auto1m.glb')]);
   log(`1M defaults: ${auto1m.cpu.toFixed(1)} s CPU, ${auto1m.wall.toFixed(1)} s wall, ${auto1m.rssMiB.toFixed(0)} MiB`);
+  // 2b. The same 1M Suzanne left flat-shaded (no shade_smooth, as primitive_monkey_add makes it):
+  //     every corner its own vertex on a normal seam, so nothing collapses keeping the normals.
+  const flat1m = make(5, 'suzanne-1m-flat.glb', script, 'flat');
+  const flat = timed(process.execPath, [bin, 'optimize', flat1m, '-o', join(dir, 'flat1m.glb')]);
+  const lineFlat = flat.stdout.split('\n').find((l) => l.startsWith('Suzanne')) ?? '';
+  const liFlat = (flat.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
+  log(`1M flat defaults: ${flat.cpu.toFixed(1)} s CPU, ${flat.wall.toFixed(1)} s wall, ${flat.rssMiB.toFixed(0)} MiB`);
   // 3. 1M in 800 parts: one run, defaults.
   const parts = make(800, 'balls-800.glb', balls);
   const many = timed(process.execPath, [bin, 'optimize', parts, '-o', join(dir, 'balls.glb')]);
@@ -149,6 +158,10 @@ export async function run({ root, log }) {
   md.push('');
   md.push(
     `1M triangles, \`slmesh optimize suzanne-1m.glb -o out.glb --physics hull\`: ${figures(big)} (target: under 60 s and 2 GB). LODs: \`${line1m.trim().replace(/\s+/g, ' ')}\`; land impact ${li1m.trim()}. With the defaults (auto physics), \`slmesh optimize suzanne-1m.glb -o out.glb\`: ${figures(auto1m)}.`,
+  );
+  md.push('');
+  md.push(
+    `The same 1M Suzanne left flat-shaded (no \`shade_smooth\`: every corner its own vertex on a normal seam, 2M vertices), \`slmesh optimize suzanne-1m-flat.glb -o out.glb\` (defaults): ${figures(flat)} (target: under 60 s and 2 GB). LODs: \`${lineFlat.trim().replace(/\s+/g, ' ')}\`; land impact ${liFlat.trim()}.`,
   );
   md.push('');
   md.push(
