@@ -57,8 +57,8 @@ const WORKER_KIND = 'slmesh-physics';
 
 type WorkerMessage =
   | { type: 'progress'; fraction: number }
-  | { type: 'result'; result: PhysicsBuildResult }
-  | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode };
+  | { type: 'result'; result: PhysicsBuildResult; remembers: boolean }
+  | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode; remembers: boolean };
 
 /** This module's dist file (tests import the TypeScript source; the worker runs compiled code). */
 function defaultWorkerUrl(): URL {
@@ -88,6 +88,7 @@ export function runPhysicsInWorker(
   }
   if (run.signal?.aborted) return Promise.reject(new PhysicsCancelledError('signal'));
   const url = run.workerUrl ?? defaultWorkerUrl();
+  const big = jobBytes(object, options) > KEEP_WORKER_MAX_BYTES;
   return new Promise<PhysicsBuildResult>((resolve, reject) => {
     const worker = takeWorker(url);
     let settled = false;
@@ -114,17 +115,12 @@ export function runPhysicsInWorker(
       if (msg.type === 'progress') run.onProgress?.(msg.fraction);
       else if (msg.type === 'result') {
         finish(() => {
-          // A big job's copy in the worker would stay until that idle thread collects it (a 1M
-          // triangle object and its surface: about 160 MB over the rest of the run); kept only
-          // while it may hold a decomposition a later build can reuse.
-          if (jobBytes(object, options) <= KEEP_WORKER_MAX_BYTES || cutDecomposition(msg.result))
-            keepWorker(worker, url);
-          else void worker.terminate();
+          keepOrEnd(worker, url, big, msg.remembers);
           resolve(msg.result);
         });
       } else {
         finish(() => {
-          keepWorker(worker, url);
+          keepOrEnd(worker, url, big, msg.remembers);
           reject(
             msg.code
               ? new SlmeshError(msg.code, msg.message)
@@ -170,22 +166,34 @@ function takeWorker(url: URL): Worker {
   return new Worker(url, { workerData: { kind: WORKER_KIND } });
 }
 
-/** Bytes of mesh arrays in a job past which its worker is not kept unless it cut a decomposition (32 MB). */
+/** Bytes of mesh arrays in a job past which its worker is not kept unless it remembers decompositions (32 MB). */
 export const KEEP_WORKER_MAX_BYTES = 32 * 2 ** 20;
 
-/** The bytes of the mesh arrays a job sends: every LOD, the physics mesh and the surface. */
+/** The bytes of the mesh arrays a job sends (each array once): its LODs, physics mesh, surface and surroundings. */
 function jobBytes(object: SlObject, options: WorkerPhysicsOptions): number {
-  const lods = [...Object.values(object.lods), object.physicsMesh, options.surface];
-  let bytes = 0;
-  for (const lod of lods)
+  const arrays = new Set<ArrayBufferView>();
+  // Read with care: a malformed object is the worker's to refuse (its error comes back as any other).
+  for (const lod of [...Object.values(object?.lods ?? {}), object?.physicsMesh, options.surface])
     for (const f of lod?.faces ?? [])
-      bytes += f.positions.byteLength + f.indices.byteLength + (f.normals?.byteLength ?? 0) + (f.uvs?.byteLength ?? 0);
+      for (const a of [f?.positions, f?.indices, f?.normals, f?.uvs]) if (ArrayBuffer.isView(a)) arrays.add(a);
+  const around = options.surroundings;
+  if (around && typeof around === 'object')
+    for (const a of [around.positions, around.indices]) if (ArrayBuffer.isView(a)) arrays.add(a);
+  let bytes = 0;
+  for (const a of arrays) bytes += a.byteLength;
   return bytes;
 }
 
-/** Whether the build cut a decomposition (the worker remembers those for the builds after). */
-function cutDecomposition(result: PhysicsBuildResult): boolean {
-  return result.mode === 'decompose' || !!result.choice?.candidates.some((c) => c.shape === 'decomposition');
+/**
+ * Keeps a worker for the next build, or ends it: a big job's copy would stay in the idle thread
+ * until it collects it (a 1M-triangle object and its surface: about 160 MB over the rest of the
+ * run), so after one the worker is kept only while it remembers decompositions (its
+ * DecompositionMemo, for a later build of the same surface: optimize's second plan, a linkset's
+ * second pass).
+ */
+function keepOrEnd(worker: Worker, url: URL, big: boolean, remembers: boolean): void {
+  if (!big || remembers) keepWorker(worker, url);
+  else void worker.terminate();
 }
 
 function keepWorker(worker: Worker, url: URL): void {
@@ -234,7 +242,7 @@ async function serveJob(
         }
       },
     });
-    port.postMessage({ type: 'result', result } satisfies WorkerMessage);
+    port.postMessage({ type: 'result', result, remembers: decompositions.bytes > 0 } satisfies WorkerMessage);
   } catch (e) {
     const err = e as Error & { code?: SlmeshErrorCode };
     port.postMessage({
@@ -242,6 +250,7 @@ async function serveJob(
       name: err?.name ?? 'Error',
       message: String(err?.message ?? e),
       ...(e instanceof SlmeshError ? { code: e.code } : {}),
+      remembers: decompositions.bytes > 0,
     } satisfies WorkerMessage);
   }
 }

@@ -81,6 +81,15 @@ describe('runPhysicsInWorker', () => {
 
   it('a big job without a decomposition does not keep its worker (its copy of the job would stay in that idle thread)', async () => {
     const hull = { mode: 'hull' as const };
+    // A fresh worker, remembering no decomposition: a cancelled build ends the one there.
+    const ac = new AbortController();
+    await expect(
+      runPhysicsInWorker(
+        lShape(),
+        { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
+        { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
+      ),
+    ).rejects.toBeInstanceOf(PhysicsCancelledError);
     await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
     const started = physicsWorkerStarts();
     // A surface of 40 MB the hull does not read: only its size matters here.
@@ -92,6 +101,12 @@ describe('runPhysicsInWorker', () => {
     expect(physicsWorkerStarts()).toBe(started);
     await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
     expect(physicsWorkerStarts()).toBe(started + 1);
+    await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
+    expect(physicsWorkerStarts()).toBe(started + 1);
+    // A worker that remembers a decomposition (for a later build of the same surface) is kept.
+    const cut = await runPhysicsInWorker(lShape(), { mode: 'decompose' }, { handleSigint: false });
+    expect(cut.mode).toBe('decompose');
+    await runPhysicsInWorker(lShape(), { ...hull, surface }, { handleSigint: false });
     await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
     expect(physicsWorkerStarts()).toBe(started + 1);
   });

@@ -7,7 +7,8 @@
  * returns (hits are confirmed byte by byte, never by hash alone); keeps at most `maxEntries`
  * results and at most `maxBytes` of their inputs (least recently used out; the one just made
  * always stays). The byte bound matters for big meshes only: a 1M-triangle high's block is
- * 38 MB, and the inputs kept are copies.
+ * 38 MB, and the inputs kept are copies (each memo its own: a memo over a memoised deflate keeps
+ * its own copies too).
  */
 
 import { ByteMemo } from '../geometry/byte-memo.js';
@@ -34,9 +35,10 @@ interface Compressed {
  * bytes are made only when they are asked for.
  */
 export function memoizeDeflate(deflate: DeflateFn, maxEntries = 256, maxBytes = DEFLATE_MEMO_BYTES): DeflateFn {
-  // Each entry weighs its input's bytes, and at least maxBytes / maxEntries: both bounds in one.
-  const least = maxBytes / Math.max(1, maxEntries);
-  const memo = new ByteMemo<Compressed>(maxBytes, ([data]) => Math.max(data.length, least));
+  // Both bounds in one, in whole numbers: an entry weighs maxEntries times its input's bytes, and
+  // at least maxBytes, against a limit of maxBytes * maxEntries.
+  const n = Math.max(1, Math.floor(maxEntries));
+  const memo = new ByteMemo<Compressed>(maxBytes * n, ([data]) => Math.max(data.length * n, maxBytes));
   const entryFor = (data: Uint8Array, level: number, bytes: boolean): Compressed => {
     const entry = memo.take([data], String(level), () => {
       const output = bytes || !deflate.deflatedLength ? deflate(data, level) : undefined;

@@ -592,8 +592,6 @@ export function simplifyLodSource(
   if (!result && none && none.error >= error && none.targetIndexCount <= targetIndexCount) result = none.result;
   if (!result) {
     result = simplifyUncached(source, mode, targetIndexCount, error, options);
-    if (mode !== 'sloppy' && result.triangles === source.triangles && !(none && none.error >= error))
-      cache.unchanged.set(settings, { error, targetIndexCount, result });
     // A result bit for bit equal to an earlier one hands out that one's LOD object: the planner
     // remembers measures and prices by LOD identity, and at errors where nothing can go the search
     // gets the same LOD at every rung (a flat-shaded 1M-triangle Suzanne: four copies of its high,
@@ -605,6 +603,14 @@ export function simplifyLodSource(
         break;
       }
     cache.results.set(key, result);
+    // Remembered after the sharing above, so the rule hands out the shared LOD; an unchanged
+    // result replaces the one kept only where it covers every call that one does.
+    if (
+      mode !== 'sloppy' &&
+      result.triangles === source.triangles &&
+      (!none || (error >= none.error && targetIndexCount <= none.targetIndexCount))
+    )
+      cache.unchanged.set(settings, { error, targetIndexCount, result });
   }
   return result;
 }

@@ -117,11 +117,14 @@ describe('memoizeDeflate', () => {
     expect(compressed).toEqual([1, 2, 3, 4]);
     deflate(block(1, 400), 9);
     expect(compressed).toEqual([1, 2, 3, 4, 1]);
-    // Small inputs are bounded by the count: 100 of them fit.
+    // Small inputs are bounded by the count: 100 of them fit, the 101st pushes out the oldest.
     for (let i = 0; i < 100; i++) deflate(block(i, 1), 9);
     const n = compressed.length;
     for (let i = 0; i < 100; i++) deflate(block(i, 1), 9);
     expect(compressed.length).toBe(n);
+    deflate(block(200, 1), 9);
+    deflate(block(0, 1), 9);
+    expect(compressed.slice(n)).toEqual([200, 0]);
   });
 
   it('matches a reference LRU on random access sequences, including colliding hashes', () => {

@@ -269,9 +269,18 @@ describe('fallback cascade', () => {
     expect(calls()).toBe(made + 1);
     expect(wider.triangles).toBe(s.triangles);
     expect(wider.lod).toBe(top.lod);
+    // The rule now answers from the wider one, with the same shared LOD.
+    expect(simplifyLodSource(s, 'attributes', 0, 0.0205, { simplifier: spy }).lod).toBe(top.lod);
+    expect(calls()).toBe(made + 1);
+    // An unchanged result at a target says nothing of a smaller target: asked of meshoptimizer.
+    const t = prepareLodSource(high);
+    simplifyLodSource(t, 'attributes', Math.floor(t.triangles / 2), 0.02, { simplifier: spy });
+    const before = calls();
+    simplifyLodSource(t, 'attributes', 0, 0.01, { simplifier: spy });
+    expect(calls()).toBe(before + 1);
     // Sloppy simplification is not assumed to follow the rule.
     simplifyLodSource(s, 'sloppy', 0, 0.01, { simplifier: spy });
-    expect(calls()).toBe(made + 2);
+    expect(calls()).toBe(before + 2);
   });
 
   it('meshoptimizer on a mesh whose every position three corners share: the attribute-aware simplification is the position-only one (only Prune acts)', () => {
