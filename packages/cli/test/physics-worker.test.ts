@@ -39,6 +39,16 @@ function lShape(): SlObject {
   };
 }
 
+/** A slow decomposition in the worker, aborted at its first progress (which ends that worker). */
+function cancelledBuild(): Promise<unknown> {
+  const ac = new AbortController();
+  return runPhysicsInWorker(
+    lShape(),
+    { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
+    { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
+  );
+}
+
 describe('runPhysicsInWorker', () => {
   it('gives what buildPhysics gives in-process, with progress up to 1', async () => {
     const object = lShape();
@@ -67,14 +77,7 @@ describe('runPhysicsInWorker', () => {
     const b = await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
     expect(physicsWorkerStarts()).toBe(started);
     expect(b.weight).toBe(a.weight);
-    const ac = new AbortController();
-    await expect(
-      runPhysicsInWorker(
-        lShape(),
-        { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
-        { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
-      ),
-    ).rejects.toBeInstanceOf(PhysicsCancelledError);
+    await expect(cancelledBuild()).rejects.toBeInstanceOf(PhysicsCancelledError);
     await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
     expect(physicsWorkerStarts()).toBe(started + 1);
   });
@@ -82,14 +85,7 @@ describe('runPhysicsInWorker', () => {
   it('a big job without a decomposition does not keep its worker (its copy of the job would stay in that idle thread)', async () => {
     const hull = { mode: 'hull' as const };
     // A fresh worker, remembering no decomposition: a cancelled build ends the one there.
-    const ac = new AbortController();
-    await expect(
-      runPhysicsInWorker(
-        lShape(),
-        { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
-        { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
-      ),
-    ).rejects.toBeInstanceOf(PhysicsCancelledError);
+    await expect(cancelledBuild()).rejects.toBeInstanceOf(PhysicsCancelledError);
     await runPhysicsInWorker(lShape(), hull, { handleSigint: false });
     const started = physicsWorkerStarts();
     // A surface of 40 MB the hull does not read: only its size matters here.
@@ -112,13 +108,7 @@ describe('runPhysicsInWorker', () => {
   });
 
   it('an abort terminates the worker and rejects with PhysicsCancelledError', async () => {
-    const ac = new AbortController();
-    const slow = runPhysicsInWorker(
-      lShape(),
-      { mode: 'decompose', tolerance: 0.002, decompose: { maxCells: 8_000_000 } },
-      { signal: ac.signal, onProgress: () => ac.abort(), handleSigint: false },
-    );
-    await expect(slow).rejects.toBeInstanceOf(PhysicsCancelledError);
+    await expect(cancelledBuild()).rejects.toBeInstanceOf(PhysicsCancelledError);
     const pre = new AbortController();
     pre.abort();
     await expect(runPhysicsInWorker(lShape(), { mode: 'hull' }, { signal: pre.signal })).rejects.toMatchObject({

@@ -589,7 +589,8 @@ export function simplifyLodSource(
   // the limit, and a pass with none ends it. The search asks a flat-shaded high, whose vertices
   // all sit on seams, the same at every rung (a 1M-triangle Suzanne: 1.5 s a call).
   const none = mode === 'sloppy' ? undefined : cache.unchanged.get(settings);
-  if (!result && none && none.error >= error && none.targetIndexCount <= targetIndexCount) result = none.result;
+  const call = { error, targetIndexCount };
+  if (!result && none && covers(none, call)) result = none.result;
   if (!result) {
     result = simplifyUncached(source, mode, targetIndexCount, error, options);
     // A result bit for bit equal to an earlier one hands out that one's LOD object: the planner
@@ -605,14 +606,21 @@ export function simplifyLodSource(
     cache.results.set(key, result);
     // Remembered after the sharing above, so the rule hands out the shared LOD; an unchanged
     // result replaces the one kept only where it covers every call that one does.
-    if (
-      mode !== 'sloppy' &&
-      result.triangles === source.triangles &&
-      (!none || (error >= none.error && targetIndexCount <= none.targetIndexCount))
-    )
-      cache.unchanged.set(settings, { error, targetIndexCount, result });
+    if (mode !== 'sloppy' && result.triangles === source.triangles && (!none || covers(call, none)))
+      cache.unchanged.set(settings, { ...call, result });
   }
   return result;
+}
+
+/**
+ * Whether a simplification that removed nothing at `a` answers the call `b` too: `b`'s error is
+ * no larger and its target no smaller (see simplifyLodSource).
+ */
+function covers(
+  a: { error: number; targetIndexCount: number },
+  b: { error: number; targetIndexCount: number },
+): boolean {
+  return a.error >= b.error && a.targetIndexCount <= b.targetIndexCount;
 }
 
 /** simplifyLodSource's work, for a source with triangles and a clamped target. */
