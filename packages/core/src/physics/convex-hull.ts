@@ -499,19 +499,22 @@ function containingPolytope(
  *
  * Remembered for the inputs last asked for (HULL_MEMO_FLOATS values in all): a linkset of copies of one
  * part (fence pickets, an engine's springs) asks for the same hull once per copy, and a hull
- * reduced to 256 vertices takes tens of milliseconds. An input is the same only when its every
+ * reduced to 256 vertices takes tens of milliseconds; a big object's pricing asks again for what
+ * optimize's physics step priced (a 1M-triangle Suzanne exported flat-shaded is written as four
+ * objects, three of them high only: hulls of 1.5M points, 2.3 s, each asked twice). An input
+ * of up to half the memory is kept. An input is the same only when its every
  * value is bit for bit equal (and its type and the limit); each caller gets its own copy.
  */
 export function convexHull(positions: Float32Array | Float64Array, maxVertices = MAX_HULL_VERTICES): ConvexHullResult {
   const limit = Math.max(4, Math.floor(maxVertices));
-  if (positions.length > HULL_MEMO_FLOATS / 4) return computeConvexHull(positions, limit);
+  if (positions.length > HULL_MEMO_FLOATS / 2) return computeConvexHull(positions, limit);
   const tag = `${positions instanceof Float32Array ? 'f' : 'd'}${limit}`;
   const result = HULL_MEMO.take([bytesOf(positions)], tag, () => computeConvexHull(positions, limit));
   return { ...result, points: result.points.slice() };
 }
 
-/** Most input held by convexHull's memory, in 4-byte words over all its remembered inputs (16 MB). */
-const HULL_MEMO_FLOATS = 4_000_000;
+/** Most input held by convexHull's memory, in 4-byte words over all its remembered inputs (32 MB). */
+const HULL_MEMO_FLOATS = 8_000_000;
 
 /** Hulls by input, weighed in input words; the results are never handed out (callers get copies). */
 const HULL_MEMO = new ByteMemo<ConvexHullResult>(HULL_MEMO_FLOATS, ([input]) => input.length / 4);
