@@ -711,35 +711,148 @@ function simplifyUncached(
 /** Sources with fewer vertices are not checked by everyVertexLocked (the check would cost more than it saves). */
 export const LOCKED_CHECK_MIN_VERTICES = 200_000;
 
-const EVERY_VERTEX_LOCKED = new WeakMap<LodSource, boolean>();
+/** What lockedPoints found in a source. */
+interface LockedPoints {
+  /** Every vertex's position is shared by three or more vertices. */
+  every: boolean;
+  /**
+   * Per position-welded component (points joined by triangles) with triangles whose three points
+   * three or more vertices share each: half the longest side of the component's box, largest first.
+   */
+  halfSides: Float64Array;
+  /** Those triangles, summed over the components in that order (cumulative[i]: components 0 to i). */
+  cumulative: Float64Array;
+}
+
+const LOCKED_POINTS = new WeakMap<LodSource, LockedPoints>();
+
+/**
+ * The points meshoptimizer locks in `source` (made once per source). meshoptimizer
+ * (simplifier.cpp, classifyVertices) classifies a vertex whose position three or more vertices
+ * share as Locked, and never collapses a Locked vertex; a triangle of three such points (three
+ * different ones) is never made degenerate, so only Prune can remove it, with its whole component
+ * (buildComponents: triangles joined through welded positions, as here). -0 is folded into 0 as
+ * meshoptimizer does.
+ */
+function lockedPoints(source: LodSource): LockedPoints {
+  let found = LOCKED_POINTS.get(source);
+  if (found) return found;
+  const n = source.positions.length / 3;
+  const p = source.positions;
+  const remap = weldRemap(source, false, true);
+  const count = new Uint32Array(n);
+  for (let i = 0; i < n; i++) count[remap[i]]++;
+  let every = true;
+  for (let i = 0; i < n && every; i++) if (count[remap[i]] < 3) every = false;
+  const root = new Uint32Array(n);
+  for (let i = 0; i < n; i++) root[i] = i;
+  const find = (x: number): number => {
+    while (root[x] !== x) {
+      root[x] = root[root[x]];
+      x = root[x];
+    }
+    return x;
+  };
+  const idx = source.indices;
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = find(remap[idx[t]]);
+    for (let k = 1; k < 3; k++) {
+      const b = find(remap[idx[t + k]]);
+      if (a !== b) root[Math.max(a, b)] = Math.min(a, b);
+    }
+  }
+  // Each component's box (over its triangles' points) and its locked triangles.
+  const slot = new Int32Array(n).fill(-1);
+  const box: number[] = [];
+  const locked: number[] = [];
+  for (let t = 0; t < idx.length; t += 3) {
+    const a = remap[idx[t]],
+      b = remap[idx[t + 1]],
+      c = remap[idx[t + 2]];
+    const r = find(a);
+    let s = slot[r];
+    if (s < 0) {
+      s = slot[r] = locked.length;
+      locked.push(0);
+      box.push(Infinity, Infinity, Infinity, -Infinity, -Infinity, -Infinity);
+    }
+    for (let j = 0; j < 9; j++) {
+      const k = j % 3;
+      const x = p[(j < 3 ? a : j < 6 ? b : c) * 3 + k];
+      if (x < box[s * 6 + k]) box[s * 6 + k] = x;
+      if (x > box[s * 6 + 3 + k]) box[s * 6 + 3 + k] = x;
+    }
+    if (a !== b && a !== c && b !== c && count[a] >= 3 && count[b] >= 3 && count[c] >= 3) locked[s]++;
+  }
+  const parts: [number, number][] = [];
+  for (let s = 0; s < locked.length; s++)
+    if (locked[s] > 0)
+      parts.push([
+        Math.max(box[s * 6 + 3] - box[s * 6], box[s * 6 + 4] - box[s * 6 + 1], box[s * 6 + 5] - box[s * 6 + 2]) / 2,
+        locked[s],
+      ]);
+  parts.sort((x, y) => y[0] - x[0]);
+  const halfSides = Float64Array.from(parts, (x) => x[0]);
+  const cumulative = new Float64Array(parts.length);
+  parts.forEach((x, i) => {
+    cumulative[i] = (i > 0 ? cumulative[i - 1] : 0) + x[1];
+  });
+  found = { every, halfSides, cumulative };
+  LOCKED_POINTS.set(source, found);
+  return found;
+}
 
 /**
  * True when every vertex of `source` shares its position with at least two others, for sources of
  * at least `minVertices` vertices (false for smaller ones): a triangle soup (STL-like: each corner
  * its own vertex), or a closed mesh exported flat-shaded (each face its own vertices, at least
- * three faces at every point). meshoptimizer (simplifier.cpp, classifyVertices) classifies a
- * vertex whose position three or more vertices share as Locked, and a Locked vertex is never
- * collapsed: the attribute-aware simplification (without updated positions) collapses nothing at
- * any error or target, and only Prune removes triangles, by their position-welded components'
- * size. The position-only simplification then returns the same triangles and error, without the
- * attribute quadrics; lod-generator.test.ts checks that on the meshoptimizer installed. 800
- * flat-shaded icospheres joined (1M triangles, 3M vertices): peak memory 2.95 -> 2.23 GB.
- * A flat-shaded mesh with open borders (Blender's Suzanne: its eyes) has points fewer faces share,
- * which meshoptimizer may collapse: not this case. -0 is folded into 0 here as meshoptimizer does.
+ * three faces at every point). Every vertex is then Locked (lockedPoints): the attribute-aware
+ * simplification (without updated positions) collapses nothing at any error or target, and only
+ * Prune removes triangles, by their position-welded components' size. The position-only
+ * simplification then returns the same triangles and error, without the attribute quadrics;
+ * lod-generator.test.ts checks that on the meshoptimizer installed. 800 flat-shaded icospheres
+ * joined (1M triangles, 3M vertices): peak memory 2.95 -> 2.23 GB. A flat-shaded mesh with open
+ * borders (Blender's Suzanne: its eyes) has points fewer faces share, which meshoptimizer may
+ * collapse: not this case (attributesKeepAtLeast is).
  */
 export function everyVertexLocked(source: LodSource, minVertices = LOCKED_CHECK_MIN_VERTICES): boolean {
-  const n = source.positions.length / 3;
-  if (n < minVertices) return false;
-  let locked = EVERY_VERTEX_LOCKED.get(source);
-  if (locked === undefined) {
-    const remap = weldRemap(source, false, true);
-    const count = new Uint32Array(n);
-    for (let i = 0; i < n; i++) count[remap[i]]++;
-    locked = true;
-    for (let i = 0; i < n && locked; i++) if (count[remap[i]] < 3) locked = false;
-    EVERY_VERTEX_LOCKED.set(source, locked);
+  return source.positions.length / 3 >= minVertices && lockedPoints(source).every;
+}
+
+/** Prune's margin in attributesKeepAtLeast: a component is counted only when half its side is over the error by this share (float rounding in meshoptimizer's measure). */
+const PRUNE_MARGIN = 0.01;
+
+/**
+ * At least how many triangles the 'attributes' mode keeps of `source` at `error` metres, whatever
+ * the target, without simplifying (0 when not known: sources under `minVertices` vertices, or a
+ * lock given). The triangles of three Locked points (lockedPoints) stay, unless Prune removes
+ * their component: meshoptimizer removes one only when its radius about its centre is within the
+ * error, and half its box's longest side is no more than that radius. A big flat-shaded mesh with
+ * open borders (a 1M-triangle Suzanne exported flat: its eyes) keeps nearly all its triangles at
+ * every error under its size: simplifyToError and simplifyToTriangles then leave the attribute-aware
+ * call unmade where no answer of that size could be taken (1 s a call). lod-generator.test.ts
+ * checks the bound against the meshoptimizer installed.
+ */
+export function attributesKeepAtLeast(
+  source: LodSource,
+  error: number,
+  options: SimplifyLodOptions,
+  minVertices = LOCKED_CHECK_MIN_VERTICES,
+): number {
+  if (options.lock || source.positions.length / 3 < minVertices) return 0;
+  const { halfSides, cumulative } = lockedPoints(source);
+  if (cumulative.length === 0) return 0;
+  if (!simplifySettings(options).prune) return cumulative[cumulative.length - 1];
+  const limit = Math.max(0, error) * (1 + PRUNE_MARGIN) + 1e-6 * source.maxSide;
+  // halfSides is largest first: count those over the limit.
+  let lo = 0,
+    hi = halfSides.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (halfSides[mid] > limit) lo = mid + 1;
+    else hi = mid;
   }
-  return locked;
+  return lo > 0 ? cumulative[lo - 1] : 0;
 }
 
 /** Attributes with each normal scaled back to unit length (simplifyWithUpdate interpolates them). */
@@ -960,11 +1073,19 @@ export function simplifyToTriangles(
   const modes = options.modes ?? SIMPLIFY_MODES;
   let best: SimplifiedLod<SimplifyMode> | undefined;
   let last: SimplifiedLod<SimplifyMode> | undefined;
-  for (const mode of modes) {
+  // An 'attributes' first known to keep more than the drift allows (attributesKeepAtLeast) is made
+  // only if it could still be the smallest result, after the others (it would win a tie, as first).
+  const floor = modes.length > 1 && modes[0] === 'attributes' ? attributesKeepAtLeast(source, targetError, options) : 0;
+  const deferred = floor > drift * Math.max(1, targetTriangles);
+  for (const mode of deferred ? modes.slice(1) : modes) {
     const r = simplifyLodSource(source, mode, targetTriangles, targetError, options);
     last = r;
     if (r.triangles > 0 && r.triangles <= drift * Math.max(1, targetTriangles)) return r;
     if (r.triangles > 0 && (!best || r.triangles < best.triangles)) best = r;
+  }
+  if (deferred && (!best || best.triangles >= floor)) {
+    const r = simplifyLodSource(source, 'attributes', targetTriangles, targetError, options);
+    if (!best || r.triangles <= best.triangles) best = r;
   }
   return best ?? last!;
 }
@@ -1002,15 +1123,24 @@ export function simplifyToError(
   const modes = (options.modes ?? SIMPLIFY_MODES).filter((m) => m !== 'sloppy');
   if (modes.length === 0)
     throw new SlmeshError('USAGE', 'LOD generation: error mode needs at least one of attributes, no-normals, no-uvs');
-  const first = simplifyLodSource(source, modes[0], 0, targetError, options);
-  if (modes.length === 1 || first.triangles <= 1) return first;
-  // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
-  if (source.triangles > 100_000 && first.triangles < 0.1 * source.triangles) return first;
+  const make = () => simplifyLodSource(source, modes[0], 0, targetError, options);
+  // An 'attributes' first known to keep at least `floor` triangles (attributesKeepAtLeast) where
+  // neither early return below could take it is made only when the reference leaves it in the running.
+  const floor = modes.length > 1 && modes[0] === 'attributes' ? attributesKeepAtLeast(source, targetError, options) : 0;
+  let first = floor > 1 && !(source.triangles > 100_000 && floor < 0.1 * source.triangles) ? undefined : make();
+  if (first) {
+    if (modes.length === 1 || first.triangles <= 1) return first;
+    // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
+    if (source.triangles > 100_000 && first.triangles < 0.1 * source.triangles) return first;
+  }
   const referenceMode = modes[modes.length - 1];
   // The reference would be the same simplification: same triangles, and first stands.
-  if (modes[0] === 'attributes' && drift >= 1 && sameAsAttributes(source, referenceMode, options)) return first;
+  if (modes[0] === 'attributes' && drift >= 1 && sameAsAttributes(source, referenceMode, options))
+    return first ?? make();
   const reference = simplifyLodSource(source, referenceMode, 0, targetError, options);
-  if (first.triangles <= drift * Math.max(1, reference.triangles)) return first;
+  const room = drift * Math.max(1, reference.triangles);
+  if (!first && floor <= room) first = make();
+  if (first && first.triangles <= room) return first;
   for (const mode of modes.slice(1, -1)) {
     const r = simplifyLodSource(source, mode, 0, targetError, options);
     if (r.triangles <= drift * Math.max(1, reference.triangles)) return r;

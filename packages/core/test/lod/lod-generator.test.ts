@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isSlmeshError } from '../../src/errors.js';
 import {
+  attributesKeepAtLeast,
   everyVertexLocked,
   LOCKED_CHECK_MIN_VERTICES,
   prepareLodSource,
@@ -353,6 +354,91 @@ describe('fallback cascade', () => {
     expect(simplifyLodSource(s, 'attributes', 0, 0.5, { simplifier, updatePositions: false }).triangles).toBeLessThan(
       s.triangles,
     );
+  });
+
+  /** A faceted sphere with a cap cut off (its rim's points two or one corners share) and a faceted ball beside it, plus a smooth sphere. */
+  const openFaceted = (seg: number): MeshLod => {
+    const f = facetedSphere(seg);
+    const cut = 3 * 2 * seg; // the first ring of triangles
+    return {
+      faces: [
+        { ...f, indices: f.indices.slice(cut) },
+        facetedSphere(6, 0.05, 'Small'),
+        uvSphere(12, 0.3, 'Smooth', [2, 0, 0]),
+      ],
+    };
+  };
+
+  it('attributesKeepAtLeast: meshoptimizer keeps at least that many triangles at that error, whatever the target (property)', () => {
+    const s = prepareLodSource(openFaceted(24));
+    const n = s.indices.length;
+    // Most of the faceted sphere is counted; its rim, the smooth sphere and (at larger errors) the ball are not.
+    const atSmall = attributesKeepAtLeast(s, 0.001, { simplifier }, 0);
+    expect(atSmall).toBeGreaterThan(0.7 * s.triangles);
+    expect(atSmall).toBeLessThan(s.triangles);
+    expect(attributesKeepAtLeast(s, 0.2, { simplifier }, 0)).toBeLessThan(atSmall);
+    expect(attributesKeepAtLeast(s, 2, { simplifier }, 0)).toBe(0);
+    expect(attributesKeepAtLeast(s, 0.001, { simplifier, lock: new Uint8Array(s.positions.length / 3) }, 0)).toBe(0);
+    fc.assert(
+      fc.property(
+        fc.double({ min: 0, max: 2, noNaN: true }),
+        fc.nat(n / 3),
+        fc.boolean(),
+        fc.boolean(),
+        (error, t, prune, weighted) => {
+          const flags: ('ErrorAbsolute' | 'Prune')[] = prune ? ['ErrorAbsolute', 'Prune'] : ['ErrorAbsolute'];
+          const floor = attributesKeepAtLeast(s, error, { simplifier, prune }, 0);
+          const weights = weighted ? [0.5, 0.5, 0.5, 0.5, 0.5] : [];
+          const [kept] = simplifier.simplifyWithAttributes(
+            s.indices,
+            s.positions,
+            3,
+            weighted ? s.attributes : new Float32Array(0),
+            weighted ? 5 : 0,
+            weights,
+            null,
+            t * 3,
+            error,
+            flags,
+          );
+          expect(kept.length / 3).toBeGreaterThanOrEqual(floor);
+        },
+      ),
+      { numRuns: 80 },
+    );
+  });
+
+  it('a big flat-shaded source with open borders: the cascades give what they gave with every attribute-aware call made', () => {
+    const s = prepareLodSource(openFaceted(264));
+    const vertices = s.positions.length / 3;
+    expect(vertices).toBeGreaterThanOrEqual(LOCKED_CHECK_MIN_VERTICES);
+    expect(everyVertexLocked(s)).toBe(false);
+    const calls = { lean: 0, all: 0 };
+    const spy = (k: keyof typeof calls) =>
+      ({
+        ...simplifier,
+        simplifyWithAttributes: (...a: Parameters<MeshSimplifier['simplifyWithAttributes']>) => {
+          calls[k]++;
+          return simplifier.simplifyWithAttributes(...a);
+        },
+      }) as MeshSimplifier;
+    // The reference: every call made (a lock that locks nothing turns attributesKeepAtLeast off).
+    const all = { simplifier: spy('all'), updatePositions: false, lock: new Uint8Array(vertices) };
+    const lean = { simplifier: spy('lean'), updatePositions: false };
+    const same = (a: ReturnType<typeof simplifyToError>, b: ReturnType<typeof simplifyToError>) => {
+      expect(a.mode).toBe(b.mode);
+      expect(a.triangles).toBe(b.triangles);
+      expect(sameLod(a.lod, b.lod)).toBe(true);
+    };
+    for (const error of [0.002, 0.02, 0.3, 3]) same(simplifyToError(s, error, lean), simplifyToError(s, error, all));
+    for (const [target, error] of [
+      [1000, 3],
+      [20_000, 3],
+      [60_000, 0.05],
+    ])
+      same(simplifyToTriangles(s, target, error, lean), simplifyToTriangles(s, target, error, all));
+    // Some attribute-aware calls were left unmade (the ones whose answer could not be taken).
+    expect(calls.lean).toBeLessThan(calls.all);
   });
 
   it('results bit for bit equal share one LOD object; different ones do not', () => {
