@@ -374,4 +374,34 @@ describe('LODs off the tuning set', () => {
       [2, 2],
     ]);
   });
+
+  it("a level the search shrank makes none of the stuck level's cascade candidates aimed at as many triangles or more (V-HACD's torus)", () => {
+    // The torus's medium follows Generate's error (a fallback may beat the search there) and the
+    // search shrank it (152 of 576): the cascade is not asked for a third or half of the high (192,
+    // 288 triangles); sloppy simplification to a third is (it merges what the cascade keeps); the
+    // low and lowest, smaller, still get their cascade candidates.
+    const targets: number[] = [];
+    const sloppy: number[] = [];
+    const spy = { ...simplifier } as MeshSimplifier;
+    spy.simplifyWithAttributes = (...a: Parameters<MeshSimplifier['simplifyWithAttributes']>) => {
+      if (a[7] > 0) targets.push(a[7] / 3);
+      return simplifier.simplifyWithAttributes(...a);
+    };
+    spy.simplifyWithUpdate = (...a: Parameters<MeshSimplifier['simplifyWithUpdate']>) => {
+      if (a[7] > 0) targets.push(a[7] / 3);
+      return simplifier.simplifyWithUpdate(...a);
+    };
+    spy.simplifySloppy = (...a: Parameters<MeshSimplifier['simplifySloppy']>) => {
+      sloppy.push(a[4] / 3);
+      return simplifier.simplifySloppy(...a);
+    };
+    const high = object('torus1.obj', [vhacdMesh('torus1.obj')]);
+    const { plan } = planObjectLods(high, { simplifier: spy, deflate: zlibNgDeflate, viewerBound: true });
+    const medium = plan.levels[0];
+    expect(medium.triangles).toBeLessThanOrEqual(plan.high.triangles / 2);
+    expect(medium.fallback).toBeUndefined();
+    expect(targets.length).toBeGreaterThan(0);
+    for (const t of targets) expect(t).toBeLessThan(medium.triangles);
+    expect(sloppy).toContain(192);
+  });
 });
