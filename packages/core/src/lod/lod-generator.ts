@@ -717,7 +717,8 @@ interface LockedPoints {
   every: boolean;
   /**
    * Per position-welded component (points joined by triangles) with triangles whose three points
-   * three or more vertices share each: half the longest side of the component's box, largest first.
+   * three or more vertices share each: half the longest side of the component's box, largest first
+   * (none where fewer than LOCKED_SHARE of the triangles are such: the floor is then 0).
    */
   halfSides: Float64Array;
   /** Those triangles, summed over the components in that order (cumulative[i]: components 0 to i). */
@@ -725,6 +726,9 @@ interface LockedPoints {
 }
 
 const LOCKED_POINTS = new WeakMap<LodSource, LockedPoints>();
+
+/** lockedPoints measures components only where at least this share of the triangles is locked. */
+const LOCKED_SHARE = 0.1;
 
 /**
  * The points meshoptimizer locks in `source` (made once per source). meshoptimizer
@@ -744,6 +748,23 @@ function lockedPoints(source: LodSource): LockedPoints {
   for (let i = 0; i < n; i++) count[remap[i]]++;
   let every = true;
   for (let i = 0; i < n && every; i++) if (count[remap[i]] < 3) every = false;
+  const idx = source.indices;
+  const isLocked = (t: number): boolean => {
+    const a = remap[idx[t]],
+      b = remap[idx[t + 1]],
+      c = remap[idx[t + 2]];
+    return a !== b && a !== c && b !== c && count[a] >= 3 && count[b] >= 3 && count[c] >= 3;
+  };
+  // Under LOCKED_SHARE of the triangles locked, the floor is taken as 0 (always a lower bound):
+  // no use of it could defer a call (simplifyToError needs a tenth of a big source), and a smooth
+  // mesh is spared the components.
+  let lockedTriangles = 0;
+  for (let t = 0; t < idx.length; t += 3) if (isLocked(t)) lockedTriangles++;
+  if (lockedTriangles < LOCKED_SHARE * (idx.length / 3)) {
+    found = { every, halfSides: new Float64Array(0), cumulative: new Float64Array(0) };
+    LOCKED_POINTS.set(source, found);
+    return found;
+  }
   const root = new Uint32Array(n);
   for (let i = 0; i < n; i++) root[i] = i;
   const find = (x: number): number => {
@@ -753,7 +774,6 @@ function lockedPoints(source: LodSource): LockedPoints {
     }
     return x;
   };
-  const idx = source.indices;
   for (let t = 0; t < idx.length; t += 3) {
     const a = find(remap[idx[t]]);
     for (let k = 1; k < 3; k++) {
@@ -782,7 +802,7 @@ function lockedPoints(source: LodSource): LockedPoints {
       if (x < box[s * 6 + k]) box[s * 6 + k] = x;
       if (x > box[s * 6 + 3 + k]) box[s * 6 + 3 + k] = x;
     }
-    if (a !== b && a !== c && b !== c && count[a] >= 3 && count[b] >= 3 && count[c] >= 3) locked[s]++;
+    if (isLocked(t)) locked[s]++;
   }
   const parts: [number, number][] = [];
   for (let s = 0; s < locked.length; s++)
