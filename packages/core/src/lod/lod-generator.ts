@@ -775,10 +775,13 @@ function lockedPoints(source: LodSource): LockedPoints {
     return x;
   };
   for (let t = 0; t < idx.length; t += 3) {
-    const a = find(remap[idx[t]]);
+    let a = find(remap[idx[t]]);
     for (let k = 1; k < 3; k++) {
       const b = find(remap[idx[t + k]]);
-      if (a !== b) root[Math.max(a, b)] = Math.min(a, b);
+      if (a !== b) {
+        root[Math.max(a, b)] = Math.min(a, b);
+        a = Math.min(a, b);
+      }
     }
   }
   // Each component's box (over its triangles' points) and its locked triangles.

@@ -378,6 +378,10 @@ describe('fallback cascade', () => {
     expect(atSmall).toBeLessThan(s.triangles);
     expect(attributesKeepAtLeast(s, 0.2, { simplifier }, 0)).toBeLessThan(atSmall);
     expect(attributesKeepAtLeast(s, 2, { simplifier }, 0)).toBe(0);
+    // A closed faceted sphere is one component (joined through its shared points, as meshoptimizer
+    // joins them), half a side of 1: every triangle stays at 0.9.
+    const closed = prepareLodSource({ faces: [facetedSphere(24)] });
+    expect(attributesKeepAtLeast(closed, 0.9, { simplifier }, 0)).toBe(closed.triangles);
     expect(attributesKeepAtLeast(s, 0.001, { simplifier, lock: new Uint8Array(s.positions.length / 3) }, 0)).toBe(0);
     fc.assert(
       fc.property(
