@@ -104,3 +104,29 @@ export function compactVertices(
   });
   return { positions: Float32Array.from(used), indices: out };
 }
+
+/**
+ * The connected components of `triangleCount` triangles over points 0 .. `vertexCount` - 1
+ * (union-find; `corner(t, k)` is triangle t's k-th point): a function giving each point's
+ * component root, the same for every point of one component.
+ */
+export function triangleComponents(
+  vertexCount: number,
+  triangleCount: number,
+  corner: (t: number, k: number) => number,
+): (point: number) => number {
+  const root = new Uint32Array(vertexCount);
+  for (let i = 0; i < vertexCount; i++) root[i] = i;
+  const find = (x: number): number => {
+    while (root[x] !== x) x = root[x] = root[root[x]];
+    return x;
+  };
+  for (let t = 0; t < triangleCount; t++) {
+    const a = find(corner(t, 0));
+    for (let k = 1; k < 3; k++) {
+      const b = find(corner(t, k));
+      if (a !== b) root[b] = a;
+    }
+  }
+  return find;
+}

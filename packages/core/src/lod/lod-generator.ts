@@ -39,6 +39,7 @@
 import { firstOfEqualKeys } from '../geometry/equal-keys.js';
 import { SlmeshError } from '../errors.js';
 import { emptyFace, sameLod } from '../geometry/object-geometry.js';
+import { triangleComponents } from '../geometry/indexed-mesh.js';
 import type { Face, MeshLod } from '../types.js';
 
 /** meshoptimizer's simplifier flags. */
@@ -765,25 +766,7 @@ function lockedPoints(source: LodSource): LockedPoints {
     LOCKED_POINTS.set(source, found);
     return found;
   }
-  const root = new Uint32Array(n);
-  for (let i = 0; i < n; i++) root[i] = i;
-  const find = (x: number): number => {
-    while (root[x] !== x) {
-      root[x] = root[root[x]];
-      x = root[x];
-    }
-    return x;
-  };
-  for (let t = 0; t < idx.length; t += 3) {
-    let a = find(remap[idx[t]]);
-    for (let k = 1; k < 3; k++) {
-      const b = find(remap[idx[t + k]]);
-      if (a !== b) {
-        root[Math.max(a, b)] = Math.min(a, b);
-        a = Math.min(a, b);
-      }
-    }
-  }
+  const find = triangleComponents(n, idx.length / 3, (t, k) => remap[idx[t * 3 + k]]);
   // Each component's box (over its triangles' points) and its locked triangles.
   const slot = new Int32Array(n).fill(-1);
   const box: number[] = [];
@@ -1147,15 +1130,13 @@ export function simplifyToError(
   if (modes.length === 0)
     throw new SlmeshError('USAGE', 'LOD generation: error mode needs at least one of attributes, no-normals, no-uvs');
   const make = () => simplifyLodSource(source, modes[0], 0, targetError, options);
+  // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
+  const reducedWell = (triangles: number) => source.triangles > 100_000 && triangles < 0.1 * source.triangles;
   // An 'attributes' first known to keep at least `floor` triangles (attributesKeepAtLeast) where
   // neither early return below could take it is made only when the reference leaves it in the running.
   const floor = modes.length > 1 && modes[0] === 'attributes' ? attributesKeepAtLeast(source, targetError, options) : 0;
-  let first = floor > 1 && !(source.triangles > 100_000 && floor < 0.1 * source.triangles) ? undefined : make();
-  if (first) {
-    if (modes.length === 1 || first.triangles <= 1) return first;
-    // A big source that reduced well is not checked against position-only (saves a pass on big meshes).
-    if (source.triangles > 100_000 && first.triangles < 0.1 * source.triangles) return first;
-  }
+  let first = floor > 1 && !reducedWell(floor) ? undefined : make();
+  if (first && (modes.length === 1 || first.triangles <= 1 || reducedWell(first.triangles))) return first;
   const referenceMode = modes[modes.length - 1];
   // The reference would be the same simplification: same triangles, and first stands.
   if (modes[0] === 'attributes' && drift >= 1 && sameAsAttributes(source, referenceMode, options))
@@ -1166,7 +1147,7 @@ export function simplifyToError(
   if (first && first.triangles <= room) return first;
   for (const mode of modes.slice(1, -1)) {
     const r = simplifyLodSource(source, mode, 0, targetError, options);
-    if (r.triangles <= drift * Math.max(1, reference.triangles)) return r;
+    if (r.triangles <= room) return r;
   }
   // Last, as the viewer does: sloppy, when even position-only simplification is stuck (small
   // closed parts it cannot collapse, like a bevelled box). Its error is an estimate; callers measure.

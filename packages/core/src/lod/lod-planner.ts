@@ -1634,7 +1634,7 @@ export class ObjectLodPlanner {
    * CC-0 ceiling fan at 2 m: a 79-triangle lowest 3 % smaller than the search's before snapping,
    * 16 % larger after, download weight 1.43 against 1.03); on a big source they cost the most (a
    * flat-shaded 1M-triangle Suzanne: a 335,870- and a 503,807-triangle medium simplified, measured
-   * and compressed against the search's 8,583, 6 s). Sloppy simplification merges vertices the
+   * and compressed against the search's 8,583; their simplification alone 5.3 s). Sloppy simplification merges vertices the
    * cascade keeps: its candidate is made whatever its target (the CC-0 radiator at 2 m: 160
    * triangles, 451 bytes, against the search's 142 triangles, 516 bytes). Without `ceiling`, only candidates within the
    * bound that keep the floor count. `ceiling` and Generate's LOD (its coverage, and

@@ -13,6 +13,7 @@
  */
 
 import { MAX_HULL_VERTICES, MAX_HULLS } from '../constants.js';
+import { triangleComponents } from '../geometry/indexed-mesh.js';
 import type { MeshLod } from '../types.js';
 
 /** Relative tolerance of the convexity test (of the piece's size). */
@@ -46,18 +47,7 @@ export function convexPieces(lod: MeshLod): Float32Array[] | undefined {
   if (nt === 0) return undefined;
 
   // 2. Components by union-find over each triangle's vertices.
-  const parent = Int32Array.from({ length: nv }, (_, i) => i);
-  const find = (a: number): number => {
-    while (parent[a] !== a) a = parent[a] = parent[parent[a]];
-    return a;
-  };
-  for (let t = 0; t < nt; t++) {
-    const a = find(tris[t * 3]);
-    for (let k = 1; k < 3; k++) {
-      const b = find(tris[t * 3 + k]);
-      if (a !== b) parent[b] = a;
-    }
-  }
+  const find = triangleComponents(nv, nt, (t, k) => tris[t * 3 + k]);
   const pieces = new Map<number, number[]>();
   for (let t = 0; t < nt; t++) {
     const r = find(tris[t * 3]);
