@@ -36,7 +36,15 @@
  */
 
 import type { Box3, Face, Hull, LodName, MeshLod, SlObject } from '../types.js';
-import { boxSize, emptyBox, growBox, isEmptyBox, lodBox, singleHullSource } from '../geometry/object-geometry.js';
+import {
+  boxSize,
+  emptyBox,
+  growBox,
+  isEmptyBox,
+  lodBox,
+  sameLod,
+  singleHullSource,
+} from '../geometry/object-geometry.js';
 import { convexHull, convexHullMesh } from '../physics/convex-hull.js';
 import { F_APPROXIMATELY_ZERO, MAX_HULL_VERTICES } from '../constants.js';
 
@@ -228,9 +236,39 @@ function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined 
 /**
  * A lower LOD with high's box, high's materials in high's order, each with a real triangle.
  * `box` is high's (lodBox), for a caller that conforms many LODs to one big high.
+ *
+ * Conforming a conformed LOD, or one that needs nothing, gives it back (the same object), and a
+ * LOD conformed again to the same high gives the same object as before. The steps are repeated until one
+ * adds no triangle, since a triangle of high added to a material without one can leave the box
+ * again (a LOD flat on an axis, centred there, gets its extent back: an LOD of the bundled lower
+ * cabinet missed its depth's sides by 0.2 mm until the writer conformed it a second time). So the
+ * LOD the planner measured is the one written, and priced once (measureMeshAsset remembers by
+ * object).
  */
 export function conformLod(high: MeshLod, lod: MeshLod, box: Box3 = lodBox(high)): MeshLod {
-  if (isEmptyBox(box)) return lod;
+  if (isEmptyBox(box) || CONFORMED.get(lod) === high) return lod;
+  const known = CONFORMED_FROM.get(lod);
+  if (known?.high === high) return known.out;
+  let out = lod;
+  for (let pass = 0; pass < 4; pass++) {
+    const step = conformOnce(high, out, box);
+    out = step.lod;
+    if (!step.added) break;
+  }
+  // A LOD that needed nothing is given back itself.
+  if (sameLod(out, lod)) out = lod;
+  CONFORMED.set(out, high);
+  CONFORMED_FROM.set(lod, { high, out });
+  return out;
+}
+
+/** Each LOD conformLod returned, with the high it conforms to. */
+const CONFORMED = new WeakMap<MeshLod, MeshLod>();
+/** What conformLod returned for a LOD, and for which high. */
+const CONFORMED_FROM = new WeakMap<MeshLod, { high: MeshLod; out: MeshLod }>();
+
+/** One pass of conformLod's steps; `added` when a triangle of high was added to a material. */
+function conformOnce(high: MeshLod, lod: MeshLod, box: Box3): { lod: MeshLod; added: boolean } {
   const tol = LOD_BOX_TOLERANCE * Math.max(...boxSize(box));
   // 1. High's material order; 2. clamped into high's box.
   const used = new Set<number>();
@@ -269,7 +307,10 @@ export function conformLod(high: MeshLod, lod: MeshLod, box: Box3 = lodBox(high)
     const t = largestTriangle(high, fi);
     if (t) add[fi].push(t);
   }
-  return { faces: faces.map((f, fi) => appendTriangles(f, high.faces[fi], add[fi])) };
+  return {
+    lod: { faces: faces.map((f, fi) => appendTriangles(f, high.faces[fi], add[fi])) },
+    added: add.some((a) => a.length > 0),
+  };
 }
 
 /** A triangle physics mesh with high's box (see the file comment). */

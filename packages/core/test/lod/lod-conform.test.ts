@@ -37,6 +37,19 @@ function randomSubLod(high: MeshLod, keep: boolean[], jitter: number[], order: n
   return { faces: order.map((i) => faces[i % faces.length]).filter((f, i, a) => a.indexOf(f) === i) };
 }
 
+/** A new object with copies of `lod`'s arrays. */
+function copyLod(lod: MeshLod): MeshLod {
+  return {
+    faces: lod.faces.map((f) => ({
+      ...f,
+      positions: f.positions.slice(),
+      indices: f.indices.slice(),
+      ...(f.normals ? { normals: f.normals.slice() } : {}),
+      ...(f.uvs ? { uvs: f.uvs.slice() } : {}),
+    })),
+  };
+}
+
 describe('conformLod', () => {
   it("property: any LOD (subset of high's triangles, jittered, materials reordered or missing) gets high's box and every material of high, in order, each with area", () => {
     const high = materialBox(2, 0.5, 1.2, 3);
@@ -49,6 +62,9 @@ describe('conformLod', () => {
         (keep, jitter, order) => {
           const lod = conformLod(high, randomSubLod(high, keep, jitter, order));
           expect(lod.faces.map((f) => f.material)).toEqual(high.faces.map((f) => f.material));
+          // Conformed once is conformed: the same object back, and a copy of it unchanged.
+          expect(conformLod(high, lod)).toBe(lod);
+          expect(conformLod(high, copyLod(lod))).toEqual(lod);
           expectSameBox(lodBox(high), lodBox(lod));
           for (const f of lod.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
           // Attributes stay consistent with the vertex count.
@@ -95,6 +111,32 @@ describe('conformLod', () => {
     }
     // Off the centre is what the uploader would move: a mismatch before conformance.
     expect(boxStretch(hb, lodBox(quad(0.7))).mismatch).toBe(true);
+  });
+
+  it("a flat LOD missing materials keeps high's box after the materials' triangles are added (they gave its flat axis an extent short of high's)", () => {
+    const high = materialBox(2, 0.5, 1.2, 3); // Red: the x sides, Green: y, Blue: z
+    const green = high.faces[1];
+    // Green's top side only (y = +0.25): flat on y, Red and Blue missing.
+    const corners: number[] = [];
+    for (let t = 0; t + 2 < green.indices.length; t += 3)
+      if ([0, 1, 2].every((c) => green.positions[green.indices[t + c] * 3 + 1] > 0))
+        for (let c = 0; c < 3; c++)
+          corners.push(...green.positions.subarray(green.indices[t + c] * 3, green.indices[t + c] * 3 + 3));
+    expect(corners.length).toBeGreaterThan(0);
+    const lod: MeshLod = {
+      faces: [
+        {
+          material: green.material,
+          positions: Float32Array.from(corners),
+          indices: Uint32Array.from(corners.slice(0, corners.length / 3).map((_, i) => i)),
+        },
+      ],
+    };
+    const out = conformLod(high, lod);
+    expectSameBox(lodBox(high), lodBox(out));
+    expect(boxStretch(lodBox(high), lodBox(out)).mismatch).toBe(false);
+    for (const f of out.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
+    expect(conformLod(high, copyLod(out))).toEqual(out);
   });
 
   it("leaves a LOD that already has high's box and materials as it is", () => {
