@@ -125,6 +125,8 @@ export interface Diagnostic {
 export type DeflateFn = ((data: Uint8Array, level: number) => Uint8Array) & {
   /** `deflate(data, level).length`, computed without the bytes. */
   deflatedLength?: (data: Uint8Array, level: number) => number;
+  /** A deflate this one returns the same bytes as (memoizeDeflate's, the one it wraps): lengths remembered for either serve both. */
+  same?: DeflateFn;
 };
 /** zlib (RFC 1950) decompression, injected likewise. */
 export type InflateFn = (data: Uint8Array) => Uint8Array;

@@ -50,5 +50,6 @@ export function memoizeDeflate(deflate: DeflateFn, maxEntries = 256, maxBytes = 
   };
   const memoized: DeflateFn = (data, level) => entryFor(data, level, true).output!;
   memoized.deflatedLength = (data, level) => entryFor(data, level, false).length;
+  memoized.same = deflate.same ?? deflate;
   return memoized;
 }

@@ -233,32 +233,6 @@ function normalizeLod(lod: MeshLod, n: UploadNormalization, what: string): MeshL
   };
 }
 
-/** The asset input moved into the unit frame of its high LOD, with that frame. */
-export function normalizeForUpload(input: MeshAssetInput): {
-  input: MeshAssetInput;
-  normalization: UploadNormalization;
-} {
-  const n = computeUploadNormalization(input.lods.high);
-  const lods: SlObject['lods'] = { high: normalizeLod(input.lods.high, n, 'high LOD') };
-  if (input.lods.medium) lods.medium = normalizeLod(input.lods.medium, n, 'medium LOD');
-  if (input.lods.low) lods.low = normalizeLod(input.lods.low, n, 'low LOD');
-  if (input.lods.lowest) lods.lowest = normalizeLod(input.lods.lowest, n, 'lowest LOD');
-  const out: MeshAssetInput = { lods };
-  if (input.physicsMesh) out.physicsMesh = normalizeLod(input.physicsMesh, n, 'physics mesh');
-  if (input.hull) {
-    checkFinite(input.hull, 'hull');
-    out.hull = normalizePoints(input.hull, n);
-  }
-  if (input.decomposition) {
-    out.decomposition = input.decomposition.map((h, i) => {
-      checkFinite(h, `decomposition hull ${i}`);
-      return normalizePoints(h, n);
-    });
-  }
-  if (input.submodelId !== undefined) out.submodelId = input.submodelId;
-  return { input: out, normalization: n };
-}
-
 // -------------------------------------------------------------------------------------------
 // 2. Quantisation
 // -------------------------------------------------------------------------------------------
@@ -489,29 +463,52 @@ export interface MeshAssetLlsd {
   normalization: UploadNormalization;
 }
 
-/** Step 1-4: normalise and build the block LLSD, before compression. */
-export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
-  // 1. Normalise everything into the high LOD's unit frame.
-  const { input: unit, normalization } = normalizeForUpload(input);
-  const blocks: Partial<Record<MeshBlockName, LlsdValue>> = {};
+/**
+ * Steps 1-3 without the LOD blocks made: each block's LLSD is made when asked for. An LOD or
+ * physics-mesh block names its `source` (the LOD as given, world frame): what measureMeshAsset
+ * remembers its compressed length by.
+ */
+interface MeshAssetPlan {
+  blocks: Partial<Record<MeshBlockName, { llsd: () => LlsdValue; source?: MeshLod }>>;
+  submodelId?: number;
+  normalization: UploadNormalization;
+  /** Written as each LOD face's NormalizedScale. */
+  normalizedScale: Vec3;
+}
+
+function planMeshAsset(input: MeshAssetInput): MeshAssetPlan {
+  // 1. Everything goes into the high LOD's unit frame (each LOD when its block is made).
+  const n = computeUploadNormalization(input.lods.high);
+  const blocks: MeshAssetPlan['blocks'] = {};
   let submodelId: number | undefined;
-  let physicsMesh = unit.physicsMesh;
+  let physicsMesh = input.physicsMesh;
 
   // 2. physics_convex; a decomposition replaces the physics mesh.
   if (
-    unit.submodelId !== undefined &&
-    (!Number.isInteger(unit.submodelId) || unit.submodelId < -0x80000000 || unit.submodelId > 0x7fffffff)
+    input.submodelId !== undefined &&
+    (!Number.isInteger(input.submodelId) || input.submodelId < -0x80000000 || input.submodelId > 0x7fffffff)
   ) {
-    throw new SlmeshError('INPUT_INVALID', `mesh asset: submodel id ${unit.submodelId} is not a 32-bit integer`);
+    throw new SlmeshError('INPUT_INVALID', `mesh asset: submodel id ${input.submodelId} is not a 32-bit integer`);
   }
-  const hasHull = (unit.hull?.length ?? 0) > 0;
-  const hasDecomposition = (unit.decomposition?.length ?? 0) > 0;
+  const hasHull = (input.hull?.length ?? 0) > 0;
+  const hasDecomposition = (input.decomposition?.length ?? 0) > 0;
   if (hasHull || hasDecomposition) {
-    blocks.physics_convex = encodeConvexBlock(unit.hull, unit.decomposition);
+    let hull: Hull | undefined;
+    if (input.hull) {
+      checkFinite(input.hull, 'hull');
+      hull = normalizePoints(input.hull, n);
+    }
+    const decomposition = input.decomposition?.map((h, i) => {
+      checkFinite(h, `decomposition hull ${i}`);
+      return normalizePoints(h, n);
+    });
+    const convex = encodeConvexBlock(hull, decomposition);
+    blocks.physics_convex = { llsd: () => convex };
     if (hasDecomposition) physicsMesh = undefined;
-  } else if (unit.submodelId) {
-    submodelId = unit.submodelId;
-    blocks.physics_convex = undefined; // an empty Decomposition: LLSD undefined, still zipped and written
+  } else if (input.submodelId) {
+    submodelId = input.submodelId;
+    // An empty Decomposition: LLSD undefined, still zipped and written.
+    blocks.physics_convex = { llsd: () => undefined };
     physicsMesh = undefined;
   }
 
@@ -525,24 +522,39 @@ export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
           const size = Math.fround(Math.fround(hb.max[k] - hb.min[k]) / Math.abs(fs[k] || 1));
           return Math.abs(size) < F_APPROXIMATELY_ZERO ? 1 : Math.fround(1 / Math.fround(1 / size));
         }) as Vec3)
-      : normalization.inverseScale;
+      : n.inverseScale;
+  const lodBlock = (source: MeshLod, what: string) => ({
+    source,
+    llsd: () => encodeLodBlock(normalizeLod(source, n, what), normalizedScale, what),
+  });
   for (const [lodName, blockName] of LOD_BLOCKS) {
-    const lod = unit.lods[lodName];
-    if (lod && lod.faces.length > 0) blocks[blockName] = encodeLodBlock(lod, normalizedScale, `${lodName} LOD`);
+    const lod = input.lods[lodName];
+    if (lod && lod.faces.length > 0) blocks[blockName] = lodBlock(lod, `${lodName} LOD`);
   }
-  if (physicsMesh && physicsMesh.faces.length > 0) {
-    blocks.physics_mesh = encodeLodBlock(physicsMesh, normalizedScale, 'physics mesh');
+  if (physicsMesh && physicsMesh.faces.length > 0) blocks.physics_mesh = lodBlock(physicsMesh, 'physics mesh');
+  const plan: MeshAssetPlan = { blocks, normalization: n, normalizedScale };
+  if (submodelId !== undefined) plan.submodelId = submodelId;
+  return plan;
+}
+
+/** Step 1-4: normalise and build the block LLSD, before compression. */
+export function buildMeshAssetLlsd(input: MeshAssetInput): MeshAssetLlsd {
+  const plan = planMeshAsset(input);
+  const blocks: Partial<Record<MeshBlockName, LlsdValue>> = {};
+  for (const name of MESH_BLOCK_ORDER) {
+    const block = plan.blocks[name];
+    if (block) blocks[name] = block.llsd();
   }
-  const result: MeshAssetLlsd = { blocks, normalization };
-  if (submodelId !== undefined) result.submodelId = submodelId;
+  const result: MeshAssetLlsd = { blocks, normalization: plan.normalization };
+  if (plan.submodelId !== undefined) result.submodelId = plan.submodelId;
   return result;
 }
 
 /** Encodes one mesh object as the viewer's uploader does (LLModel::writeModel, WRITE_BINARY). */
 export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): EncodedMeshAsset {
   const zipped: Uint8Array[] = [];
-  const { layout, header } = layOutMeshAsset(input, options, (data, level) => {
-    const z = options.deflate(data, level);
+  const { layout, header } = layOutMeshAsset(planMeshAsset(input), options.level ?? MESH_ZLIB_LEVEL, (block, level) => {
+    const z = options.deflate(writeLlsdBinary(block.llsd()), level);
     if (z.length > 0) zipped.push(z);
     return z.length;
   });
@@ -561,35 +573,64 @@ export function encodeMeshAsset(input: MeshAssetInput, options: MeshAssetOptions
  * encodeMeshAsset's layout (block sizes and offsets, header length, total length) without making
  * the asset: each block's compressed length comes from core's `deflatedLength` (no bytes when the
  * deflate can count them, as zlibNgDeflate can). The same numbers as encodeMeshAsset's.
+ *
+ * An LOD or physics-mesh block's length is remembered by the LOD object it was made from (meshes
+ * are never changed once made), with what else its bytes depend on: the normalisation, the
+ * NormalizedScale, the level and the deflate (one memoizeDeflate wraps counts as the one it
+ * wraps). Pricing a model again (the LOD budget's evaluations, the physics step, the report) makes
+ * only the blocks it has not made: 800 parts priced a dozen times made every block each time.
  */
 export function measureMeshAsset(input: MeshAssetInput, options: MeshAssetOptions): MeshAssetLayout {
-  return layOutMeshAsset(input, options, (data, level) => deflatedLength(options.deflate, data, level)).layout;
+  const deflate = options.deflate;
+  const level = options.level ?? MESH_ZLIB_LEVEL;
+  const plan = planMeshAsset(input);
+  const n = plan.normalization;
+  const frame = `${level} ${n.translation.join()} ${n.scale.join()} ${plan.normalizedScale.join()}`;
+  let byLod = BLOCK_LENGTHS.get(deflate.same ?? deflate);
+  if (!byLod) BLOCK_LENGTHS.set(deflate.same ?? deflate, (byLod = new WeakMap()));
+  const lengths = byLod;
+  return layOutMeshAsset(plan, level, (block) => {
+    const remembered = block.source ? lengths.get(block.source) : undefined;
+    const known = remembered?.get(frame);
+    if (known !== undefined) return known;
+    const size = deflatedLength(deflate, writeLlsdBinary(block.llsd()), level);
+    if (block.source) {
+      const m = remembered ?? new Map<string, number>();
+      if (m.size >= BLOCK_LENGTH_FRAMES) m.delete(m.keys().next().value!);
+      m.set(frame, size);
+      lengths.set(block.source, m);
+    }
+    return size;
+  }).layout;
 }
+
+/** Compressed LOD block lengths by deflate, LOD object and frame (measureMeshAsset). */
+const BLOCK_LENGTHS = new WeakMap<DeflateFn, WeakMap<MeshLod, Map<string, number>>>();
+/** Frames remembered per LOD object (an object priced at many sizes keeps the latest). */
+const BLOCK_LENGTH_FRAMES = 8;
 
 /** Step 4 of writeModel: each block compressed (`zipLength` gives its length), the header laid out and written. */
 function layOutMeshAsset(
-  input: MeshAssetInput,
-  options: MeshAssetOptions,
-  zipLength: (data: Uint8Array, level: number) => number,
+  plan: MeshAssetPlan,
+  level: number,
+  zipLength: (block: MeshAssetPlan['blocks'][MeshBlockName] & {}, level: number) => number,
 ): { layout: MeshAssetLayout; header: Uint8Array } {
-  const level = options.level ?? MESH_ZLIB_LEVEL;
-  const built = buildMeshAssetLlsd(input);
-
   // 4. zip_llsd each block, in file order, and lay out the header.
   const header: LlsdMap = {};
   const ranges: Partial<Record<MeshBlockName, MeshBlockRange>> = {};
   let offset = 0;
   for (const name of MESH_BLOCK_ORDER) {
-    if (!Object.hasOwn(built.blocks, name)) continue;
-    const size = zipLength(writeLlsdBinary(built.blocks[name]), level);
+    const block = plan.blocks[name];
+    if (!block) continue;
+    const size = zipLength(block, level);
     if (size === 0) continue; // zip_llsd failure: the viewer leaves the block out
     header[name] = { offset: llsdInt(offset), size: llsdInt(size) };
     ranges[name] = { offset, size };
     offset += size;
   }
-  if (built.submodelId !== undefined) header.submodel_id = llsdInt(built.submodelId);
+  if (plan.submodelId !== undefined) header.submodel_id = llsdInt(plan.submodelId);
   const headerBytes = writeLlsdBinary(header);
-  const n = built.normalization;
+  const n = plan.normalization;
   return {
     header: headerBytes,
     layout: {

@@ -20,6 +20,7 @@ import type { EncodedMeshAsset, MeshAssetInput, UploadNormalization } from '../.
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import type { DecodedFace } from '../../src/asset/mesh-asset-decode.js';
 import { zlibNgDeflate, zlibNgDeflatedLength } from '../../src/asset/zlib-ng-deflate.js';
+import { memoizeDeflate } from '../../src/asset/deflate-cache.js';
 import type { DeflateFn, Face, InflateFn, LodName, MeshLod } from '../../src/types.js';
 
 const deflate: DeflateFn = zlibNgDeflate;
@@ -228,6 +229,41 @@ describe('encodeMeshAsset: blocks and header', () => {
       expect(measureMeshAsset(input, { deflate: counted })).toEqual(layout);
       expect(layout.length).toBe(bytes.length);
     }
+  });
+
+  it('measureMeshAsset remembers an LOD block by its object and frame: priced again, only the new blocks are made', () => {
+    const made: number[] = [];
+    const counted: DeflateFn = (d, level) => zlibNgDeflate(d, level);
+    // (Lengths at level 9 whatever the level asked: the level test below counts calls only.)
+    counted.deflatedLength = (d) => {
+      made.push(d.length);
+      return zlibNgDeflatedLength(d, 9);
+    };
+    const high = lod(2);
+    const medium = lod(1.5);
+    const physicsMesh = lod(1);
+    const check = (input: MeshAssetInput, deflate: DeflateFn, blocksMade: number) => {
+      made.length = 0;
+      const { bytes: _b, ...layout } = encodeMeshAsset(input, { deflate: zlibNgDeflate });
+      expect(measureMeshAsset(input, { deflate })).toEqual(layout);
+      expect(made.length).toBe(blocksMade);
+    };
+    const input: MeshAssetInput = { lods: { high, medium }, physicsMesh, hull: tetra };
+    check(input, counted, 4); // physics_convex, medium, high, physics_mesh
+    check(input, counted, 1); // the convex block only (hulls are not remembered)
+    // A memoised deflate gives the bytes of the one it wraps: the lengths serve it too.
+    check(input, memoizeDeflate(counted), 1);
+    // The same LODs as other objects (a copy of the arrays) are made again, once.
+    const copy = { ...input, lods: { high: { faces: [...high.faces] }, medium } };
+    check(copy, counted, 2); // convex, the new high
+    // Another frame: a larger high moves medium's normalisation; the node's scale its NormalizedScale.
+    check({ lods: { high: lod(3), medium } }, counted, 2);
+    check({ ...input, frameScale: [2, 2, 2] }, counted, 4);
+    check({ ...input, frameScale: [2, 2, 2] }, counted, 1);
+    // Another level.
+    made.length = 0;
+    measureMeshAsset(input, { deflate: counted, level: 6 });
+    expect(made.length).toBe(4);
   });
 
   it('keeps the physics mesh beside a single hull, and omits absent and empty LODs', () => {
