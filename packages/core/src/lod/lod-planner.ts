@@ -2085,15 +2085,31 @@ export function geometryKeys(objects: readonly SlObject[]): { key: string; origi
   );
 }
 
+/**
+ * `lod` moved by `d`, its faces renamed by `material`: one object per move and renaming of one
+ * LOD object, so a copy priced again (the LOD budget prices every chain it tries, each copy of a
+ * geometry moved anew) is the same object and its remembered block lengths serve
+ * (measureMeshAsset).
+ */
 function translatedLod(lod: MeshLod, d: [number, number, number], material: Map<string, string>): MeshLod {
-  return {
+  const key = `${d.join()}\0${lod.faces.map((f) => material.get(f.material) ?? f.material).join('\0')}`;
+  let moved = TRANSLATED.get(lod);
+  if (!moved) TRANSLATED.set(lod, (moved = new Map()));
+  const known = moved.get(key);
+  if (known) return known;
+  const out: MeshLod = {
     faces: lod.faces.map((f) => {
       const positions = new Float32Array(f.positions.length);
       for (let i = 0; i < positions.length; i++) positions[i] = f.positions[i] + d[i % 3];
       return { ...f, material: material.get(f.material) ?? f.material, positions };
     }),
   };
+  moved.set(key, out);
+  return out;
 }
+
+/** translatedLod's copies by LOD, move and renaming. */
+const TRANSLATED = new WeakMap<MeshLod, Map<string, MeshLod>>();
 
 /**
  * A plan made for `source` (its result `planned`, at `plannedOrigin`), moved to `target` of the

@@ -8,6 +8,7 @@ import {
   generateChainFits,
   geometryKey,
   geometryKeys,
+  planFor,
   lodBlockBytes,
   ObjectLodPlanner,
   planModelLods,
@@ -597,6 +598,33 @@ describe('planObjectLods with quantize', () => {
     const bytes = (o: SlObject) => lodBlockBytes(o.lods.high, computeUploadNormalization(o.lods.high), deflate);
     expect(bytes(b)).toBe(bytes(a));
     expect(bytes(b)).toBeLessThan(lodBlockBytes(copy.lods.high, computeUploadNormalization(copy.lods.high), deflate));
+  });
+
+  it('moves a plan onto a copy once: asked again, the copy gets the same LOD objects (their prices remembered by object)', () => {
+    const torus = object('Torus', [vhacdMesh('torus1.obj')]);
+    const f = torus.lods.high.faces[0];
+    const moved = object('Moved', [
+      { ...f, material: 'Red', positions: f.positions.map((v, i) => (i % 3 === 0 ? v + 2 : v)) },
+    ]);
+    const [from, to] = geometryKeys([torus, moved]).map((k) => k.origin);
+    const planned = planObjectLods(torus, { simplifier, deflate });
+    const again = () => planFor(moved, to, torus, planned.object, from, planned.plan).object;
+    const a = again();
+    const b = again();
+    for (const name of ['medium', 'low', 'lowest'] as const) {
+      const lod = a.lods[name]!;
+      expect(b.lods[name]).toBe(lod);
+      expect(lod.faces[0].material).toBe('Red');
+      expect(lod.faces[0].positions[0] - planned.object.lods[name]!.faces[0].positions[0]).toBeCloseTo(
+        to[0] - from[0],
+        5,
+      );
+    }
+    // Another renaming of the same move is another copy.
+    const recoloured = object('Blue', [{ ...moved.lods.high.faces[0], material: 'Blue' }]);
+    const c = planFor(recoloured, to, torus, planned.object, from, planned.plan).object;
+    expect(c.lods.medium).not.toBe(a.lods.medium);
+    expect(c.lods.medium!.faces[0].material).toBe('Blue');
   });
 
   it("moves a kept high's positions though its silhouette coverage drops below 1 (it is the reference), not below the floor", () => {
