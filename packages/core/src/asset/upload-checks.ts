@@ -23,10 +23,9 @@ import {
   lodBox,
   lodTriangleCount,
   lodVertexCount,
-  objectBox,
 } from '../geometry/object-geometry.js';
 import { boxStretch } from '../lod/lod-conform.js';
-import type { Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
+import type { Box3, Diagnostic, Face, LodName, MeshLod, SlModel, SlObject } from '../types.js';
 import { LOD_NAMES } from '../types.js';
 import { isZeroAreaTriangle } from '../geometry/indexed-mesh.js';
 import { shortNumber } from '../format.js';
@@ -68,6 +67,38 @@ export function countDegenerateTriangles(lod: MeshLod): number {
   return n;
 }
 
+/** What checkObject reads of one LOD: its first face with bad data, and its box. */
+interface LodFacts {
+  /** The first face with non-finite vertex data or an index out of range (checked in that order). */
+  problem?: { code: 'non-finite-vertex' | 'bad-index'; material: string };
+  /** lodBox; not to be changed. */
+  box: Box3;
+}
+
+/**
+ * LodFacts, remembered by LOD object (meshes are never changed once made): the LOD budget checks
+ * every chain it tries, and the same LODs come back in each.
+ */
+function lodFacts(lod: MeshLod): LodFacts {
+  let facts = LOD_FACTS.get(lod);
+  if (facts) return facts;
+  facts = { box: lodBox(lod) };
+  for (const f of lod.faces) {
+    if (hasNonFinite(f.positions) || hasNonFinite(f.normals) || hasNonFinite(f.uvs)) {
+      facts.problem = { code: 'non-finite-vertex', material: f.material };
+      break;
+    }
+    if (badIndex(f)) {
+      facts.problem = { code: 'bad-index', material: f.material };
+      break;
+    }
+  }
+  LOD_FACTS.set(lod, facts);
+  return facts;
+}
+
+const LOD_FACTS = new WeakMap<MeshLod, LodFacts>();
+
 /**
  * Checks one object (a prim) of the model at its own size. An object over 64 m is not an error:
  * the uploader's Scale never takes it past 63.9 m (cost/upload-scale.ts caps the price's factors
@@ -83,17 +114,11 @@ export function checkObject(object: SlObject): Diagnostic[] {
   // 1. Geometry must be finite and indices in range.
   for (const lodName of LOD_NAMES) {
     const lod = object.lods[lodName];
-    if (!lod) continue;
-    for (const f of lod.faces) {
-      if (hasNonFinite(f.positions) || hasNonFinite(f.normals) || hasNonFinite(f.uvs)) {
-        add('error', 'non-finite-vertex', `${lodName} LOD has NaN or infinite vertex data (material ${f.material})`);
-        break;
-      }
-      if (badIndex(f)) {
-        add('error', 'bad-index', `${lodName} LOD has a triangle index out of range (material ${f.material})`);
-        break;
-      }
-    }
+    const problem = lod && lodFacts(lod).problem;
+    if (problem?.code === 'non-finite-vertex')
+      add('error', problem.code, `${lodName} LOD has NaN or infinite vertex data (material ${problem.material})`);
+    else if (problem)
+      add('error', problem.code, `${lodName} LOD has a triangle index out of range (material ${problem.material})`);
   }
   // 2. High is required and must have triangles.
   if (lodTriangleCount(high) === 0) add('error', 'no-high-lod', 'high LOD has no triangles');
@@ -143,7 +168,7 @@ export function checkObject(object: SlObject): Diagnostic[] {
           `${lodName} LOD has no triangles of material ${missing.join(', ')}; the official viewer does not keep placeholders, so later materials of that LOD show the wrong textures (Firestorm keeps them)`,
         );
       }
-      const stretch = boxStretch(lodBox(high), lodBox(lod));
+      const stretch = boxStretch(lodFacts(high).box, lodFacts(lod).box);
       if (stretch.mismatch)
         add(
           'warning',
@@ -161,7 +186,7 @@ export function checkObject(object: SlObject): Diagnostic[] {
     above = { name: lodName, lod };
   }
   // 5. Scale: under 1 cm on an axis, the prim is made 1 cm there.
-  const size = boxSize(objectBox(object));
+  const size = boxSize(lodFacts(high).box);
   if (lodTriangleCount(high) > 0 && size.some((s) => s < MIN_OBJECT_SCALE)) {
     add(
       'warning',
@@ -202,7 +227,7 @@ export function checkObject(object: SlObject): Diagnostic[] {
           : object.hull && object.hull.length >= 12
             ? growBox(emptyBox(), object.hull)
             : undefined;
-    const stretch = physicsBox && boxStretch(lodBox(high), physicsBox);
+    const stretch = physicsBox && boxStretch(lodFacts(high).box, physicsBox);
     if (stretch?.mismatch)
       add(
         'warning',

@@ -22,7 +22,17 @@ export function hashBytes(data: Uint8Array): number {
 /** True when the two byte arrays are equal, byte for byte. */
 export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  if (a.buffer === b.buffer && a.byteOffset === b.byteOffset) return true;
+  // Four bytes at a time where both start on a word (every typed array's own buffer does).
+  let i = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const words = a.length >> 2;
+    const wa = new Int32Array(a.buffer, a.byteOffset, words);
+    const wb = new Int32Array(b.buffer, b.byteOffset, words);
+    for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
+    i = words * 4;
+  }
+  for (; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
 
