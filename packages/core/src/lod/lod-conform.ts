@@ -238,9 +238,9 @@ function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined 
  * `box` is high's (lodBox), for a caller that conforms many LODs to one big high.
  *
  * Conforming a conformed LOD, or one that needs nothing, gives it back (the same object), and a
- * LOD conformed again to the same high gives the same object as before. The steps are repeated until one
- * adds no triangle, since a triangle of high added to a material without one can leave the box
- * again (a LOD flat on an axis, centred there, gets its extent back: an LOD of the bundled lower
+ * LOD conformed again to the same high gives the same object as before. Where triangles were
+ * added, a second pass moves vertices onto the sides again, since a triangle of high added to a
+ * material without one can leave the box (a LOD flat on an axis, centred there, gets its extent back: an LOD of the bundled lower
  * cabinet missed its depth's sides by 0.2 mm until the writer conformed it a second time). So the
  * LOD the planner measured is the one written, and priced once (measureMeshAsset remembers by
  * object).
@@ -249,12 +249,9 @@ export function conformLod(high: MeshLod, lod: MeshLod, box: Box3 = lodBox(high)
   if (isEmptyBox(box) || CONFORMED.get(lod) === high) return lod;
   const known = CONFORMED_FROM.get(lod);
   if (known?.high === high) return known.out;
-  let out = lod;
-  for (let pass = 0; pass < 4; pass++) {
-    const step = conformOnce(high, out, box);
-    out = step.lod;
-    if (!step.added) break;
-  }
+  // A second pass only moves vertices (it adds no triangle: conformMaxAddedTriangles holds).
+  const first = conformOnce(high, lod, box, true);
+  let out = first.added ? conformOnce(high, first.lod, box, false).lod : first.lod;
   // A LOD that needed nothing is given back itself.
   if (sameLod(out, lod)) out = lod;
   CONFORMED.set(out, high);
@@ -267,8 +264,11 @@ const CONFORMED = new WeakMap<MeshLod, MeshLod>();
 /** What conformLod returned for a LOD, and for which high. */
 const CONFORMED_FROM = new WeakMap<MeshLod, { high: MeshLod; out: MeshLod }>();
 
-/** One pass of conformLod's steps; `added` when a triangle of high was added to a material. */
-function conformOnce(high: MeshLod, lod: MeshLod, box: Box3): { lod: MeshLod; added: boolean } {
+/**
+ * One pass of conformLod's steps; `added` when a triangle of high was added to a material. With
+ * `adding` false, steps 1 to 3 without adding triangles.
+ */
+function conformOnce(high: MeshLod, lod: MeshLod, box: Box3, adding: boolean): { lod: MeshLod; added: boolean } {
   const tol = LOD_BOX_TOLERANCE * Math.max(...boxSize(box));
   // 1. High's material order; 2. clamped into high's box.
   const used = new Set<number>();
@@ -294,18 +294,18 @@ function conformOnce(high: MeshLod, lod: MeshLod, box: Box3): { lod: MeshLod; ad
   const missed = missedSides(box, lodBox({ faces }), tol).filter((side) => !flat.includes(side >> 1));
   if (missed.length > 0 && faces.some((f) => f.indices.length >= 3)) {
     snapToSides(faces, box, missed);
-  } else if (missed.length > 0) {
+  } else if (missed.length > 0 && adding) {
     const sides = sideTriangles(high, box);
     for (const side of missed) {
       const t = sides[side];
       if (t && !add[t.face].some((u) => u.a === t.a && u.b === t.b && u.c === t.c)) add[t.face].push(t);
     }
   }
-  // 4. Every material keeps a triangle with area.
-  for (let fi = 0; fi < faces.length; fi++) {
+  // 4. Every material keeps a triangle with area (a triangle, where high's has none with area).
+  for (let fi = 0; fi < faces.length && adding; fi++) {
     if (add[fi].length > 0 || faceHasArea(faces[fi], box)) continue;
     const t = largestTriangle(high, fi);
-    if (t) add[fi].push(t);
+    if (t && (t.area2 > minArea2(box) || faces[fi].indices.length < 3)) add[fi].push(t);
   }
   return {
     lod: { faces: faces.map((f, fi) => appendTriangles(f, high.faces[fi], add[fi])) },

@@ -5,6 +5,7 @@ import { convexHull } from '../../src/physics/convex-hull.js';
 import {
   conformHulls,
   conformLod,
+  conformMaxAddedTriangles,
   conformObject,
   conformPhysicsMesh,
   boxStretch,
@@ -136,6 +137,27 @@ describe('conformLod', () => {
     expectSameBox(lodBox(high), lodBox(out));
     expect(boxStretch(lodBox(high), lodBox(out)).mismatch).toBe(false);
     for (const f of out.faces) expect(faceHasArea(f, lodBox(high))).toBe(true);
+    expect(conformLod(high, copyLod(out))).toEqual(out);
+  });
+
+  it('adds at most conformMaxAddedTriangles, once, where high has materials of zero-area triangles only', () => {
+    const quad: Face = {
+      material: 'A',
+      positions: Float32Array.from([0, 0, 0, 1, 0, 0, 1, 1, 0, 0, 1, 0.5]),
+      indices: Uint32Array.from([0, 1, 2, 0, 2, 3]),
+    };
+    // Seven materials of one collinear triangle each, inside the quad's box.
+    const line = (m: number): Face => ({
+      material: `L${m}`,
+      positions: Float32Array.from([0.1, 0.1 * m, 0.1, 0.5, 0.1 * m, 0.1, 0.9, 0.1 * m, 0.1]),
+      indices: Uint32Array.from([0, 1, 2]),
+    });
+    const high: MeshLod = { faces: [quad, ...[1, 2, 3, 4, 5, 6, 7].map(line)] };
+    const lod: MeshLod = { faces: [quad] };
+    const out = conformLod(high, lod);
+    const triangles = (l: MeshLod) => l.faces.reduce((n, f) => n + f.indices.length / 3, 0);
+    expect(triangles(out) - triangles(lod)).toBe(7);
+    expect(triangles(out) - triangles(lod)).toBeLessThanOrEqual(conformMaxAddedTriangles(high));
     expect(conformLod(high, copyLod(out))).toEqual(out);
   });
 
