@@ -26,7 +26,7 @@ export function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   // Four bytes at a time where both start on a word (every typed array's own buffer does).
   let i = 0;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const words = a.length >> 2;
+    const words = Math.floor(a.length / 4);
     const wa = new Int32Array(a.buffer, a.byteOffset, words);
     const wb = new Int32Array(b.buffer, b.byteOffset, words);
     for (let w = 0; w < words; w++) if (wa[w] !== wb[w]) return false;
