@@ -586,9 +586,9 @@ export function measureMeshAsset(input: MeshAssetInput, options: MeshAssetOption
   const plan = planMeshAsset(input);
   const n = plan.normalization;
   const frame = `${level} ${n.translation.join()} ${n.scale.join()} ${plan.normalizedScale.join()}`;
-  let byLod = BLOCK_LENGTHS.get(deflate.same ?? deflate);
-  if (!byLod) BLOCK_LENGTHS.set(deflate.same ?? deflate, (byLod = new WeakMap()));
-  const lengths = byLod;
+  const base = deflate.same ?? deflate;
+  const lengths = BLOCK_LENGTHS.get(base) ?? new WeakMap<MeshLod, Map<string, number>>();
+  BLOCK_LENGTHS.set(base, lengths);
   return layOutMeshAsset(plan, level, (block) => {
     const remembered = block.source ? lengths.get(block.source) : undefined;
     const known = remembered?.get(frame);

@@ -245,24 +245,24 @@ function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined 
  * LOD the planner measured is the one written, and priced once (measureMeshAsset remembers by
  * object).
  */
-export function conformLod(high: MeshLod, lod: MeshLod, box: Box3 = lodBox(high)): MeshLod {
-  if (isEmptyBox(box) || CONFORMED.get(lod) === high) return lod;
-  const known = CONFORMED_FROM.get(lod);
+export function conformLod(high: MeshLod, lod: MeshLod, highBox?: Box3): MeshLod {
+  const known = CONFORMED.get(lod);
   if (known?.high === high) return known.out;
+  // (High's box only when the LOD is not known: a big high's is a pass over all its points.)
+  const box = highBox ?? lodBox(high);
+  if (isEmptyBox(box)) return lod;
   // A second pass only moves vertices (it adds no triangle: conformMaxAddedTriangles holds).
   const first = conformOnce(high, lod, box, true);
   let out = first.added ? conformOnce(high, first.lod, box, false).lod : first.lod;
   // A LOD that needed nothing is given back itself.
   if (sameLod(out, lod)) out = lod;
-  CONFORMED.set(out, high);
-  CONFORMED_FROM.set(lod, { high, out });
+  CONFORMED.set(lod, { high, out });
+  CONFORMED.set(out, { high, out });
   return out;
 }
 
-/** Each LOD conformLod returned, with the high it conforms to. */
-const CONFORMED = new WeakMap<MeshLod, MeshLod>();
-/** What conformLod returned for a LOD, and for which high. */
-const CONFORMED_FROM = new WeakMap<MeshLod, { high: MeshLod; out: MeshLod }>();
+/** What conformLod returned for a LOD (and for what it returned: itself), and for which high. */
+const CONFORMED = new WeakMap<MeshLod, { high: MeshLod; out: MeshLod }>();
 
 /**
  * One pass of conformLod's steps; `added` when a triangle of high was added to a material. With
