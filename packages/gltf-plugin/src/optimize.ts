@@ -500,8 +500,9 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
           message: `joined into ${k === 1 ? 'one object' : `${k} objects`}, these ${n} objects would cost less (every prim costs at least 0.5 of server weight): ${prices}; --merge-objects joins them`,
         });
       } else if (writeJoin) {
-        const why =
-          now >= was
+        const why = other.physicsSkipped
+          ? `their download weight alone would be ${other.after.linkset.streaming.toFixed(3)}, not lower than the land impact apart, ${was.toFixed(3)} (their physics was not built)`
+          : now >= was
             ? `their land impact would be ${now.toFixed(3)}, not lower than ${was.toFixed(3)}`
             : `a LOD would show ${worst(other).toFixed(2)} px of error, over the ${allowed.toFixed(2)} px they show apart`;
         done.after.diagnostics.unshift({
@@ -637,7 +638,12 @@ async function planAndWrite(
      */
     writeUnder?: number;
   },
-): Promise<Pick<OptimizeResult, 'files' | 'model' | 'plans' | 'budget' | 'after'>> {
+): Promise<
+  Pick<OptimizeResult, 'files' | 'model' | 'plans' | 'budget' | 'after'> & {
+    /** True when step 4a left the physics out: the land impact is at least `after.linkset.streaming`. */
+    physicsSkipped?: boolean;
+  }
+> {
   const { simplifier, deflate, io, logger, progress, scaleFactors, input } = ctx;
   // 3. LODs.
   progress('lods', 0, read.model.objects.length);
@@ -657,7 +663,23 @@ async function planAndWrite(
 
   // 4. Physics hook, object by object, on the highs as written (physics is conformed to them).
   let model = conformHighs(lods.model, read.model);
-  if (o.physics) {
+  // 4a. A candidate written only under a land impact (a join) whose download weight alone is not
+  //     under it cannot be taken whatever its physics: the hook (a 1M-triangle join's physics, a
+  //     second of CPU and the run's largest memory) is not run, and the caller is told the land
+  //     impact is at least that download weight.
+  const report = (m: SlModel) =>
+    reportModel({ model: m, diagnostics: [] }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
+  /** The report of `model` as it stands, once made: step 6's "after" (the sibling files' names added). */
+  let priced: FileReport | undefined;
+  let physicsSkipped = false;
+  if (o.physics && ctx.writeUnder !== undefined) {
+    const unphysical = report(conformModel(model));
+    if (unphysical.linkset.streaming >= ctx.writeUnder) {
+      physicsSkipped = true;
+      priced = unphysical;
+    }
+  }
+  if (o.physics && !physicsSkipped) {
     const objects = [...model.objects];
     const hook = o.physics;
     const run = async (pass: 1 | 2) => {
@@ -693,10 +715,6 @@ async function planAndWrite(
   //    step 4), then the sibling files.
   model = conformModel(model);
   let plans = lods.plans;
-  const report = (m: SlModel) =>
-    reportModel({ model: m, diagnostics: [] }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
-  /** The report of `model` as it stands, once made: step 6's "after" (the sibling files' names added). */
-  let priced: FileReport | undefined;
 
   // 5b. Where physics or server weight sets the land impact, the download weight it leaves buys
   //     sharper LODs (a join only priced for a tip is not sharpened: it would not change its
@@ -705,7 +723,7 @@ async function planAndWrite(
   let sharpened: LodSharpening | undefined;
   let write = ctx.write !== false;
   if (write && ctx.writeUnder !== undefined) {
-    priced = report(model);
+    priced ??= report(model);
     write = priced.linkset.landImpact < ctx.writeUnder;
   }
   if (o.sharpen !== false && !lods.budget && write && plans.length > 0) {
@@ -784,5 +802,6 @@ async function planAndWrite(
     plans,
     ...(lods.budget ? { budget: lods.budget } : {}),
     after,
+    ...(physicsSkipped ? { physicsSkipped } : {}),
   };
 }

@@ -423,6 +423,56 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     expect(chair.after.diagnostics.some((d) => d.code === 'objects-merged')).toBe(false);
   }, 90_000);
 
+  it('a join whose download weight alone is not under the land impact apart is not given physics (two Suzannes 40 m apart)', async () => {
+    // Joined, the two heads make one 42 m object whose LODs keep their detail out to hundreds of
+    // metres: its download weight (about 13) is over the pair's land impact apart (about 11), which
+    // a decomposition of one hull of about 140 vertices (physics weight 0.04 x 143 = 5.72 each) sets
+    // over their download weight.
+    const doc = await io.read(asset('suzanne.glb'));
+    const [first] = doc.getRoot().listNodes();
+    const second = doc.createNode('Far').setMesh(first.getMesh()).setTranslation([40, 0, 0]);
+    doc.getRoot().listScenes()[0].addChild(second);
+    mkdirSync(out(''), { recursive: true });
+    await io.write(out('two-suzannes.glb'), doc);
+    const names: string[] = [];
+    // 200 points on a sphere (a Fibonacci lattice), stretched onto high's box when written.
+    const sphere = new Float32Array(200 * 3);
+    for (let i = 0; i < 200; i++) {
+      const z = 1 - (2 * i + 1) / 200;
+      const r = Math.sqrt(1 - z * z);
+      const a = i * Math.PI * (3 - Math.sqrt(5));
+      sphere.set([r * Math.cos(a), r * Math.sin(a), z], 3 * i);
+    }
+    const hull = (object: SlObject) => ({ ...object, decomposition: [sphere] });
+    const r = await optimizeFile(out('two-suzannes.glb'), {
+      output: out('two-suzannes-out.glb'),
+      mergeObjects: true,
+      physics: (object: SlObject) => {
+        names.push(object.name);
+        return hull(object);
+      },
+    });
+    expect(r.model.objects).toHaveLength(2);
+    expect(r.after.linkset.dominant).toBe('physics');
+    // Physics was built for the two parts only, not for the join.
+    expect(names).toEqual(r.model.objects.map((o) => o.name));
+    const kept = r.after.diagnostics.find((d) => d.code === 'objects-kept')?.message ?? '';
+    const said = kept.match(
+      /their download weight alone would be (\d+\.\d+), not lower than the land impact apart, (\d+\.\d+) \(their physics was not built\)$/,
+    );
+    expect(said, kept).not.toBeNull();
+    const [download, apart] = [Number(said?.[1]), Number(said?.[2])];
+    expect(apart).toBeCloseTo(r.after.linkset.landImpact, 3);
+    expect(download).toBeGreaterThanOrEqual(apart);
+    // What is written is what the parts apart give.
+    const apartOnly = await optimizeFile(out('two-suzannes.glb'), {
+      output: out('two-suzannes-apart.glb'),
+      mergeObjects: false,
+      physics: hull,
+    });
+    expect(r.files.map((f) => f.data)).toEqual(apartOnly.files.map((f) => f.data));
+  }, 90_000);
+
   it("a join that fails to price never costs 'suggest' its output; a cancel still ends the run", async () => {
     // The hook fails on the joined object only (the 7th call): apart, the six parts are fine.
     const failing = (error: Error) => {
