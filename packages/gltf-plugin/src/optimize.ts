@@ -394,7 +394,9 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
 
   // 1. Read, and refuse what cannot be made into LODs.
   progress('read', 0, 1);
-  const read = await readInput(input, o.io, o.siblings, o.importer, o.inputLimit);
+  // (Let: step 7 lets go of the input once the join is made from it.)
+  let read: InputRead | undefined = await readInput(input, o.io, o.siblings, o.importer, o.inputLimit);
+  const inputs = read.files;
   progress('read', 1, 1);
   read.doc.setLogger(logger);
   for (const d of checkModel(read.model)) {
@@ -442,6 +444,9 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
       ? `apart they are ${link.prims} prims, and a linkset holds at most ${link.maxPrims}`
       : 'every prim costs at least 0.5 of server weight';
     const joined = await mergedInput(read, input, o.importer, o.inputLimit, scaleFactors);
+    // Nothing below reads the input again: its document, objects and nodes (the parts apart, as
+    // read) go before the join's plan, the run's largest (the 800 parts: 1.81 -> 1.60 GB peak).
+    read = undefined;
     if ('reason' in joined) {
       logger.info(`optimize: ${input}: objects not joined: ${joined.reason}.`);
       if (writeJoin)
@@ -467,7 +472,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
         if (writeJoin || (e as Error)?.name === 'AbortError') throw e;
         logger.warn(`optimize: ${input}: the objects could not be priced joined: ${(e as Error)?.message ?? e}`);
         progress('join', 1, 1);
-        return { ...done, before, diagnostics, inputs: read.files };
+        return { ...done, before, diagnostics, inputs };
       }
       progress('join', 1, 1);
       const was = done.after.linkset.landImpact;
@@ -513,7 +518,7 @@ export async function optimizeFile(input: string, options: OptimizeOptions): Pro
       }
     }
   }
-  return { ...done, before, diagnostics, inputs: read.files };
+  return { ...done, before, diagnostics, inputs };
 }
 
 /**
