@@ -668,14 +668,14 @@ async function planAndWrite(
 
   // 4. Physics hook, object by object, on the highs as written (physics is conformed to them).
   let model = conformHighs(lods.model, read.model);
-  // 4a. A candidate written only under a land impact (a join) whose download weight alone is not
-  //     under it cannot be taken whatever its physics: the hook (a 1M-triangle join's physics, a
-  //     second of CPU and the run's largest memory) is not run, and the caller is told the land
-  //     impact is at least that download weight.
   const report = (m: SlModel) =>
     reportModel({ model: m, diagnostics: [] }, o.output, { deflate, lodFactor: o.lodFactor, size: o.size }).report;
   /** The report of `model` as it stands, once made: step 6's "after" (the sibling files' names added). */
   let priced: FileReport | undefined;
+  // 4a. A candidate written only under a land impact (a join) whose download weight alone is not
+  //     under it cannot be taken whatever its physics: the hook (a 1M-triangle join's physics, a
+  //     second of CPU and the run's largest memory) is not run, and the caller is told the land
+  //     impact is at least that download weight.
   let physicsSkipped = false;
   if (o.physics && ctx.writeUnder !== undefined) {
     const unphysical = report(conformModel(model));

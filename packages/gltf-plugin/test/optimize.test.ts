@@ -443,13 +443,13 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
       const a = i * Math.PI * (3 - Math.sqrt(5));
       sphere.set([r * Math.cos(a), r * Math.sin(a), z], 3 * i);
     }
-    const hull = (object: SlObject) => ({ ...object, decomposition: [sphere] });
+    const oneHull = (object: SlObject) => ({ ...object, decomposition: [sphere] });
     const r = await optimizeFile(out('two-suzannes.glb'), {
       output: out('two-suzannes-out.glb'),
       mergeObjects: true,
       physics: (object: SlObject) => {
         names.push(object.name);
-        return hull(object);
+        return oneHull(object);
       },
     });
     expect(r.model.objects).toHaveLength(2);
@@ -468,7 +468,7 @@ describe('optimizeFile: joining objects (mergeObjects)', () => {
     const apartOnly = await optimizeFile(out('two-suzannes.glb'), {
       output: out('two-suzannes-apart.glb'),
       mergeObjects: false,
-      physics: hull,
+      physics: oneHull,
     });
     expect(r.files.map((f) => f.data)).toEqual(apartOnly.files.map((f) => f.data));
   }, 90_000);

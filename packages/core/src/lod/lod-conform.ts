@@ -240,10 +240,10 @@ function largestTriangle(high: MeshLod, fi: number): SourceTriangle | undefined 
  * Conforming a conformed LOD, or one that needs nothing, gives it back (the same object), and a
  * LOD conformed again to the same high gives the same object as before. Where triangles were
  * added, a second pass moves vertices onto the sides again, since a triangle of high added to a
- * material without one can leave the box (a LOD flat on an axis, centred there, gets its extent back: an LOD of the bundled lower
- * cabinet missed its depth's sides by 0.2 mm until the writer conformed it a second time). So the
- * LOD the planner measured is the one written, and priced once (measureMeshAsset remembers by
- * object).
+ * material without one can leave the box (a LOD flat on an axis, centred there, gets its extent
+ * back: an LOD of the bundled lower cabinet missed its depth's sides by 0.2 mm until the writer
+ * conformed it a second time). So the LOD the planner measured is the one written, and priced
+ * once (measureMeshAsset remembers by object).
  */
 export function conformLod(high: MeshLod, lod: MeshLod, highBox?: Box3): MeshLod {
   const known = CONFORMED.get(lod);
