@@ -152,6 +152,9 @@ export {
   type LodFallback,
   planObjectLods,
   planModelLods,
+  modelGeometries,
+  assembleModelPlans,
+  type ModelGeometries,
   VIEWER_BOUND_MARGIN,
 } from './lod/lod-planner.js';
 export {

@@ -2150,22 +2150,65 @@ export function planFor(
   return { object: { ...target, lods }, plan: { ...plan, name: target.name, diagnostics } };
 }
 
-/** Plans every object of a model with the same pixel bound (objects of identical geometry are planned once). */
-export function planModelLods(model: SlModel, options: LodPlanOptions): { model: SlModel; plans: ObjectLodPlan[] } {
+/** A model's objects by geometry (geometryKeys): each object's key and origin, and the first object of each key, in order. */
+export interface ModelGeometries {
+  keys: { key: string; origin: [number, number, number] }[];
+  /** Index of the first object of each distinct geometry: the objects planModelLods plans (the rest are copies). */
+  firsts: number[];
+}
+
+export function modelGeometries(objects: readonly SlObject[]): ModelGeometries {
+  const keys = geometryKeys(objects);
+  const seen = new Set<string>();
+  const firsts: number[] = [];
+  keys.forEach(({ key }, i) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    firsts.push(i);
+  });
+  return { keys, firsts };
+}
+
+/**
+ * The model's plan from its distinct geometries' plans: `planOf(i)` for each index of
+ * `geometries.firsts` (called once each, in order), every copy placed and renamed from its
+ * geometry's first (planFor). planModelLods plans them here; a caller that planned them
+ * elsewhere (in worker threads: @slmesh/gltf-plugin) gives their results and gets the same model.
+ */
+export function assembleModelPlans(
+  model: SlModel,
+  geometries: ModelGeometries,
+  planOf: (index: number) => { object: SlObject; plan: ObjectLodPlan },
+  onObjectPlanned?: (done: number, total: number) => void,
+): { model: SlModel; plans: ObjectLodPlan[] } {
   const done = new Map<
     string,
     { source: SlObject; object: SlObject; plan: ObjectLodPlan; origin: [number, number, number] }
   >();
-  const keys = geometryKeys(model.objects);
   const results = model.objects.map((obj, i) => {
-    const { key, origin } = keys[i];
+    const { key, origin } = geometries.keys[i];
     const seen = done.get(key);
-    const r = seen
-      ? planFor(obj, origin, seen.source, seen.object, seen.origin, seen.plan)
-      : planObjectLods(obj, options);
+    const r = seen ? planFor(obj, origin, seen.source, seen.object, seen.origin, seen.plan) : planOf(i);
     if (!seen) done.set(key, { ...r, source: obj, origin });
-    options.onObjectPlanned?.(i + 1, model.objects.length);
+    onObjectPlanned?.(i + 1, model.objects.length);
     return r;
   });
   return { model: { ...model, objects: results.map((r) => r.object) }, plans: results.map((r) => r.plan) };
+}
+
+/**
+ * Plans every object of a model with the same pixel bound (objects of identical geometry are
+ * planned once; `geometries`: the model's, when the caller has them already).
+ */
+export function planModelLods(
+  model: SlModel,
+  options: LodPlanOptions,
+  geometries: ModelGeometries = modelGeometries(model.objects),
+): { model: SlModel; plans: ObjectLodPlan[] } {
+  return assembleModelPlans(
+    model,
+    geometries,
+    (i) => planObjectLods(model.objects[i], options),
+    options.onObjectPlanned,
+  );
 }
