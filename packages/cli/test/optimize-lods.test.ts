@@ -4,7 +4,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -159,6 +159,18 @@ describe('slmesh optimize: the high LOD and triangle budgets', () => {
       keepHigh: true,
       highDistance: 3,
     });
+  });
+
+  it('--jobs: a whole number of threads, 1 or more, else a usage error (exit 2, one line, nothing written)', () => {
+    expect(optimizeOptionsFrom({ output: 'o.glb', jobs: '2' }).jobs).toBe(2);
+    expect(optimizeOptionsFrom({ output: 'o.glb' }).jobs).toBeUndefined();
+    for (const bad of ['0', '-1', '1.5', 'two', ''])
+      expect(() => optimizeOptionsFrom({ output: 'o.glb', jobs: bad })).toThrow(/--jobs takes a whole number/);
+    const dir = mkdtempSync(join(tmpdir(), 'slmesh-jobs-'));
+    const r = slmesh('optimize', asset('chair.glb'), '-o', join(dir, 'o.glb'), '--jobs', '0');
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toEqual(['slmesh: --jobs takes a whole number of threads, 1 or more, got "0"']);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
 

@@ -57,7 +57,7 @@ import { reportModel, type FileReport, type SizeRequest } from './report.js';
 import {
   conformHighs,
   conformModel,
-  generateModelLods,
+  generateModelLodsWith,
   modelScaleFactors,
   SL_LODS_DEFAULTS,
   sharpenModelLods,
@@ -68,6 +68,7 @@ import {
 } from './sl-lods.js';
 import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
 import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
+import { planModelLodsWithWorkers } from './lod-workers.js';
 import { assignDefaults } from '@slmesh/core';
 
 /** What the physics hook is told about the object it is given. */
@@ -168,6 +169,13 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * physics build is not worth seconds on a big model). Default: false (the CLI's: true).
    */
   strictAlternative?: boolean;
+  /**
+   * Worker threads planning LODs, each distinct geometry on one (lod-workers.ts; the same files as
+   * planned in this thread). Default: the machine's available parallelism, at most
+   * LOD_WORKERS_MAX, when the geometries other than the biggest have LOD_WORKERS_MIN_TRIANGLES or
+   * more and the simplifier, deflate and triangle order are the defaults; 1: in this thread.
+   */
+  jobs?: number;
   /**
    * Where the land impact is set by physics or server weight, not by the LODs' download weight,
    * and a LOD went past `maxErrorPx` (following the viewer's own LOD, or made by a fallback): plan
@@ -653,13 +661,13 @@ async function planAndWrite(
   // 3. LODs.
   progress('lods', 0, read.model.objects.length);
   const reorderTriangles = o.reorderTriangles ?? (await meshoptTriangleOrder());
-  const lods = generateModelLods(read.model, {
-    ...o,
-    simplifier,
-    deflate,
-    reorderTriangles,
-    onObjectPlanned: (done, total) => progress('lods', done, total),
-  });
+  // Distinct geometries on worker threads where that pays (lod-workers.ts), the same plans.
+  const defaults = { simplifier: !o.simplifier, deflate: !o.deflate, reorderTriangles: !o.reorderTriangles };
+  const lods = await generateModelLodsWith(
+    read.model,
+    { ...o, simplifier, deflate, reorderTriangles, onObjectPlanned: (done, total) => progress('lods', done, total) },
+    async (m, planOptions) => planModelLodsWithWorkers(m, planOptions, defaults, o.jobs),
+  );
   progress('lods', read.model.objects.length, read.model.objects.length);
   for (const p of lods.plans)
     logger.info(

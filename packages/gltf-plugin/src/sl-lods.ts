@@ -196,15 +196,30 @@ function lodPlanSettings(
   return { scale, planOptions };
 }
 
+type ModelLods = { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary };
+
 /**
- * Generates LODs for every object of a model (see {@link slLods}); objects with authored LODs
- * are kept as they are with `keepAuthoredLods`. Exposed for pipelines that hold a model already.
- * @hidden
+ * What plans the objects generateModelLods has to plan: core planModelLods, or one that plans
+ * them elsewhere and gives the same result (lod-workers.ts: worker threads).
  */
-export function generateModelLods(
+export type ModelPlanner = (
+  model: SlModel,
+  options: LodPlanOptions,
+) => Promise<{ model: SlModel; plans: ObjectLodPlan[] }>;
+
+/**
+ * generateModelLods in two halves around the planning itself: the budget mode's result at once,
+ * or the model and options to plan and what makes the result from the plan.
+ */
+function lodRun(
   model: SlModel,
   options: Omit<SlLodsOptions, 'onPlans'>,
-): { model: SlModel; plans: ObjectLodPlan[]; budget?: LodBudgetSummary } {
+):
+  | { result: ModelLods }
+  | {
+      plan: { model: SlModel; options: LodPlanOptions };
+      finish: (planned: { model: SlModel; plans: ObjectLodPlan[] }) => ModelLods;
+    } {
   const o = assignDefaults(SL_LODS_DEFAULTS, options);
   const { scale, planOptions } = lodPlanSettings(model, o);
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
@@ -219,22 +234,48 @@ export function generateModelLods(
     });
     const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
     return {
-      model: { ...model, objects },
-      plans: r.plans.filter((_, i) => !keep(model.objects[i])),
-      budget: {
-        targetLandImpact: o.targetLandImpact,
-        fits: r.fits,
-        maxErrorPx: r.maxErrorPx,
-        landImpact: r.landImpact,
-        floorLandImpact: r.floorLandImpact,
+      result: {
+        model: { ...model, objects },
+        plans: r.plans.filter((_, i) => !keep(model.objects[i])),
+        budget: {
+          targetLandImpact: o.targetLandImpact,
+          fits: r.fits,
+          maxErrorPx: r.maxErrorPx,
+          landImpact: r.landImpact,
+          floorLandImpact: r.floorLandImpact,
+        },
       },
     };
   }
-  const planned = planModelLods({ objects: model.objects.filter((obj) => !keep(obj)) }, planOptions);
-  if (planned.plans.length === 0) o.onObjectPlanned?.(0, 0);
-  let next = 0;
-  const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
-  return { model: { ...model, objects }, plans: planned.plans };
+  return {
+    plan: { model: { objects: model.objects.filter((obj) => !keep(obj)) }, options: planOptions },
+    finish: (planned) => {
+      if (planned.plans.length === 0) o.onObjectPlanned?.(0, 0);
+      let next = 0;
+      const objects = model.objects.map((obj) => (keep(obj) ? obj : planned.model.objects[next++]));
+      return { model: { ...model, objects }, plans: planned.plans };
+    },
+  };
+}
+
+/**
+ * Generates LODs for every object of a model (see {@link slLods}); objects with authored LODs
+ * are kept as they are with `keepAuthoredLods`. Exposed for pipelines that hold a model already.
+ * @hidden
+ */
+export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, 'onPlans'>): ModelLods {
+  const run = lodRun(model, options);
+  return 'result' in run ? run.result : run.finish(planModelLods(run.plan.model, run.plan.options));
+}
+
+/** {@link generateModelLods} with the objects planned by `planner` (optimize's worker threads). @hidden */
+export async function generateModelLodsWith(
+  model: SlModel,
+  options: Omit<SlLodsOptions, 'onPlans'>,
+  planner: ModelPlanner,
+): Promise<ModelLods> {
+  const run = lodRun(model, options);
+  return 'result' in run ? run.result : run.finish(await planner(run.plan.model, run.plan.options));
 }
 
 /**

@@ -72,6 +72,7 @@ export interface OptimizeCommandOptions {
   physicsTolerance?: string;
   importer?: string;
   keepHigh?: boolean;
+  jobs?: string;
   keepPrecision?: boolean;
   sharpen?: boolean;
   mergeObjects?: boolean;
@@ -377,6 +378,8 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     throw new SlmeshError('USAGE', `--min-coverage must be between 0 and 1, got "${options.minCoverage}"`);
   const size: SizeRequest = options.size !== undefined ? { longestSide: positive(options.size, '--size') } : undefined;
   const triangles = options.maxTriangles !== undefined ? parseMaxTriangles(options.maxTriangles) : {};
+  if (options.jobs !== undefined && !(/^\s*\d+\s*$/.test(options.jobs) && Number(options.jobs) >= 1))
+    throw new SlmeshError('USAGE', `--jobs takes a whole number of threads, 1 or more, got "${options.jobs}"`);
   return {
     output: options.output,
     importer: parseImporter(options.importer),
@@ -397,6 +400,7 @@ export function optimizeOptionsFrom(options: OptimizeCommandOptions): OptimizeOp
     ...(options.highDistance !== undefined ? { highDistance: positive(options.highDistance, '--high-distance') } : {}),
     ...(triangles.budgets ? { maxTriangles: triangles.budgets } : {}),
     ...(triangles.inputLimit !== undefined ? { inputLimit: triangles.inputLimit } : {}),
+    ...(options.jobs !== undefined ? { jobs: Number(options.jobs) } : {}),
   };
 }
 
@@ -664,6 +668,10 @@ export function registerOptimize(program: Command, run: (fn: () => Promise<numbe
     .option(
       '--max-triangles <limits>',
       'N: refuse inputs with more triangles (default 2,000,000); LOD=N: a triangle budget per LOD, e.g. high=20000,medium=2000,low=500,lowest=100 (comma-separated, both may be given)',
+    )
+    .option(
+      '-j, --jobs <n>',
+      "threads planning LODs, each distinct part on one (default: the machine's cores, at most 4, when the parts other than the biggest have 20,000 triangles or more; 1: no threads; the files are the same)",
     )
     .option('-q, --quiet', 'no progress line on the terminal')
     .option('--no-siblings', 'do not read sibling _LOD2/_LOD1/_LOD0/_PHYS files')

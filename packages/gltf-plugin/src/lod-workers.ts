@@ -1,0 +1,253 @@
+/**
+ * Plans a model's LODs on worker threads (Node): each distinct geometry of the model (core
+ * modelGeometries) is planned by core planObjectLods on one of a few workers, the biggest first,
+ * and the copies are placed from them as core planModelLods places them (assembleModelPlans).
+ *
+ *     const planned = await planModelLodsInWorkers(model, planOptions, { workers: 2 });
+ *
+ * - **Same result as in this thread.** A plan depends only on its object and the options; the
+ *   worker makes the options' functions itself, the ones optimize uses by default:
+ *   meshoptimizer's simplifier, core's zlib-ng deflate (remembered, as optimize's is) and
+ *   meshoptimizer's triangle order. Options with any other function are planned in this thread
+ *   (`lodWorkersFor` says 0 for them), as is a model with one distinct geometry.
+ * - **When it pays.** A worker costs about 0.2 s of CPU to start and its own warm-up, so
+ *   `lodWorkersFor` asks for them only when the geometries other than the biggest add up to
+ *   LOD_WORKERS_MIN_TRIANGLES or more: what the biggest's planning can overlap.
+ * - **Progress** counts a distinct geometry when its plan is back, and the copies when all are.
+ * - **Errors** thrown in a worker come back as themselves (an SlmeshError keeps its code), and
+ *   every worker is ended; so are they all when the plans are in. Ctrl-C ends the process and
+ *   its workers with it: nothing is written before the plans are in.
+ */
+
+import { availableParallelism } from 'node:os';
+import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
+import {
+  assembleModelPlans,
+  lodTriangleCount,
+  memoizeDeflate,
+  modelGeometries,
+  planModelLods,
+  planObjectLods,
+  SlmeshError,
+  zlibNgDeflate,
+  type DeflateFn,
+  type LodPlanOptions,
+  type MeshSimplifier,
+  type ModelGeometries,
+  type ObjectLodPlan,
+  type SlmeshErrorCode,
+  type SlModel,
+  type SlObject,
+  type TriangleOrderFn,
+} from '@slmesh/core';
+import { meshoptTriangleOrder } from './triangle-order.js';
+
+/** Triangles the geometries other than the biggest must add up to for workers to pay (about 1 to 3 s of planning). */
+export const LOD_WORKERS_MIN_TRIANGLES = 20_000;
+
+/** Most workers `lodWorkersFor` asks for on its own (each holds its objects' planning memory). */
+export const LOD_WORKERS_MAX = 4;
+
+/** What optimize plans with by default, which a worker can make itself. */
+export interface DefaultPlanFunctions {
+  simplifier: unknown;
+  deflate?: DeflateFn;
+  reorderTriangles?: TriangleOrderFn;
+}
+
+type Planned = { object: SlObject; plan: ObjectLodPlan };
+
+/** The options a worker is sent: LodPlanOptions without functions, and which of the default ones to make. */
+type WorkerOptions = Omit<LodPlanOptions, 'simplifier' | 'deflate' | 'reorderTriangles' | 'onObjectPlanned'> & {
+  deflate: boolean;
+  reorderTriangles: boolean;
+};
+
+const WORKER_KIND = 'slmesh-lods';
+
+type WorkerMessage =
+  | { type: 'result'; index: number; planned: Planned }
+  | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode };
+
+function hasFunction(value: unknown, depth = 0): boolean {
+  if (typeof value === 'function') return true;
+  if (!value || typeof value !== 'object' || depth > 4 || ArrayBuffer.isView(value)) return false;
+  return Object.values(value as Record<string, unknown>).some((v) => hasFunction(v, depth + 1));
+}
+
+function triangles(object: SlObject): number {
+  return lodTriangleCount(object.lods.high);
+}
+
+/**
+ * How many workers to plan `objects` with: 0 (plan in this thread) unless they have at least two
+ * distinct geometries, the ones other than the biggest of LOD_WORKERS_MIN_TRIANGLES or more, and
+ * `options` carries no function but the defaults named in `defaults`. `jobs` caps it (default:
+ * the machine's available parallelism, at most LOD_WORKERS_MAX); 1 or less is 0. An explicit
+ * `jobs` of 2 or more skips the triangle rule (tests, and a user who knows the model).
+ */
+export function lodWorkersFor(
+  objects: readonly SlObject[],
+  options: LodPlanOptions,
+  defaults: { simplifier: boolean; deflate: boolean; reorderTriangles: boolean },
+  jobs?: number,
+  geometries?: () => ModelGeometries,
+): number {
+  const cap = jobs ?? Math.min(availableParallelism(), LOD_WORKERS_MAX);
+  if (!(cap >= 2) || objects.length < 2) return 0;
+  if (!defaults.simplifier || (options.deflate && !defaults.deflate)) return 0;
+  if (options.reorderTriangles && !defaults.reorderTriangles) return 0;
+  const { simplifier: _s, deflate: _d, reorderTriangles: _r, onObjectPlanned: _p, ...rest } = options;
+  if (hasFunction(rest)) return 0;
+  const firsts = (geometries ? geometries() : modelGeometries(objects)).firsts;
+  if (firsts.length < 2) return 0;
+  if (jobs === undefined) {
+    const sizes = firsts.map((i) => triangles(objects[i]));
+    const others = sizes.reduce((a, b) => a + b, 0) - Math.max(...sizes);
+    if (others < LOD_WORKERS_MIN_TRIANGLES) return 0;
+  }
+  return Math.min(Math.floor(cap), firsts.length);
+}
+
+/** This module's dist file (tests import the TypeScript source; the worker runs compiled code). */
+function workerUrl(): URL {
+  const self = new URL(import.meta.url);
+  return self.pathname.endsWith('.ts') ? new URL('../dist/lod-workers.js', self) : self;
+}
+
+let workerStarts = 0;
+
+/** Workers started so far in this process (tests). */
+export function lodWorkerStarts(): number {
+  return workerStarts;
+}
+
+/**
+ * core planModelLods(model, options), each distinct geometry planned on one of `workers` worker
+ * threads (see the file comment; options' functions must be the defaults lodWorkersFor checks).
+ */
+export async function planModelLodsInWorkers(
+  model: SlModel,
+  options: LodPlanOptions,
+  workers: number,
+  geometries: ModelGeometries = modelGeometries(model.objects),
+): Promise<{ model: SlModel; plans: ObjectLodPlan[] }> {
+  const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned, ...rest } = options;
+  const sent: WorkerOptions = { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
+  // The biggest first: the longest plans start at once and the small ones fill in around them.
+  const queue = [...geometries.firsts].sort(
+    (a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b,
+  );
+  const planned = new Map<number, Planned>();
+  const total = model.objects.length;
+  const pool: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let running = 0;
+      let failed = false;
+      const next = (worker: Worker) => {
+        const index = queue.shift();
+        if (index === undefined) {
+          if (running === 0) resolve();
+          return;
+        }
+        running++;
+        worker.postMessage({ index, object: model.objects[index], options: sent });
+      };
+      const fail = (e: Error) => {
+        if (failed) return;
+        failed = true;
+        reject(e);
+      };
+      for (let k = 0; k < Math.min(workers, queue.length); k++) {
+        workerStarts++;
+        const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
+        pool.push(worker);
+        worker.on('message', (msg: WorkerMessage) => {
+          if (failed) return;
+          running--;
+          if (msg.type === 'error') {
+            fail(
+              msg.code
+                ? new SlmeshError(msg.code, msg.message)
+                : Object.assign(new Error(msg.message), { name: msg.name }),
+            );
+            return;
+          }
+          planned.set(msg.index, msg.planned);
+          onObjectPlanned?.(planned.size, total);
+          next(worker);
+        });
+        worker.on('error', fail);
+        worker.on('exit', (code) => {
+          if (code !== 0) fail(new Error(`a LOD worker stopped (exit code ${code}) before it answered`));
+        });
+        next(worker);
+      }
+    });
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+  const result = assembleModelPlans(model, geometries, (i) => planned.get(i)!);
+  onObjectPlanned?.(total, total);
+  return result;
+}
+
+/**
+ * core planModelLods(model, options) on `lodWorkersFor`'s workers, or in this thread when it asks
+ * for none (the model's geometries worked out once for both).
+ */
+export function planModelLodsWithWorkers(
+  model: SlModel,
+  options: LodPlanOptions,
+  defaults: { simplifier: boolean; deflate: boolean; reorderTriangles: boolean },
+  jobs?: number,
+): Promise<{ model: SlModel; plans: ObjectLodPlan[] }> | { model: SlModel; plans: ObjectLodPlan[] } {
+  let geometries: ModelGeometries | undefined;
+  const once = () => (geometries ??= modelGeometries(model.objects));
+  const workers = lodWorkersFor(model.objects, options, defaults, jobs, once);
+  return workers > 0
+    ? planModelLodsInWorkers(model, options, workers, once())
+    : planModelLods(model, options, geometries);
+}
+
+/** The worker side: each object planned in turn with the default functions, made once. */
+function serveWorker(): void {
+  const port = parentPort!;
+  let made: Promise<{ simplifier: MeshSimplifier; deflate: DeflateFn; order: TriangleOrderFn }> | undefined;
+  const make = async () => {
+    await MeshoptSimplifier.ready;
+    return {
+      simplifier: MeshoptSimplifier as unknown as MeshSimplifier,
+      deflate: memoizeDeflate(zlibNgDeflate),
+      order: await meshoptTriangleOrder(),
+    };
+  };
+  let queue = Promise.resolve();
+  port.on('message', (job: { index: number; object: SlObject; options: WorkerOptions }) => {
+    queue = queue.then(async () => {
+      try {
+        const f = await (made ??= make());
+        const { deflate, reorderTriangles, ...rest } = job.options;
+        const planned = planObjectLods(job.object, {
+          ...rest,
+          simplifier: f.simplifier,
+          ...(deflate ? { deflate: f.deflate } : {}),
+          ...(reorderTriangles ? { reorderTriangles: f.order } : {}),
+        });
+        port.postMessage({ type: 'result', index: job.index, planned } satisfies WorkerMessage);
+      } catch (e) {
+        const err = e as Error & { code?: SlmeshErrorCode };
+        port.postMessage({
+          type: 'error',
+          name: err?.name ?? 'Error',
+          message: String(err?.message ?? e),
+          ...(e instanceof SlmeshError ? { code: e.code } : {}),
+        } satisfies WorkerMessage);
+      }
+    });
+  });
+}
+
+if (!isMainThread && (workerData as { kind?: string } | null)?.kind === WORKER_KIND) serveWorker();

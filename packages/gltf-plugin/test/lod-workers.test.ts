@@ -1,0 +1,135 @@
+import { availableParallelism, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { isSlmeshError, lodTriangleCount, planModelLods, type MeshLod, type SlObject } from '@slmesh/core';
+import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  LOD_WORKERS_MAX,
+  LOD_WORKERS_MIN_TRIANGLES,
+  lodWorkerStarts,
+  lodWorkersFor,
+  planModelLodsInWorkers,
+} from '../src/lod-workers.js';
+import { optimizeFile } from '../src/optimize.js';
+import { readModelFile } from '../src/read-file.js';
+
+const root = resolve(__dirname, '../../..');
+const asset = (name: string) => join(root, 'test-assets', name);
+const out = (name: string) => join(tmpdir(), `slmesh-lod-workers-test-${process.pid}`, name);
+const DEFAULTS = { simplifier: true, deflate: true, reorderTriangles: true };
+
+/** `lod` with every position scaled by (sx, sy, sz): another geometry (its key differs), the same triangle count. */
+function scaled(lod: MeshLod, sx: number, sy: number, sz: number): MeshLod {
+  return {
+    ...lod,
+    faces: lod.faces.map((f) => {
+      const p = Float32Array.from(f.positions);
+      for (let i = 0; i < p.length; i += 3) {
+        p[i] *= sx;
+        p[i + 1] *= sy;
+        p[i + 2] *= sz;
+      }
+      return { ...f, positions: p };
+    }),
+  };
+}
+
+let suzanne: SlObject;
+beforeAll(async () => {
+  await MeshoptSimplifier.ready;
+  suzanne = (await readModelFile(asset('suzanne.glb'))).model.objects[0];
+});
+
+/** n distinct Suzannes (stretched along x, each by its own factor), named s0, s1, ... */
+function suzannes(n: number): SlObject[] {
+  return Array.from({ length: n }, (_, i) => ({
+    ...suzanne,
+    name: `s${i}`,
+    lods: { high: scaled(suzanne.lods.high, 1 + i / 4, 1, 1) },
+  }));
+}
+
+describe('lodWorkersFor: workers only where they pay and can plan as this thread would', () => {
+  const options = { simplifier: MeshoptSimplifier as never };
+
+  it('asks for none for one geometry, copies of one, or jobs 1', () => {
+    expect(lodWorkersFor([suzanne], options, DEFAULTS, 4)).toBe(0);
+    const copies = [0, 5, 10].map((x) => ({
+      ...suzanne,
+      name: `c${x}`,
+      lods: { high: scaled(suzanne.lods.high, 1, 1, 1) },
+    }));
+    expect(lodWorkersFor(copies, options, DEFAULTS, 4)).toBe(0);
+    expect(lodWorkersFor(suzannes(3), options, DEFAULTS, 1)).toBe(0);
+    expect(lodWorkersFor(suzannes(3), options, DEFAULTS, 2)).toBe(2);
+    expect(lodWorkersFor(suzannes(3), options, DEFAULTS, 8)).toBe(3);
+  });
+
+  it('asks for none when a function the worker cannot make is in the options', () => {
+    expect(lodWorkersFor(suzannes(3), options, { ...DEFAULTS, simplifier: false }, 2)).toBe(0);
+    const deflate = Object.assign(() => new Uint8Array(0), {});
+    expect(
+      lodWorkersFor(suzannes(3), { ...options, deflate: deflate as never }, { ...DEFAULTS, deflate: false }, 2),
+    ).toBe(0);
+    expect(lodWorkersFor(suzannes(3), { ...options, deflate: deflate as never }, DEFAULTS, 2)).toBe(2);
+    expect(lodWorkersFor(suzannes(3), { ...options, screen: { f: () => 1 } as never }, DEFAULTS, 2)).toBe(0);
+  });
+
+  it('by default, asks for them when the geometries but the biggest have LOD_WORKERS_MIN_TRIANGLES', () => {
+    const each = lodTriangleCount(suzanne.lods.high);
+    const under = Math.ceil(LOD_WORKERS_MIN_TRIANGLES / each); // others = (n - 1) * each
+    expect((under - 1) * each).toBeLessThan(LOD_WORKERS_MIN_TRIANGLES);
+    expect(under * each).toBeGreaterThanOrEqual(LOD_WORKERS_MIN_TRIANGLES);
+    const cores = Math.min(availableParallelism(), LOD_WORKERS_MAX);
+    expect(lodWorkersFor(suzannes(under), options, DEFAULTS)).toBe(0);
+    expect(lodWorkersFor(suzannes(under + 1), options, DEFAULTS)).toBe(cores >= 2 ? Math.min(cores, under + 1) : 0);
+  });
+});
+
+describe('planModelLodsInWorkers', () => {
+  it('gives the plans and LODs planModelLods gives in this thread, copies placed the same, progress ending at the total', async () => {
+    const objects = [
+      ...suzannes(3),
+      { ...suzanne, name: 'copy' }, // the same geometry as s0: placed from its plan
+    ];
+    const model = { objects };
+    const options = { simplifier: MeshoptSimplifier as never, lodFactor: 2, maxErrorPx: 1, sizeFactor: 1 };
+    const here = planModelLods(model, options);
+    const calls: [number, number][] = [];
+    const starts = lodWorkerStarts();
+    const there = await planModelLodsInWorkers(model, { ...options, onObjectPlanned: (d, t) => calls.push([d, t]) }, 2);
+    expect(lodWorkerStarts() - starts).toBe(2);
+    expect(there.plans).toEqual(here.plans);
+    expect(there.model.objects.map((o) => o.lods)).toEqual(here.model.objects.map((o) => o.lods));
+    expect(there.plans[3].name).toBe('copy');
+    expect(calls.at(-1)).toEqual([4, 4]);
+    for (let i = 1; i < calls.length; i++) expect(calls[i][0]).toBeGreaterThanOrEqual(calls[i - 1][0]);
+  });
+
+  it("gives back a worker's SlmeshError as itself, code and message", async () => {
+    const model = { objects: suzannes(2) };
+    const err = await planModelLodsInWorkers(
+      model,
+      { simplifier: MeshoptSimplifier as never, sizeFactor: -1 },
+      2,
+    ).catch((e: unknown) => e);
+    expect(isSlmeshError(err) && err.code).toBe('USAGE');
+    expect((err as Error).message).toMatch(/size factor must be a positive number \(got -1\)/);
+  });
+});
+
+describe('optimizeFile with jobs', () => {
+  for (const name of ['chair.glb', 'textured-hierarchy.glb']) {
+    it(`writes ${name} byte for byte as planned in this thread, on worker threads with jobs 2`, async () => {
+      const starts = lodWorkerStarts();
+      const one = await optimizeFile(asset(name), { output: out(`one-${name}`), jobs: 1 });
+      expect(lodWorkerStarts()).toBe(starts);
+      const two = await optimizeFile(asset(name), { output: out(`two-${name}`), jobs: 2 });
+      expect(lodWorkerStarts() - starts).toBe(2);
+      expect(two.files.map((f) => f.slot)).toEqual(one.files.map((f) => f.slot));
+      two.files.forEach((f, i) => expect(Buffer.compare(Buffer.from(f.data), Buffer.from(one.files[i].data))).toBe(0));
+      expect(two.plans).toEqual(one.plans);
+      expect(two.after.linkset).toEqual(one.after.linkset);
+    });
+  }
+});
