@@ -5,9 +5,11 @@ import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   LOD_WORKERS_MAX,
+  LOD_WORKERS_MAX_TRIANGLES,
   LOD_WORKERS_MIN_TRIANGLES,
   lodWorkerStarts,
   lodWorkersFor,
+  nextPart,
   planModelLodsInWorkers,
 } from '../src/lod-workers.js';
 import { optimizeFile } from '../src/optimize.js';
@@ -83,6 +85,21 @@ describe('lodWorkersFor: workers only where they pay and can plan as this thread
     const cores = Math.min(availableParallelism(), LOD_WORKERS_MAX);
     expect(lodWorkersFor(suzannes(under), options, DEFAULTS)).toBe(0);
     expect(lodWorkersFor(suzannes(under + 1), options, DEFAULTS)).toBe(cores >= 2 ? Math.min(cores, under + 1) : 0);
+  });
+});
+
+describe('nextPart: the parts in hand stay within the triangle cap', () => {
+  const sizes = [500_000, 300_000, 200_000, 50_000];
+  const size = (i: number) => sizes[i];
+  it('takes the biggest part when none is in hand, whatever its size', () => {
+    expect(nextPart([0, 1, 2, 3], size, 0, 0, 100_000)).toBe(0);
+    expect(nextPart([], size, 0, 0)).toBe(-1);
+  });
+  it('takes the biggest that fits beside the parts in hand, none when none fits', () => {
+    expect(nextPart([1, 2, 3], size, 1, 500_000, 600_000)).toBe(2); // part 3, the third in the queue
+    expect(nextPart([1, 2, 3], size, 1, 300_000, 600_000)).toBe(0);
+    expect(nextPart([1, 2], size, 1, 500_000, 600_000)).toBe(-1);
+    expect(nextPart([2, 3], size, 2, 350_000, LOD_WORKERS_MAX_TRIANGLES)).toBe(0);
   });
 });
 
