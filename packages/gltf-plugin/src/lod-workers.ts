@@ -76,9 +76,61 @@ type WorkerOptions = Omit<LodPlanOptions, 'simplifier' | 'deflate' | 'reorderTri
 
 const WORKER_KIND = 'slmesh-lods';
 
+/**
+ * A planned object as a worker sends it back: what it shares with the object it was given is not
+ * sent but named, so the main thread puts back the given object's own (the planner hands back the
+ * input's fields, and a high it keeps, as the same objects, and later steps tell a kept high by
+ * identity: a copy keeps its own high (core planFor), conformHighs and the physics surface).
+ */
+interface PlannedReply {
+  /** The object's keys in order, and those that are the given object's own. */
+  keys: string[];
+  own: string[];
+  /** The LOD slots in order, and for each that is one of the given LODs, which. */
+  slots: string[];
+  ownLods: Record<string, string>;
+  /** The rest of the object (its own fields and LODs left out). */
+  object: Partial<SlObject> & { lods: Partial<SlObject['lods']> };
+  plan: ObjectLodPlan;
+}
+
 type WorkerMessage =
-  | { type: 'result'; index: number; planned: Planned }
+  | { type: 'result'; index: number; reply: PlannedReply }
   | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode };
+
+/** What a worker sends back for `planned`, planned from `given` (see PlannedReply). */
+export function plannedReply(given: SlObject, planned: Planned): PlannedReply {
+  const got = planned.object as unknown as Record<string, unknown>;
+  const mine = given as unknown as Record<string, unknown>;
+  const keys = Object.keys(got);
+  const own = keys.filter((k) => k !== 'lods' && got[k] === mine[k]);
+  const lods = planned.object.lods as Record<string, unknown>;
+  const givenLods = Object.entries(given.lods as Record<string, unknown>);
+  const slots = Object.keys(lods);
+  const ownLods: Record<string, string> = {};
+  const sentLods: Record<string, unknown> = {};
+  for (const slot of slots) {
+    const from = givenLods.find(([, lod]) => lod !== undefined && lod === lods[slot])?.[0];
+    if (from !== undefined) ownLods[slot] = from;
+    else sentLods[slot] = lods[slot];
+  }
+  const object: Record<string, unknown> = { lods: sentLods };
+  for (const k of keys) if (k !== 'lods' && !own.includes(k)) object[k] = got[k];
+  return { keys, own, slots, ownLods, object: object as PlannedReply['object'], plan: planned.plan };
+}
+
+/** The planned object from a worker's reply and the object it was given (see PlannedReply). */
+export function fromReply(given: SlObject, reply: PlannedReply): Planned {
+  const mine = given as unknown as Record<string, unknown>;
+  const sent = reply.object as unknown as Record<string, unknown>;
+  const givenLods = given.lods as Record<string, unknown>;
+  const sentLods = reply.object.lods as Record<string, unknown>;
+  const lods: Record<string, unknown> = {};
+  for (const slot of reply.slots) lods[slot] = slot in reply.ownLods ? givenLods[reply.ownLods[slot]] : sentLods[slot];
+  const object: Record<string, unknown> = {};
+  for (const k of reply.keys) object[k] = k === 'lods' ? lods : reply.own.includes(k) ? mine[k] : sent[k];
+  return { object: object as unknown as SlObject, plan: reply.plan };
+}
 
 function hasFunction(value: unknown, depth = 0): boolean {
   if (typeof value === 'function') return true;
@@ -159,6 +211,7 @@ export async function planModelLodsInWorkers(
   workers: number,
   geometries: ModelGeometries = modelGeometries(model.objects),
 ): Promise<{ model: SlModel; plans: ObjectLodPlan[] }> {
+  if (!(workers >= 1)) return planModelLods(model, options, geometries);
   const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned, ...rest } = options;
   const sent: WorkerOptions = { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
   // The biggest first: the longest plans start at once and the small ones fill in around them.
@@ -173,7 +226,8 @@ export async function planModelLodsInWorkers(
       const idle: Worker[] = [];
       const load = new Map<Worker, number>();
       let busy = 0;
-      let failed = false;
+      // Settled: every later event is ignored (terminating the workers after it makes them exit).
+      let settled = false;
       // Each idle worker takes the biggest part left that keeps the parts in hand within
       // LOD_WORKERS_MAX_TRIANGLES (any part when none is in hand); the rest wait their turn.
       const dispatch = () => {
@@ -187,12 +241,23 @@ export async function planModelLodsInWorkers(
           busy += t;
           worker.postMessage({ index, object: model.objects[index], options: sent });
         }
-        if (load.size === 0 && queue.length === 0) resolve();
+        if (load.size === 0 && queue.length === 0) {
+          settled = true;
+          resolve();
+        }
       };
-      const fail = (e: Error) => {
-        if (failed) return;
-        failed = true;
+      const fail = (e: unknown) => {
+        if (settled) return;
+        settled = true;
         reject(e);
+      };
+      // A part that cannot be posted (DataCloneError) rejects like any other failure.
+      const tryDispatch = () => {
+        try {
+          dispatch();
+        } catch (e) {
+          fail(e);
+        }
       };
       // No more workers than parts can be in hand at once (the smallest ones, within the cap).
       let fit = 0;
@@ -205,7 +270,7 @@ export async function planModelLodsInWorkers(
         const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
         pool.push(worker);
         worker.on('message', (msg: WorkerMessage) => {
-          if (failed) return;
+          if (settled) return;
           busy -= load.get(worker) ?? 0;
           load.delete(worker);
           if (msg.type === 'error') {
@@ -216,18 +281,19 @@ export async function planModelLodsInWorkers(
             );
             return;
           }
-          planned.set(msg.index, msg.planned);
+          planned.set(msg.index, fromReply(model.objects[msg.index], msg.reply));
           onObjectPlanned?.(planned.size, total);
           idle.push(worker);
-          dispatch();
+          tryDispatch();
         });
         worker.on('error', fail);
-        worker.on('exit', (code) => {
-          if (code !== 0) fail(new Error(`a LOD worker stopped (exit code ${code}) before it answered`));
-        });
+        // Workers end only when terminated, after the plans are in: any exit before is a failure.
+        worker.on('exit', (code) =>
+          fail(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`)),
+        );
         idle.push(worker);
       }
-      dispatch();
+      tryDispatch();
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
@@ -279,7 +345,11 @@ function serveWorker(): void {
           ...(deflate ? { deflate: f.deflate } : {}),
           ...(reorderTriangles ? { reorderTriangles: f.order } : {}),
         });
-        port.postMessage({ type: 'result', index: job.index, planned } satisfies WorkerMessage);
+        port.postMessage({
+          type: 'result',
+          index: job.index,
+          reply: plannedReply(job.object, planned),
+        } satisfies WorkerMessage);
       } catch (e) {
         const err = e as Error & { code?: SlmeshErrorCode };
         port.postMessage({

@@ -1,6 +1,13 @@
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { isSlmeshError, lodTriangleCount, planModelLods, type MeshLod, type SlObject } from '@slmesh/core';
+import {
+  isSlmeshError,
+  lodTriangleCount,
+  modelGeometries,
+  planModelLods,
+  type MeshLod,
+  type SlObject,
+} from '@slmesh/core';
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -9,8 +16,10 @@ import {
   LOD_WORKERS_MIN_TRIANGLES,
   lodWorkerStarts,
   lodWorkersFor,
+  fromReply,
   nextPart,
   planModelLodsInWorkers,
+  plannedReply,
 } from '../src/lod-workers.js';
 import { optimizeFile } from '../src/optimize.js';
 import { readModelFile } from '../src/read-file.js';
@@ -121,6 +130,60 @@ describe('planModelLodsInWorkers', () => {
     expect(there.plans[3].name).toBe('copy');
     expect(calls.at(-1)).toEqual([4, 4]);
     for (let i = 1; i < calls.length; i++) expect(calls[i][0]).toBeGreaterThanOrEqual(calls[i - 1][0]);
+  });
+
+  it("gives a kept high back as the input's own object, so each copy keeps its own high as in this thread", async () => {
+    // A copy whose normals are a hair off the first's (below geometryKey's 1/65536, as importers
+    // leave them): the same geometry, but a kept high is each copy's own.
+    const nudged: SlObject = {
+      ...suzanne,
+      name: 'nudged',
+      lods: {
+        high: {
+          ...suzanne.lods.high,
+          faces: suzanne.lods.high.faces.map((f) => ({
+            ...f,
+            normals:
+              f.normals &&
+              Float32Array.from(f.normals, (v) => {
+                const w = Math.fround(v + 1e-7 * Math.sign(v));
+                return Math.round(w * 65536) === Math.round(v * 65536) ? w : v;
+              }),
+          })),
+        },
+      },
+    };
+    const model = { objects: [...suzannes(2), nudged] };
+    expect(modelGeometries(model.objects).firsts).toEqual([0, 1]);
+    const options = { simplifier: MeshoptSimplifier as never, sizeFactor: 1, keepHigh: true };
+    const here = planModelLods(model, options);
+    const there = await planModelLodsInWorkers(model, options, 2);
+    model.objects.forEach((o, i) => {
+      expect(here.model.objects[i].lods.high).toBe(o.lods.high);
+      expect(there.model.objects[i].lods.high).toBe(o.lods.high);
+    });
+    expect(there.model.objects.map((o) => o.lods)).toEqual(here.model.objects.map((o) => o.lods));
+    expect(there.plans).toEqual(here.plans);
+  });
+
+  it('a reply names what the planned object shares with the given one, and puts it back after a structured clone', () => {
+    const given: SlObject = {
+      ...suzanne,
+      placement: { position: [1, 2, 3], rotation: [0, 0, 0, 1], scale: [1, 1, 1] } as never,
+    };
+    const medium = scaled(suzanne.lods.high, 0.5, 0.5, 0.5);
+    const planned = { object: { ...given, lods: { high: given.lods.high, medium, low: medium } }, plan: {} as never };
+    const reply = structuredClone(plannedReply(given, planned));
+    expect(reply.object.lods.high).toBeUndefined();
+    expect(reply.object.placement).toBeUndefined();
+    const back = fromReply(given, reply).object;
+    expect(Object.keys(back)).toEqual(Object.keys(planned.object));
+    expect(Object.keys(back.lods)).toEqual(['high', 'medium', 'low']);
+    expect(back.lods.high).toBe(given.lods.high);
+    expect(back.placement).toBe(given.placement);
+    expect(back.lods.medium).not.toBe(medium);
+    expect(back.lods.medium).toEqual(medium);
+    expect(back.lods.low).toBe(back.lods.medium); // shared within the reply, as the clone keeps it
   });
 
   it("gives back a worker's SlmeshError as itself, code and message", async () => {
