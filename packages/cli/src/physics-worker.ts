@@ -26,10 +26,15 @@ import {
   SlmeshError,
   type BuildPhysicsOptions,
   type PhysicsBuildResult,
-  type SlmeshErrorCode,
   type SlObject,
 } from '@slmesh/core';
-import { meshoptSimplifyFn } from '@slmesh/gltf-plugin/node';
+import {
+  errorFromWorker,
+  hasFunction,
+  meshoptSimplifyFn,
+  workerErrorMessage,
+  type WorkerErrorMessage,
+} from '@slmesh/gltf-plugin/node';
 
 /** buildPhysics options that can be sent to a worker (no callbacks). */
 export type WorkerPhysicsOptions = Omit<BuildPhysicsOptions, 'onProgress' | 'signal' | 'decompositions'>;
@@ -58,18 +63,12 @@ const WORKER_KIND = 'slmesh-physics';
 type WorkerMessage =
   | { type: 'progress'; fraction: number }
   | { type: 'result'; result: PhysicsBuildResult; remembers: boolean }
-  | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode; remembers: boolean };
+  | (WorkerErrorMessage & { remembers: boolean });
 
 /** This module's dist file (tests import the TypeScript source; the worker runs compiled code). */
 function defaultWorkerUrl(): URL {
   const self = new URL(import.meta.url);
   return self.pathname.endsWith('.ts') ? new URL('../dist/physics-worker.js', self) : self;
-}
-
-function hasFunction(value: unknown, depth = 0): boolean {
-  if (typeof value === 'function') return true;
-  if (!value || typeof value !== 'object' || depth > 4 || ArrayBuffer.isView(value)) return false;
-  return Object.values(value as Record<string, unknown>).some((v) => hasFunction(v, depth + 1));
 }
 
 /** Runs buildPhysics(object, options) in a worker thread. See the file comment. */
@@ -121,11 +120,7 @@ export function runPhysicsInWorker(
       } else {
         finish(() => {
           keepOrEnd(worker, url, big, msg.remembers);
-          reject(
-            msg.code
-              ? new SlmeshError(msg.code, msg.message)
-              : Object.assign(new Error(msg.message), { name: msg.name }),
-          );
+          reject(errorFromWorker(msg));
         });
       }
     };
@@ -244,14 +239,7 @@ async function serveJob(
     });
     port.postMessage({ type: 'result', result, remembers: decompositions.bytes > 0 } satisfies WorkerMessage);
   } catch (e) {
-    const err = e as Error & { code?: SlmeshErrorCode };
-    port.postMessage({
-      type: 'error',
-      name: err?.name ?? 'Error',
-      message: String(err?.message ?? e),
-      ...(e instanceof SlmeshError ? { code: e.code } : {}),
-      remembers: decompositions.bytes > 0,
-    } satisfies WorkerMessage);
+    port.postMessage({ ...workerErrorMessage(e), remembers: decompositions.bytes > 0 } satisfies WorkerMessage);
   }
 }
 

@@ -31,19 +31,18 @@ import {
   modelGeometries,
   planModelLods,
   planObjectLods,
-  SlmeshError,
   zlibNgDeflate,
   type DeflateFn,
   type LodPlanOptions,
   type MeshSimplifier,
   type ModelGeometries,
   type ObjectLodPlan,
-  type SlmeshErrorCode,
   type SlModel,
   type SlObject,
   type TriangleOrderFn,
 } from '@slmesh/core';
 import { meshoptTriangleOrder } from './triangle-order.js';
+import { errorFromWorker, hasFunction, workerErrorMessage, type WorkerErrorMessage } from './worker-messages.js';
 
 /** Triangles the geometries other than the biggest must add up to for workers to pay (about 1 to 3 s of planning). */
 export const LOD_WORKERS_MIN_TRIANGLES = 20_000;
@@ -94,9 +93,7 @@ interface PlannedReply {
   plan: ObjectLodPlan;
 }
 
-type WorkerMessage =
-  | { type: 'result'; index: number; reply: PlannedReply }
-  | { type: 'error'; name: string; message: string; code?: SlmeshErrorCode };
+type WorkerMessage = { type: 'result'; index: number; reply: PlannedReply } | WorkerErrorMessage;
 
 /** What a worker sends back for `planned`, planned from `given` (see PlannedReply). */
 export function plannedReply(given: SlObject, planned: Planned): PlannedReply {
@@ -130,12 +127,6 @@ export function fromReply(given: SlObject, reply: PlannedReply): Planned {
   const object: Record<string, unknown> = {};
   for (const k of reply.keys) object[k] = k === 'lods' ? lods : reply.own.includes(k) ? mine[k] : sent[k];
   return { object: object as unknown as SlObject, plan: reply.plan };
-}
-
-function hasFunction(value: unknown, depth = 0): boolean {
-  if (typeof value === 'function') return true;
-  if (!value || typeof value !== 'object' || depth > 4 || ArrayBuffer.isView(value)) return false;
-  return Object.values(value as Record<string, unknown>).some((v) => hasFunction(v, depth + 1));
 }
 
 function triangles(object: SlObject): number {
@@ -274,11 +265,7 @@ export async function planModelLodsInWorkers(
           busy -= load.get(worker) ?? 0;
           load.delete(worker);
           if (msg.type === 'error') {
-            fail(
-              msg.code
-                ? new SlmeshError(msg.code, msg.message)
-                : Object.assign(new Error(msg.message), { name: msg.name }),
-            );
+            fail(errorFromWorker(msg));
             return;
           }
           planned.set(msg.index, fromReply(model.objects[msg.index], msg.reply));
@@ -351,13 +338,7 @@ function serveWorker(): void {
           reply: plannedReply(job.object, planned),
         } satisfies WorkerMessage);
       } catch (e) {
-        const err = e as Error & { code?: SlmeshErrorCode };
-        port.postMessage({
-          type: 'error',
-          name: err?.name ?? 'Error',
-          message: String(err?.message ?? e),
-          ...(e instanceof SlmeshError ? { code: e.code } : {}),
-        } satisfies WorkerMessage);
+        port.postMessage(workerErrorMessage(e) satisfies WorkerMessage);
       }
     });
   });

@@ -18,6 +18,7 @@ export * from './node-io.js';
 export * from './read-file.js';
 export * from './node-zlib.js';
 export * from './optimize.js';
+export { errorFromWorker, hasFunction, workerErrorMessage, type WorkerErrorMessage } from './worker-messages.js';
 export { reportModel, reportFile } from './report-file.js';
 
 /** {@link slLodsWith | slLods}, with zlibNgDeflate as the default deflate. */
