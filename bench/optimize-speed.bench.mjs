@@ -11,15 +11,18 @@
  *   2b. the same 1M Suzanne left flat-shaded (every corner its own vertex), defaults;
  *   3. 1M triangles in 800 parts (Blender icospheres of 1,280 triangles, 1 m apart in a 10 x 10 x
  *      8 stack), one run with the defaults: the same figures (more parts than a linkset holds, so
- *      the parts are also planned joined into one).
+ *      the parts are also planned joined into one);
+ *   4. 1M triangles in 4 distinct parts (four flat-shaded level-4 Suzannes, each stretched along x
+ *      by its own factor), defaults against `--jobs 1`: the distinct parts planned on worker
+ *      threads against one after the other, the files compared byte for byte.
  *
  * The models are made by Blender (`blender -b --factory-startup --python`) when it is installed;
  * without it the benchmark says so and stops.
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gltfpackPeers } from './gltfpack-peers.mjs';
 
@@ -55,6 +58,19 @@ for x in range(k):
 bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=True)
 `;
 
+const SUZANNES_PY = `
+import bpy, sys
+args = sys.argv[sys.argv.index('--') + 1:]
+bpy.ops.wm.read_factory_settings(use_empty=True)
+for i in range(int(args[1])):
+  bpy.ops.mesh.primitive_monkey_add(size=2, location=(3 * i, 0, 0))
+  o = bpy.context.active_object
+  o.name = 'Suzanne%d' % i
+  o.scale = (1 + 0.25 * i, 1, 1)
+  m = o.modifiers.new('sub', 'SUBSURF'); m.levels = 4; m.render_levels = 4
+bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=True)
+`;
+
 /** Runs a command under /usr/bin/time: its CPU seconds (user + sys), wall seconds and peak RSS (MiB). */
 function timed(cmd, args) {
   const r = spawnSync(TIME, ['-f', 'TIME %U %S %e %M', cmd, ...args], { encoding: 'utf8', maxBuffer: 1 << 26 });
@@ -82,6 +98,8 @@ export async function run({ root, log }) {
   writeFileSync(script, SUZANNE_PY);
   const balls = join(dir, 'balls.py');
   writeFileSync(balls, BALLS_PY);
+  const suzannes = join(dir, 'suzannes.py');
+  writeFileSync(suzannes, SUZANNES_PY);
   const make = (level, name, py = script, ...more) => {
     const out = join(dir, name);
     const r = spawnSync(BLENDER, ['-b', '--factory-startup', '--python', py, '--', out, String(level), ...more], {
@@ -129,6 +147,17 @@ export async function run({ root, log }) {
   const many = timed(process.execPath, [bin, 'optimize', parts, '-o', join(dir, 'balls.glb')]);
   const liMany = (many.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
   log(`800 parts: ${many.cpu.toFixed(1)} s CPU, ${many.wall.toFixed(1)} s wall, ${many.rssMiB.toFixed(0)} MiB`);
+  // 4. 1M in 4 distinct parts: worker threads (the default) against --jobs 1, the same files.
+  const four = make(4, 'suzannes-4.glb', suzannes);
+  const oneThread = timed(process.execPath, [bin, 'optimize', four, '-o', join(dir, 'four1.glb'), '--jobs', '1']);
+  const threads = timed(process.execPath, [bin, 'optimize', four, '-o', join(dir, 'fourN.glb')]);
+  const sameFiles = ['', '_LOD2', '_LOD1', '_LOD0', '_PHYS'].every((x) => {
+    const [a, b] = [join(dir, `four1${x}.glb`), join(dir, `fourN${x}.glb`)];
+    return existsSync(a) === existsSync(b) && (!existsSync(a) || readFileSync(a).equals(readFileSync(b)));
+  });
+  log(
+    `4 distinct parts: --jobs 1 ${oneThread.wall.toFixed(1)} s wall; default ${threads.wall.toFixed(1)} s wall; same files: ${sameFiles}`,
+  );
   rmSync(dir, { recursive: true, force: true });
   const figures = (t) =>
     `**${t.cpu.toFixed(1)} s CPU**, ${t.wall.toFixed(1)} s wall, **${t.rssMiB.toFixed(0)} MiB** peak`;
@@ -166,6 +195,10 @@ export async function run({ root, log }) {
   md.push('');
   md.push(
     `1M triangles in 800 parts (Blender icospheres, subdivisions 4, 0.8 m wide, 1 m apart in a 10 x 10 x 8 stack; 1,024,000 triangles), \`slmesh optimize balls-800.glb -o out.glb\` (defaults; 800 parts are more than a linkset holds, so they are planned joined into one too, and kept apart here): ${figures(many)}; land impact ${liMany.trim()}.`,
+  );
+  md.push('');
+  md.push(
+    `1M triangles in 4 distinct parts (four flat-shaded level-4 Suzannes, each stretched along x by its own factor; 1,007,616 triangles), \`slmesh optimize suzannes-4.glb -o out.glb --jobs 1\` (one part after the other): ${figures(oneThread)}; with the defaults (the distinct parts on ${Math.min(availableParallelism(), 4)} worker threads at most, at most 600,000 triangles of parts at once): ${figures(threads)}; the same five files: ${sameFiles ? 'yes' : '**no**'}.`,
   );
   return { title: 'optimize speed: slmesh vs gltfpack on Blender models', markdown: md.join('\n') };
 }
