@@ -12,7 +12,8 @@
  *   (`lodWorkersFor` says 0 for them), as is a model with one distinct geometry.
  * - **When it pays.** A worker costs about 0.2 s of CPU to start and its own warm-up, so
  *   `lodWorkersFor` asks for them only when the geometries other than the biggest add up to
- *   LOD_WORKERS_MIN_TRIANGLES or more: what the biggest's planning can overlap.
+ *   LOD_WORKERS_MIN_TRIANGLES or more (what the biggest's planning can overlap), or number
+ *   LOD_WORKERS_MIN_PARTS or more (a part's plan costs tens of milliseconds however small it is).
  * - **Memory.** The parts in hand at once add up to at most LOD_WORKERS_MAX_TRIANGLES (or are one
  *   part): a worker waits rather than take a part that would pass it.
  * - **Progress** counts a distinct geometry when its plan is back, and the copies when all are.
@@ -46,6 +47,13 @@ import { errorFromWorker, hasFunction, workerErrorMessage, type WorkerErrorMessa
 
 /** Triangles the geometries other than the biggest must add up to for workers to pay (about 1 to 3 s of planning). */
 export const LOD_WORKERS_MIN_TRIANGLES = 20_000;
+
+/**
+ * Or how many geometries other than the biggest: a small part's plan still takes tens of
+ * milliseconds (200 distinct 100-triangle spheres: 16 s of planning, 80 ms a part), so 32 are
+ * about 2 s of it.
+ */
+export const LOD_WORKERS_MIN_PARTS = 32;
 
 /** Most workers `lodWorkersFor` asks for on its own (each holds its objects' planning memory). */
 export const LOD_WORKERS_MAX = 4;
@@ -135,8 +143,9 @@ function triangles(object: SlObject): number {
 
 /**
  * How many workers to plan `objects` with: 0 (plan in this thread) unless they have at least two
- * distinct geometries, the ones other than the biggest of LOD_WORKERS_MIN_TRIANGLES or more, and
- * `options` carries no function but the defaults named in `defaults`. `jobs` caps it (default:
+ * distinct geometries, the ones other than the biggest of LOD_WORKERS_MIN_TRIANGLES or more or
+ * LOD_WORKERS_MIN_PARTS or more in number, and `options` carries no function but the defaults
+ * named in `defaults`. `jobs` caps it (default:
  * the machine's available parallelism, at most LOD_WORKERS_MAX); 1 or less is 0. An explicit
  * `jobs` of 2 or more skips the triangle rule (tests, and a user who knows the model).
  */
@@ -158,7 +167,7 @@ export function lodWorkersFor(
   if (jobs === undefined) {
     const sizes = firsts.map((i) => triangles(objects[i]));
     const others = sizes.reduce((a, b) => a + b, 0) - Math.max(...sizes);
-    if (others < LOD_WORKERS_MIN_TRIANGLES) return 0;
+    if (others < LOD_WORKERS_MIN_TRIANGLES && firsts.length - 1 < LOD_WORKERS_MIN_PARTS) return 0;
   }
   return Math.min(Math.floor(cap), firsts.length);
 }

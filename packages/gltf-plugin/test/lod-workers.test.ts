@@ -13,6 +13,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   LOD_WORKERS_MAX,
   LOD_WORKERS_MAX_TRIANGLES,
+  LOD_WORKERS_MIN_PARTS,
   LOD_WORKERS_MIN_TRIANGLES,
   lodWorkerStarts,
   lodWorkersFor,
@@ -94,6 +95,31 @@ describe('lodWorkersFor: workers only where they pay and can plan as this thread
     const cores = Math.min(availableParallelism(), LOD_WORKERS_MAX);
     expect(lodWorkersFor(suzannes(under), options, DEFAULTS)).toBe(0);
     expect(lodWorkersFor(suzannes(under + 1), options, DEFAULTS)).toBe(cores >= 2 ? Math.min(cores, under + 1) : 0);
+  });
+});
+
+describe('lodWorkersFor: many small distinct parts', () => {
+  /** A 2-triangle quad stretched by its own factor: a distinct geometry of 2 triangles. */
+  const quad = (i: number): SlObject => ({
+    name: `q${i}`,
+    lods: {
+      high: {
+        faces: [
+          {
+            material: 'm',
+            positions: new Float32Array([0, 0, 0, 1 + i / 64, 0, 0, 1 + i / 64, 1, 0, 0, 1, 0]),
+            indices: new Uint32Array([0, 1, 2, 0, 2, 3]),
+          },
+        ],
+      } as unknown as MeshLod,
+    },
+  });
+  it('asks for them when the parts but the biggest number LOD_WORKERS_MIN_PARTS, however few their triangles', () => {
+    const options = { simplifier: MeshoptSimplifier as never };
+    const cores = Math.min(availableParallelism(), LOD_WORKERS_MAX);
+    const parts = (n: number) => Array.from({ length: n }, (_, i) => quad(i));
+    expect(lodWorkersFor(parts(LOD_WORKERS_MIN_PARTS), options, DEFAULTS)).toBe(0);
+    expect(lodWorkersFor(parts(LOD_WORKERS_MIN_PARTS + 1), options, DEFAULTS)).toBe(cores >= 2 ? cores : 0);
   });
 });
 
