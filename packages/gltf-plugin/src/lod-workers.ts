@@ -27,17 +27,22 @@ import { isMainThread, parentPort, Worker, workerData } from 'node:worker_thread
 import { MeshoptSimplifier } from 'meshoptimizer/simplifier';
 import {
   assembleModelPlans,
+  localBoundPlanner,
   lodTriangleCount,
   memoizeDeflate,
   modelGeometries,
   planModelLods,
+  planModelSharperWith,
   planObjectLods,
   zlibNgDeflate,
+  type BoundPlanner,
   type DeflateFn,
   type LodPlanOptions,
   type MeshSimplifier,
   type ModelGeometries,
   type ObjectLodPlan,
+  type SharperLodOptions,
+  type SharperLodResult,
   type SlModel,
   type SlObject,
   type TriangleOrderFn,
@@ -102,6 +107,11 @@ interface PlannedReply {
 }
 
 type WorkerMessage = { type: 'result'; index: number; reply: PlannedReply } | WorkerErrorMessage;
+
+/** A part to plan once (planObjectLods), or at a bound with the planner kept for it (object and options the first time). */
+type WorkerJob =
+  | { kind?: 'plan'; index: number; object: SlObject; options: WorkerOptions }
+  | { kind: 'bound'; index: number; px: number; object?: SlObject; options?: WorkerOptions };
 
 /** What a worker sends back for `planned`, planned from `given` (see PlannedReply). */
 export function plannedReply(given: SlObject, planned: Planned): PlannedReply {
@@ -239,7 +249,7 @@ export async function planModelLodsInWorkers(
           const t = triangles(model.objects[index]);
           load.set(worker, t);
           busy += t;
-          worker.postMessage({ index, object: model.objects[index], options: sent });
+          worker.postMessage({ index, object: model.objects[index], options: sent } satisfies WorkerJob);
         }
         if (load.size === 0 && queue.length === 0) {
           settled = true;
@@ -317,6 +327,106 @@ export function planModelLodsWithWorkers(
     : planModelLods(model, options, geometries);
 }
 
+/**
+ * core planModelSharper on worker threads: each distinct geometry goes to one worker (the
+ * biggest first, each to the least loaded), which keeps its planner across the bounds the search
+ * tries; the chain, priced in this thread, is the one planModelSharper gives. On `lodWorkersFor`'s
+ * rule (0: in this thread); every worker is ended when the search is done.
+ */
+export async function planModelSharperWithWorkers(
+  model: SlModel,
+  options: SharperLodOptions,
+  defaults: { simplifier: boolean; deflate: boolean; reorderTriangles: boolean },
+  jobs?: number,
+): Promise<SharperLodResult | undefined> {
+  const pool: Worker[] = [];
+  try {
+    return await planModelSharperWith(model, options, (planOptions, firsts) => {
+      const workers = lodWorkersFor(model.objects, planOptions, defaults, jobs);
+      if (workers === 0) return localBoundPlanner(model, firsts, planOptions);
+      return boundWorkers(model, planOptions, firsts, workers, pool);
+    });
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}
+
+/** A BoundPlanner over `workers` worker threads (started into `pool`, which the caller ends). */
+function boundWorkers(
+  model: SlModel,
+  planOptions: LodPlanOptions,
+  firsts: readonly number[],
+  workers: number,
+  pool: Worker[],
+): BoundPlanner {
+  const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned: _p, ...rest } = planOptions;
+  const sent: WorkerOptions = { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
+  // Each geometry to the least loaded worker, the biggest first: every bound plans them all.
+  const load = Array.from({ length: workers }, () => ({ triangles: 0, parts: [] as number[] }));
+  for (const i of [...firsts].sort((a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b)) {
+    const w = load.reduce((a, b) => (b.triangles < a.triangles ? b : a));
+    w.triangles += triangles(model.objects[i]);
+    w.parts.push(i);
+  }
+  const given = new Set<number>();
+  let failure: unknown;
+  const threads = load.map(() => {
+    workerStarts++;
+    const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
+    pool.push(worker);
+    return worker;
+  });
+  return (px) =>
+    new Promise<Map<number, Planned>>((resolve, reject) => {
+      const planned = new Map<number, Planned>();
+      let waiting = 0;
+      let settled = false;
+      const offs: (() => void)[] = [];
+      const finish = (e?: unknown) => {
+        if (settled) return;
+        settled = true;
+        for (const off of offs) off();
+        if (e !== undefined) {
+          failure ??= e;
+          reject(e);
+        } else resolve(planned);
+      };
+      if (failure !== undefined) return finish(failure);
+      threads.forEach((worker, w) => {
+        const onMessage = (msg: WorkerMessage) => {
+          if (msg.type === 'error') return finish(errorFromWorker(msg));
+          planned.set(msg.index, fromReply(model.objects[msg.index], msg.reply));
+          if (--waiting === 0) finish();
+        };
+        const onExit = (code: number) =>
+          finish(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`));
+        worker.on('message', onMessage);
+        worker.on('error', finish);
+        worker.on('exit', onExit);
+        offs.push(() => {
+          worker.off('message', onMessage);
+          worker.off('error', finish);
+          worker.off('exit', onExit);
+        });
+        for (const index of load[w].parts) {
+          const first = !given.has(index);
+          given.add(index);
+          waiting++;
+          try {
+            worker.postMessage({
+              kind: 'bound',
+              index,
+              px,
+              ...(first ? { object: model.objects[index], options: sent } : {}),
+            } satisfies WorkerJob);
+          } catch (e) {
+            finish(e);
+          }
+        }
+      });
+    });
+}
+
 /** The worker side: each object planned in turn with the default functions, made once. */
 function serveWorker(): void {
   const port = parentPort!;
@@ -329,22 +439,42 @@ function serveWorker(): void {
       order: await meshoptTriangleOrder(),
     };
   };
+  const withFunctions = (f: Awaited<ReturnType<typeof make>>, options: WorkerOptions): LodPlanOptions => {
+    const { deflate, reorderTriangles, ...rest } = options;
+    return {
+      ...rest,
+      simplifier: f.simplifier,
+      ...(deflate ? { deflate: f.deflate } : {}),
+      ...(reorderTriangles ? { reorderTriangles: f.order } : {}),
+    };
+  };
+  // Bound jobs: the part's object and one planner for it, kept for the bounds after.
+  const kept = new Map<number, { object: SlObject; plan: (px: number) => Map<number, Planned> }>();
   let queue = Promise.resolve();
-  port.on('message', (job: { index: number; object: SlObject; options: WorkerOptions }) => {
+  port.on('message', (job: WorkerJob) => {
     queue = queue.then(async () => {
       try {
         const f = await (made ??= make());
-        const { deflate, reorderTriangles, ...rest } = job.options;
-        const planned = planObjectLods(job.object, {
-          ...rest,
-          simplifier: f.simplifier,
-          ...(deflate ? { deflate: f.deflate } : {}),
-          ...(reorderTriangles ? { reorderTriangles: f.order } : {}),
-        });
+        let given: SlObject;
+        let planned: Planned;
+        if (job.kind === 'bound') {
+          let k = kept.get(job.index);
+          if (!k) {
+            if (!job.object || !job.options) throw new Error(`LOD worker: part ${job.index} was never given`);
+            const object = job.object;
+            k = { object, plan: localBoundPlanner({ objects: [object] }, [0], withFunctions(f, job.options)) };
+            kept.set(job.index, k);
+          }
+          given = k.object;
+          planned = k.plan(job.px).get(0)!;
+        } else {
+          given = job.object;
+          planned = planObjectLods(job.object, withFunctions(f, job.options));
+        }
         port.postMessage({
           type: 'result',
           index: job.index,
-          reply: plannedReply(job.object, planned),
+          reply: plannedReply(given, planned),
         } satisfies WorkerMessage);
       } catch (e) {
         port.postMessage(workerErrorMessage(e) satisfies WorkerMessage);

@@ -60,7 +60,7 @@ import {
   generateModelLodsWith,
   modelScaleFactors,
   SL_LODS_DEFAULTS,
-  sharpenModelLods,
+  sharpenModelLodsWith,
   worstPlanError,
   type LodSharpening,
   type LodBudgetSummary,
@@ -68,7 +68,7 @@ import {
 } from './sl-lods.js';
 import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
 import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
-import { planModelLodsWithWorkers } from './lod-workers.js';
+import { planModelLodsWithWorkers, planModelSharperWithWorkers } from './lod-workers.js';
 import { assignDefaults } from '@slmesh/core';
 
 /** What the physics hook is told about the object it is given. */
@@ -745,7 +745,7 @@ async function planAndWrite(
     // Under the land impact, the download weight does not set it (on a tie it is said to).
     if (now.streaming < now.landImpact) {
       progress('sharpen', 0, 1);
-      const sharp = sharpenModelLods(
+      const sharp = await sharpenModelLodsWith(
         read.model,
         { ...o, simplifier, deflate, reorderTriangles },
         { plans, downloadWeight: now.streaming, landImpact: now.landImpact },
@@ -755,6 +755,8 @@ async function planAndWrite(
           physicsMesh,
           physicsChoice,
         })),
+        // Each bound's distinct parts on worker threads where that pays, as for the first plan.
+        (m, sharperOptions) => planModelSharperWithWorkers(m, sharperOptions, defaults, o.jobs),
       );
       progress('sharpen', 1, 1);
       if (sharp) {

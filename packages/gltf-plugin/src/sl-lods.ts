@@ -21,6 +21,8 @@ import {
   type MeshSimplifier,
   type ObjectLodPlan,
   type ScreenSpaceSettings,
+  type SharperLodOptions,
+  type SharperLodResult,
   type SlModel,
   type SlObject,
   type Vec3,
@@ -294,33 +296,64 @@ export function sharpenModelLods(
   options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
   first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
   physics: readonly PhysicsFields[],
-):
-  | { model: SlModel; plans: ObjectLodPlan[]; sharpening: Omit<LodSharpening, 'download' | 'landImpact' | 'setBy'> }
-  | undefined {
+): Sharpened | undefined {
+  const run = sharpenRun(model, options, first, physics);
+  return run?.finish(planModelSharper(model, run.options));
+}
+
+/** {@link sharpenModelLods} with the search run by `sharper` (optimize's worker threads). @hidden */
+export async function sharpenModelLodsWith(
+  model: SlModel,
+  options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
+  first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
+  physics: readonly PhysicsFields[],
+  sharper: (model: SlModel, options: SharperLodOptions) => Promise<SharperLodResult | undefined>,
+): Promise<Sharpened | undefined> {
+  const run = sharpenRun(model, options, first, physics);
+  return run?.finish(await sharper(model, run.options));
+}
+
+type Sharpened = {
+  model: SlModel;
+  plans: ObjectLodPlan[];
+  sharpening: Omit<LodSharpening, 'download' | 'landImpact' | 'setBy'>;
+};
+
+/** sharpenModelLods around the search: its options (undefined: not tried), and what makes the result. */
+function sharpenRun(
+  model: SlModel,
+  options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
+  first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
+  physics: readonly PhysicsFields[],
+): { options: SharperLodOptions; finish: (sharp: SharperLodResult | undefined) => Sharpened | undefined } | undefined {
   const o = assignDefaults(SL_LODS_DEFAULTS, options);
   const worstBeforePx = worstPlanError(first.plans);
   if (o.keepAuthoredLods && model.objects.some(hasAuthoredLods)) return undefined;
   const { scale, planOptions } = lodPlanSettings(model, o);
   const { onObjectPlanned: _progress, ...quiet } = planOptions;
-  const sharp = planModelSharper(model, {
-    ...quiet,
-    deflate: deflateOrDefault(o.deflate),
-    scaleFactors: scale,
-    // Finer than the pixel bound is not seen: a chain within it is not planned again.
-    minErrorPx: o.maxErrorPx,
-    maxLandImpact: first.landImpact * (1 + 1e-9),
-    // A margin for the bytes that change when the LODs are conformed on writing.
-    maxDownloadWeight: first.landImpact * 0.98,
-    physics,
-    current: { errorPx: worstBeforePx, downloadWeight: first.downloadWeight },
-  });
-  if (!sharp) return undefined;
-  const worstPx = worstPlanError(sharp.plans);
-  if (!(worstPx <= worstBeforePx * SHARPER_LOD_DEFAULTS.minGain)) return undefined;
   return {
-    model: sharp.model,
-    plans: sharp.plans,
-    sharpening: { maxErrorPx: sharp.maxErrorPx, worstBeforePx, worstPx, downloadBefore: first.downloadWeight },
+    options: {
+      ...quiet,
+      deflate: deflateOrDefault(o.deflate),
+      scaleFactors: scale,
+      // Finer than the pixel bound is not seen: a chain within it is not planned again.
+      minErrorPx: o.maxErrorPx,
+      maxLandImpact: first.landImpact * (1 + 1e-9),
+      // A margin for the bytes that change when the LODs are conformed on writing.
+      maxDownloadWeight: first.landImpact * 0.98,
+      physics,
+      current: { errorPx: worstBeforePx, downloadWeight: first.downloadWeight },
+    },
+    finish: (sharp) => {
+      if (!sharp) return undefined;
+      const worstPx = worstPlanError(sharp.plans);
+      if (!(worstPx <= worstBeforePx * SHARPER_LOD_DEFAULTS.minGain)) return undefined;
+      return {
+        model: sharp.model,
+        plans: sharp.plans,
+        sharpening: { maxErrorPx: sharp.maxErrorPx, worstBeforePx, worstPx, downloadBefore: first.downloadWeight },
+      };
+    },
   };
 }
 

@@ -74,38 +74,51 @@ interface BudgetChain {
   px: number;
 }
 
+/** A distinct geometry's plan at a bound: core ObjectLodPlanner.plan's result. */
+export type PlannedObject = { object: SlObject; plan: ObjectLodPlan };
+
 /**
- * The chain for a pixel bound, priced: one ObjectLodPlanner per distinct geometry (linked
- * duplicates share theirs), re-used at every bound; the linkset priced by the cost report at the
- * planned size.
+ * Plans a model's distinct geometries at a pixel bound: for the index of each geometry's first
+ * object (`firsts`), its plan. In this thread, one ObjectLodPlanner per geometry re-used at every
+ * bound (localBoundPlanner); elsewhere (worker threads keeping theirs), the same results.
  */
-function budgetEvaluator(
+export type BoundPlanner = (px: number) => Map<number, PlannedObject> | Promise<Map<number, PlannedObject>>;
+
+/** The index of each distinct geometry's first object, in order (geometryKeys). */
+function firstsOf(keys: readonly { key: string }[]): number[] {
+  const seen = new Set<string>();
+  return keys.flatMap(({ key }, i) => (seen.has(key) ? [] : (seen.add(key), [i])));
+}
+
+/** One ObjectLodPlanner per distinct geometry of `model` (`firsts`), re-used at every bound. */
+export function localBoundPlanner(
+  model: SlModel,
+  firsts: readonly number[],
+  options: LodPlanOptions,
+): (px: number) => Map<number, PlannedObject> {
+  const planners = firsts.map((i) => [i, new ObjectLodPlanner(model.objects[i], options)] as const);
+  return (px) => new Map(planners.map(([i, p]) => [i, p.plan(px)]));
+}
+
+/**
+ * The chain for a pixel bound from its distinct geometries' plans, priced: copies placed from
+ * their geometry's plan (planFor), the linkset priced by the cost report at the planned size.
+ */
+function chainPricer(
   model: SlModel,
   o: Omit<LodBudgetOptions, 'targetLandImpact'>,
-  planner: Partial<LodPlanOptions> = {},
   physics?: readonly PhysicsFields[],
-): (px: number) => BudgetChain {
+): { firsts: number[]; price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain } {
   const deflate = memoizeDeflate(o.deflate);
   const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;
-  // One planner per distinct geometry (linked duplicates share theirs).
   const keys = geometryKeys(model.objects);
-  const planners = new Map<string, { planner: ObjectLodPlanner; origin: [number, number, number] }>();
-  model.objects.forEach((obj, i) => {
-    if (!planners.has(keys[i].key))
-      planners.set(keys[i].key, {
-        planner: new ObjectLodPlanner(obj, { ...o, viewerBound: false, ...planner }),
-        origin: keys[i].origin,
-      });
-  });
-  const evaluate = (px: number) => {
-    const byKey = new Map(
-      [...planners].map(([key, p]) => [key, { ...p.planner.plan(px), source: p.planner.object, origin: p.origin }]),
-    );
+  const firsts = firstsOf(keys);
+  const firstOf = new Map(firsts.map((i) => [keys[i].key, i]));
+  const price = (byFirst: Map<number, PlannedObject>, px: number): BudgetChain => {
     const results = model.objects.map((obj, i) => {
-      const r = byKey.get(keys[i].key)!;
-      return r.object.name === obj.name && r.origin === keys[i].origin
-        ? r
-        : planFor(obj, keys[i].origin, r.source, r.object, r.origin, r.plan);
+      const first = firstOf.get(keys[i].key)!;
+      const r = byFirst.get(first)!;
+      return i === first ? r : planFor(obj, keys[i].origin, model.objects[first], r.object, keys[first].origin, r.plan);
     });
     const planned: SlModel = {
       ...model,
@@ -125,7 +138,23 @@ function budgetEvaluator(
       px,
     };
   };
-  return evaluate;
+  return { firsts, price };
+}
+
+/**
+ * The chain for a pixel bound, priced: one ObjectLodPlanner per distinct geometry (linked
+ * duplicates share theirs), re-used at every bound; the linkset priced by the cost report at the
+ * planned size.
+ */
+function budgetEvaluator(
+  model: SlModel,
+  o: Omit<LodBudgetOptions, 'targetLandImpact'>,
+  planner: Partial<LodPlanOptions> = {},
+  physics?: readonly PhysicsFields[],
+): (px: number) => BudgetChain {
+  const { firsts, price } = chainPricer(model, o, physics);
+  const plan = localBoundPlanner(model, firsts, { ...o, viewerBound: false, ...planner });
+  return (px) => price(plan(px), px);
 }
 
 /**
@@ -238,6 +267,50 @@ export interface SharperLodResult {
  * `minGain` times the error in hand is finer than `minErrorPx`.
  */
 export function planModelSharper(model: SlModel, options: SharperLodOptions): SharperLodResult | undefined {
+  const search = sharperSearch(model, options);
+  if (!search) return undefined;
+  const plan = localBoundPlanner(model, search.firsts, search.planOptions);
+  const steps = search.steps;
+  let step = steps.next();
+  while (!step.done) step = steps.next(search.price(plan(step.value), step.value));
+  return step.value;
+}
+
+/**
+ * planModelSharper with each bound's distinct geometries planned by the BoundPlanner `planner`
+ * makes (from the options every geometry's ObjectLodPlanner gets, and the geometries' first
+ * objects): worker threads keeping one planner per geometry give the same chain as this thread.
+ */
+export async function planModelSharperWith(
+  model: SlModel,
+  options: SharperLodOptions,
+  planner: (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner,
+): Promise<SharperLodResult | undefined> {
+  const search = sharperSearch(model, options);
+  if (!search) return undefined;
+  const plan = planner(search.planOptions, search.firsts);
+  const steps = search.steps;
+  let step = steps.next();
+  while (!step.done) step = steps.next(search.price(await plan(step.value), step.value));
+  return step.value;
+}
+
+/**
+ * planModelSharper's search: the options checked, then each bound to plan yielded and its priced
+ * chain taken back, ending with the result. Undefined when no bound under minGain times the error
+ * in hand is finer than minErrorPx.
+ */
+function sharperSearch(
+  model: SlModel,
+  options: SharperLodOptions,
+):
+  | {
+      firsts: number[];
+      planOptions: LodPlanOptions;
+      price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain;
+      steps: Generator<number, SharperLodResult | undefined, BudgetChain>;
+    }
+  | undefined {
   const o = assignDefaults(SHARPER_LOD_DEFAULTS, options);
   const limit = o.maxDownloadWeight;
   if (!(limit > 0) || !Number.isFinite(limit) || !(o.maxLandImpact > 0))
@@ -247,7 +320,7 @@ export function planModelSharper(model: SlModel, options: SharperLodOptions): Sh
     );
   const ceiling = o.current.errorPx * o.minGain;
   if (!(ceiling > o.minErrorPx)) return undefined;
-  const evaluate = budgetEvaluator(model, o, { fallback: false }, o.physics);
+  const { firsts, price } = chainPricer(model, o, o.physics);
   const fits = (c: BudgetChain) => c.downloadWeight <= limit && c.landImpact <= o.maxLandImpact;
   const result = (c: BudgetChain): SharperLodResult => ({
     model: c.model,
@@ -256,33 +329,36 @@ export function planModelSharper(model: SlModel, options: SharperLodOptions): Sh
     downloadWeight: c.downloadWeight,
     landImpact: c.landImpact,
   });
-  // 1. The finest bound.
-  const fine = evaluate(o.minErrorPx);
-  if (fits(fine)) return result(fine);
-  // 2. False position on (log2 px, log download weight), aiming at 0.9 of the limit.
-  const point = (px: number, w: number) => ({ x: Math.log2(px), y: Math.log(Math.max(w, 1e-9)) });
-  // A bound that failed by land impact alone (its physics grew) counts as just over the limit.
-  const failed = (c: BudgetChain) => point(c.px, Math.max(c.downloadWeight, limit * 1.01));
-  let lo = failed(fine);
-  let hi = point(o.current.errorPx, Math.min(o.current.downloadWeight, limit));
-  const aim = Math.log(0.9 * limit);
-  const top = Math.log2(ceiling);
-  let best: BudgetChain | undefined;
-  for (let i = 0; i < o.iterations; i++) {
-    const span = Math.min(hi.x, top) - lo.x;
-    if (!(span > 0.05)) break;
-    const t = hi.y < lo.y ? (lo.y - aim) / (lo.y - hi.y) : 0.5;
-    // Kept inside the bracket (a tenth of it from each end), and never past the ceiling.
-    const x = lo.x + span * Math.min(0.9, Math.max(0.1, t * ((hi.x - lo.x) / span)));
-    const r = evaluate(2 ** x);
-    if (fits(r)) {
-      best = r;
-      hi = point(r.px, r.downloadWeight);
-      // Within a third of an octave of a failing bound: close enough.
-      if (hi.x - lo.x < 1 / 3) break;
-    } else {
-      lo = failed(r);
+  function* steps(): Generator<number, SharperLodResult | undefined, BudgetChain> {
+    // 1. The finest bound.
+    const fine = yield o.minErrorPx;
+    if (fits(fine)) return result(fine);
+    // 2. False position on (log2 px, log download weight), aiming at 0.9 of the limit.
+    const point = (px: number, w: number) => ({ x: Math.log2(px), y: Math.log(Math.max(w, 1e-9)) });
+    // A bound that failed by land impact alone (its physics grew) counts as just over the limit.
+    const failed = (c: BudgetChain) => point(c.px, Math.max(c.downloadWeight, limit * 1.01));
+    let lo = failed(fine);
+    let hi = point(o.current.errorPx, Math.min(o.current.downloadWeight, limit));
+    const aim = Math.log(0.9 * limit);
+    const top = Math.log2(ceiling);
+    let best: BudgetChain | undefined;
+    for (let i = 0; i < o.iterations; i++) {
+      const span = Math.min(hi.x, top) - lo.x;
+      if (!(span > 0.05)) break;
+      const t = hi.y < lo.y ? (lo.y - aim) / (lo.y - hi.y) : 0.5;
+      // Kept inside the bracket (a tenth of it from each end), and never past the ceiling.
+      const x = lo.x + span * Math.min(0.9, Math.max(0.1, t * ((hi.x - lo.x) / span)));
+      const r = yield 2 ** x;
+      if (fits(r)) {
+        best = r;
+        hi = point(r.px, r.downloadWeight);
+        // Within a third of an octave of a failing bound: close enough.
+        if (hi.x - lo.x < 1 / 3) break;
+      } else {
+        lo = failed(r);
+      }
     }
+    return best && result(best);
   }
-  return best && result(best);
+  return { firsts, planOptions: { ...o, viewerBound: false, fallback: false }, price, steps: steps() };
 }
