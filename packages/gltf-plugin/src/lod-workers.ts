@@ -293,6 +293,7 @@ export async function planModelLodsInWorkers(
           tryDispatch();
         });
         worker.on('error', fail);
+        worker.on('messageerror', fail);
         // Workers end only when terminated, after the plans are in: any exit before is a failure.
         worker.on('exit', (code) =>
           fail(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`)),
@@ -351,7 +352,29 @@ export async function planModelSharperWithWorkers(
   }
 }
 
-/** A BoundPlanner over `workers` worker threads (started into `pool`, which the caller ends). */
+/** LodPlanOptions a planner reads: the sharper search's own settings (the physics of every object among them) are not sent. */
+function plannerOptions(planOptions: LodPlanOptions): LodPlanOptions {
+  const {
+    physics: _physics,
+    current: _current,
+    cost: _cost,
+    maxDownloadWeight: _download,
+    maxLandImpact: _landImpact,
+    iterations: _iterations,
+    minErrorPx: _minErrorPx,
+    scaleFactors: _scaleFactors,
+    targetLandImpact: _target,
+    ...planner
+  } = planOptions as LodPlanOptions & Partial<SharperLodOptions> & { targetLandImpact?: number };
+  return planner;
+}
+
+/**
+ * A BoundPlanner over at most `workers` worker threads (started into `pool`, which the caller
+ * ends): each distinct geometry stays on one, which keeps its planner from bound to bound. No
+ * more threads than the biggest parts that fit within LOD_WORKERS_MAX_TRIANGLES together (at
+ * least one): each thread plans one part at a time, so that bounds what they hold at once.
+ */
 function boundWorkers(
   model: SlModel,
   planOptions: LodPlanOptions,
@@ -359,71 +382,80 @@ function boundWorkers(
   workers: number,
   pool: Worker[],
 ): BoundPlanner {
-  const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned: _p, ...rest } = planOptions;
+  const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned: _p, ...rest } = plannerOptions(planOptions);
   const sent: WorkerOptions = { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
+  const bySize = [...firsts].sort((a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b);
+  let fit = 0;
+  for (let sum = 0; fit < bySize.length; fit++) {
+    sum += triangles(model.objects[bySize[fit]]);
+    if (fit > 0 && sum > LOD_WORKERS_MAX_TRIANGLES) break;
+  }
   // Each geometry to the least loaded worker, the biggest first: every bound plans them all.
-  const load = Array.from({ length: workers }, () => ({ triangles: 0, parts: [] as number[] }));
-  for (const i of [...firsts].sort((a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b)) {
+  const load = Array.from({ length: Math.max(1, Math.min(workers, fit)) }, () => ({
+    triangles: 0,
+    parts: [] as number[],
+  }));
+  for (const i of bySize) {
     const w = load.reduce((a, b) => (b.triangles < a.triangles ? b : a));
     w.triangles += triangles(model.objects[i]);
     w.parts.push(i);
   }
   const given = new Set<number>();
+  // The bound in hand: its replies and its end. A failure ends it, and every bound after.
+  let current: { onReply: (index: number, reply: PlannedReply) => void; fail: (e: unknown) => void } | undefined;
   let failure: unknown;
+  const fail = (e: unknown) => {
+    failure ??= e;
+    current?.fail(e);
+  };
   const threads = load.map(() => {
     workerStarts++;
     const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
     pool.push(worker);
+    worker.on('message', (msg: WorkerMessage) => {
+      if (msg.type === 'error') fail(errorFromWorker(msg));
+      else current?.onReply(msg.index, msg.reply);
+    });
+    worker.on('error', fail);
+    worker.on('messageerror', fail);
+    worker.on('exit', (code) => fail(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`)));
     return worker;
   });
   return (px) =>
     new Promise<Map<number, Planned>>((resolve, reject) => {
+      if (failure !== undefined) return reject(failure);
       const planned = new Map<number, Planned>();
       let waiting = 0;
-      let settled = false;
-      const offs: (() => void)[] = [];
-      const finish = (e?: unknown) => {
-        if (settled) return;
-        settled = true;
-        for (const off of offs) off();
-        if (e !== undefined) {
-          failure ??= e;
-          reject(e);
-        } else resolve(planned);
+      const end = (e?: unknown) => {
+        current = undefined;
+        if (e !== undefined) reject(e);
+        else resolve(planned);
       };
-      if (failure !== undefined) return finish(failure);
-      threads.forEach((worker, w) => {
-        const onMessage = (msg: WorkerMessage) => {
-          if (msg.type === 'error') return finish(errorFromWorker(msg));
-          planned.set(msg.index, fromReply(model.objects[msg.index], msg.reply));
-          if (--waiting === 0) finish();
-        };
-        const onExit = (code: number) =>
-          finish(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`));
-        worker.on('message', onMessage);
-        worker.on('error', finish);
-        worker.on('exit', onExit);
-        offs.push(() => {
-          worker.off('message', onMessage);
-          worker.off('error', finish);
-          worker.off('exit', onExit);
-        });
-        for (const index of load[w].parts) {
-          const first = !given.has(index);
-          given.add(index);
-          waiting++;
-          try {
+      current = {
+        onReply: (index, reply) => {
+          planned.set(index, fromReply(model.objects[index], reply));
+          if (--waiting === 0) end();
+        },
+        fail: end,
+      };
+      try {
+        threads.forEach((worker, w) => {
+          for (const index of load[w].parts) {
+            const first = !given.has(index);
+            waiting++;
             worker.postMessage({
               kind: 'bound',
               index,
               px,
               ...(first ? { object: model.objects[index], options: sent } : {}),
             } satisfies WorkerJob);
-          } catch (e) {
-            finish(e);
+            given.add(index);
           }
-        }
-      });
+        });
+      } catch (e) {
+        fail(e);
+      }
+      if (waiting === 0) current?.fail(new Error('LOD workers: no part to plan'));
     });
 }
 
