@@ -3,7 +3,7 @@
  * modelGeometries) is planned by core planObjectLods on one of a few workers, the biggest first,
  * and the copies are placed from them as core planModelLods places them (assembleModelPlans).
  *
- *     const planned = await planModelLodsInWorkers(model, planOptions, { workers: 2 });
+ *     const planned = await planModelLodsWithWorkers(model, planOptions, defaults, jobs);
  *
  * - **Same result as in this thread.** A plan depends only on its object and the options; the
  *   worker makes the options' functions itself, the ones optimize uses by default:
@@ -71,12 +71,8 @@ export const LOD_WORKERS_MAX = 4;
  */
 export const LOD_WORKERS_MAX_TRIANGLES = 600_000;
 
-/** What optimize plans with by default, which a worker can make itself. */
-export interface DefaultPlanFunctions {
-  simplifier: unknown;
-  deflate?: DeflateFn;
-  reorderTriangles?: TriangleOrderFn;
-}
+/** Which of the options' functions are optimize's defaults (a worker makes those itself; any other keeps the plan in this thread). */
+export type DefaultFunctions = { simplifier: boolean; deflate: boolean; reorderTriangles: boolean };
 
 type Planned = { object: SlObject; plan: ObjectLodPlan };
 
@@ -147,22 +143,62 @@ export function fromReply(given: SlObject, reply: PlannedReply): Planned {
   return { object: object as unknown as SlObject, plan: reply.plan };
 }
 
+/**
+ * `options` as a worker is sent them: without their functions (named by whether a default one is
+ * to be made) and without the sharper search's own settings, which a planner does not read (the
+ * physics of every object among them).
+ */
+function workerOptions(options: LodPlanOptions): WorkerOptions {
+  const {
+    simplifier: _simplifier,
+    deflate,
+    reorderTriangles,
+    onObjectPlanned: _progress,
+    physics: _physics,
+    current: _current,
+    cost: _cost,
+    maxDownloadWeight: _download,
+    maxLandImpact: _landImpact,
+    iterations: _iterations,
+    minErrorPx: _minErrorPx,
+    scaleFactors: _scaleFactors,
+    targetLandImpact: _target,
+    ...rest
+  } = options as LodPlanOptions & Partial<SharperLodOptions> & { targetLandImpact?: number };
+  return { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
+}
+
 function triangles(object: SlObject): number {
   return lodTriangleCount(object.lods.high);
+}
+
+/** `parts` (object indices) biggest first, by index among equals. */
+function biggestFirst(model: SlModel, parts: readonly number[]): number[] {
+  return [...parts].sort((a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b);
+}
+
+/** How many of `parts`, from the first, add up to LOD_WORKERS_MAX_TRIANGLES or less (at least one when there are any). */
+function leadingWithinCap(model: SlModel, parts: readonly number[]): number {
+  let n = 0;
+  for (let sum = 0; n < parts.length; n++) {
+    sum += triangles(model.objects[parts[n]]);
+    if (n > 0 && sum > LOD_WORKERS_MAX_TRIANGLES) break;
+  }
+  return n;
 }
 
 /**
  * How many workers to plan `objects` with: 0 (plan in this thread) unless they have at least two
  * distinct geometries, the ones other than the biggest of LOD_WORKERS_MIN_TRIANGLES or more or
  * LOD_WORKERS_MIN_PARTS or more in number, and `options` carries no function but the defaults
- * named in `defaults`. `jobs` caps it (default:
- * the machine's available parallelism, at most LOD_WORKERS_MAX); 1 or less is 0. An explicit
- * `jobs` of 2 or more skips the triangle rule (tests, and a user who knows the model).
+ * named in `defaults`. `jobs` caps it (default: the machine's available parallelism, at most
+ * LOD_WORKERS_MAX); 1 or less is 0. An explicit `jobs` of 2 or more skips the triangle and part
+ * rules (tests, and a user who knows the model).
  */
 export function lodWorkersFor(
   objects: readonly SlObject[],
   options: LodPlanOptions,
-  defaults: { simplifier: boolean; deflate: boolean; reorderTriangles: boolean },
+  defaults: DefaultFunctions,
   jobs?: number,
   geometries?: () => ModelGeometries,
 ): number {
@@ -170,8 +206,7 @@ export function lodWorkersFor(
   if (!(cap >= 2) || objects.length < 2) return 0;
   if (!defaults.simplifier || (options.deflate && !defaults.deflate)) return 0;
   if (options.reorderTriangles && !defaults.reorderTriangles) return 0;
-  const { simplifier: _s, deflate: _d, reorderTriangles: _r, onObjectPlanned: _p, ...rest } = options;
-  if (hasFunction(rest)) return 0;
+  if (hasFunction(workerOptions(options))) return 0;
   const firsts = (geometries ? geometries() : modelGeometries(objects)).firsts;
   if (firsts.length < 2) return 0;
   if (jobs === undefined) {
@@ -212,6 +247,22 @@ export function lodWorkerStarts(): number {
 }
 
 /**
+ * A LOD worker, added to `pool` (which its caller ends), its messages to `onMessage` and any
+ * error, undecodable message or exit to `fail`: workers end only when terminated, after the plans
+ * are in, so an exit before is a failure (the callers ignore what comes after they settle).
+ */
+function startWorker(pool: Worker[], onMessage: (msg: WorkerMessage) => void, fail: (e: unknown) => void): Worker {
+  workerStarts++;
+  const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
+  pool.push(worker);
+  worker.on('message', onMessage);
+  worker.on('error', fail);
+  worker.on('messageerror', fail);
+  worker.on('exit', (code) => fail(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`)));
+  return worker;
+}
+
+/**
  * core planModelLods(model, options), each distinct geometry planned on one of `workers` worker
  * threads (see the file comment; options' functions must be the defaults lodWorkersFor checks).
  */
@@ -222,12 +273,10 @@ export async function planModelLodsInWorkers(
   geometries: ModelGeometries = modelGeometries(model.objects),
 ): Promise<{ model: SlModel; plans: ObjectLodPlan[] }> {
   if (!(workers >= 1)) return planModelLods(model, options, geometries);
-  const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned, ...rest } = options;
-  const sent: WorkerOptions = { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
+  const { onObjectPlanned } = options;
+  const sent = workerOptions(options);
   // The biggest first: the longest plans start at once and the small ones fill in around them.
-  const queue = [...geometries.firsts].sort(
-    (a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b,
-  );
+  const queue = biggestFirst(model, geometries.firsts);
   const planned = new Map<number, Planned>();
   const total = model.objects.length;
   const pool: Worker[] = [];
@@ -270,33 +319,24 @@ export async function planModelLodsInWorkers(
         }
       };
       // No more workers than parts can be in hand at once (the smallest ones, within the cap).
-      let fit = 0;
-      for (let sum = 0, k = queue.length - 1; k >= 0; k--, fit++) {
-        sum += triangles(model.objects[queue[k]]);
-        if (fit > 0 && sum > LOD_WORKERS_MAX_TRIANGLES) break;
-      }
+      const fit = leadingWithinCap(model, [...queue].reverse());
       for (let k = 0; k < Math.min(workers, fit); k++) {
-        workerStarts++;
-        const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
-        pool.push(worker);
-        worker.on('message', (msg: WorkerMessage) => {
-          if (settled) return;
-          busy -= load.get(worker) ?? 0;
-          load.delete(worker);
-          if (msg.type === 'error') {
-            fail(errorFromWorker(msg));
-            return;
-          }
-          planned.set(msg.index, fromReply(model.objects[msg.index], msg.reply));
-          onObjectPlanned?.(planned.size, total);
-          idle.push(worker);
-          tryDispatch();
-        });
-        worker.on('error', fail);
-        worker.on('messageerror', fail);
-        // Workers end only when terminated, after the plans are in: any exit before is a failure.
-        worker.on('exit', (code) =>
-          fail(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`)),
+        const worker = startWorker(
+          pool,
+          (msg) => {
+            if (settled) return;
+            busy -= load.get(worker) ?? 0;
+            load.delete(worker);
+            if (msg.type === 'error') {
+              fail(errorFromWorker(msg));
+              return;
+            }
+            planned.set(msg.index, fromReply(model.objects[msg.index], msg.reply));
+            onObjectPlanned?.(planned.size, total);
+            idle.push(worker);
+            tryDispatch();
+          },
+          fail,
         );
         idle.push(worker);
       }
@@ -317,7 +357,7 @@ export async function planModelLodsInWorkers(
 export function planModelLodsWithWorkers(
   model: SlModel,
   options: LodPlanOptions,
-  defaults: { simplifier: boolean; deflate: boolean; reorderTriangles: boolean },
+  defaults: DefaultFunctions,
   jobs?: number,
 ): Promise<{ model: SlModel; plans: ObjectLodPlan[] }> | { model: SlModel; plans: ObjectLodPlan[] } {
   let geometries: ModelGeometries | undefined;
@@ -337,7 +377,7 @@ export function planModelLodsWithWorkers(
 export async function planModelSharperWithWorkers(
   model: SlModel,
   options: SharperLodOptions,
-  defaults: { simplifier: boolean; deflate: boolean; reorderTriangles: boolean },
+  defaults: DefaultFunctions,
   jobs?: number,
 ): Promise<SharperLodResult | undefined> {
   const pool: Worker[] = [];
@@ -350,23 +390,6 @@ export async function planModelSharperWithWorkers(
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
   }
-}
-
-/** LodPlanOptions a planner reads: the sharper search's own settings (the physics of every object among them) are not sent. */
-function plannerOptions(planOptions: LodPlanOptions): LodPlanOptions {
-  const {
-    physics: _physics,
-    current: _current,
-    cost: _cost,
-    maxDownloadWeight: _download,
-    maxLandImpact: _landImpact,
-    iterations: _iterations,
-    minErrorPx: _minErrorPx,
-    scaleFactors: _scaleFactors,
-    targetLandImpact: _target,
-    ...planner
-  } = planOptions as LodPlanOptions & Partial<SharperLodOptions> & { targetLandImpact?: number };
-  return planner;
 }
 
 /**
@@ -382,14 +405,9 @@ function boundWorkers(
   workers: number,
   pool: Worker[],
 ): BoundPlanner {
-  const { simplifier: _s, deflate, reorderTriangles, onObjectPlanned: _p, ...rest } = plannerOptions(planOptions);
-  const sent: WorkerOptions = { ...rest, deflate: !!deflate, reorderTriangles: !!reorderTriangles };
-  const bySize = [...firsts].sort((a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b);
-  let fit = 0;
-  for (let sum = 0; fit < bySize.length; fit++) {
-    sum += triangles(model.objects[bySize[fit]]);
-    if (fit > 0 && sum > LOD_WORKERS_MAX_TRIANGLES) break;
-  }
+  const sent = workerOptions(planOptions);
+  const bySize = biggestFirst(model, firsts);
+  const fit = leadingWithinCap(model, bySize);
   // Each geometry to the least loaded worker, the biggest first: every bound plans them all.
   const load = Array.from({ length: Math.max(1, Math.min(workers, fit)) }, () => ({
     triangles: 0,
@@ -408,19 +426,16 @@ function boundWorkers(
     failure ??= e;
     current?.fail(e);
   };
-  const threads = load.map(() => {
-    workerStarts++;
-    const worker = new Worker(workerUrl(), { workerData: { kind: WORKER_KIND } });
-    pool.push(worker);
-    worker.on('message', (msg: WorkerMessage) => {
-      if (msg.type === 'error') fail(errorFromWorker(msg));
-      else current?.onReply(msg.index, msg.reply);
-    });
-    worker.on('error', fail);
-    worker.on('messageerror', fail);
-    worker.on('exit', (code) => fail(new Error(`a LOD worker stopped (exit code ${code}) before the plans were in`)));
-    return worker;
-  });
+  const threads = load.map(() =>
+    startWorker(
+      pool,
+      (msg) => {
+        if (msg.type === 'error') fail(errorFromWorker(msg));
+        else current?.onReply(msg.index, msg.reply);
+      },
+      fail,
+    ),
+  );
   return (px) =>
     new Promise<Map<number, Planned>>((resolve, reject) => {
       if (failure !== undefined) return reject(failure);

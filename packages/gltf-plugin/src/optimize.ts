@@ -173,7 +173,8 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * Worker threads planning LODs, each distinct geometry on one (lod-workers.ts; the same files as
    * planned in this thread). Default: the machine's available parallelism, at most
    * LOD_WORKERS_MAX, when the geometries other than the biggest have LOD_WORKERS_MIN_TRIANGLES or
-   * more and the simplifier, deflate and triangle order are the defaults; 1: in this thread.
+   * more or number LOD_WORKERS_MIN_PARTS or more, and the simplifier, deflate and triangle order
+   * are the defaults; 1: in this thread. The sharper-LOD search uses the same rule.
    */
   jobs?: number;
   /**

@@ -13,12 +13,12 @@ import { SlmeshError } from '../errors.js';
 import { assignDefaults } from '../options.js';
 import type { DeflateFn, SlModel, SlObject } from '../types.js';
 import {
-  geometryKeys,
+  assembleModelPlans,
   LOD_PLAN_DEFAULTS,
   type LodPlanOptions,
+  modelGeometries,
   type ObjectLodPlan,
   ObjectLodPlanner,
-  planFor,
 } from './lod-planner.js';
 
 export interface LodBudgetOptions extends LodPlanOptions {
@@ -84,12 +84,6 @@ export type PlannedObject = { object: SlObject; plan: ObjectLodPlan };
  */
 export type BoundPlanner = (px: number) => Map<number, PlannedObject> | Promise<Map<number, PlannedObject>>;
 
-/** The index of each distinct geometry's first object, in order (geometryKeys). */
-function firstsOf(keys: readonly { key: string }[]): number[] {
-  const seen = new Set<string>();
-  return keys.flatMap(({ key }, i) => (seen.has(key) ? [] : (seen.add(key), [i])));
-}
-
 /** One ObjectLodPlanner per distinct geometry of `model` (`firsts`), re-used at every bound. */
 export function localBoundPlanner(
   model: SlModel,
@@ -102,7 +96,8 @@ export function localBoundPlanner(
 
 /**
  * The chain for a pixel bound from its distinct geometries' plans, priced: copies placed from
- * their geometry's plan (planFor), the linkset priced by the cost report at the planned size.
+ * their geometry's plan (assembleModelPlans), the linkset priced by the cost report at the
+ * planned size.
  */
 function chainPricer(
   model: SlModel,
@@ -111,19 +106,12 @@ function chainPricer(
 ): { firsts: number[]; price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain } {
   const deflate = memoizeDeflate(o.deflate);
   const k = o.sizeFactor ?? LOD_PLAN_DEFAULTS.sizeFactor;
-  const keys = geometryKeys(model.objects);
-  const firsts = firstsOf(keys);
-  const firstOf = new Map(firsts.map((i) => [keys[i].key, i]));
+  const geometries = modelGeometries(model.objects);
   const price = (byFirst: Map<number, PlannedObject>, px: number): BudgetChain => {
-    const results = model.objects.map((obj, i) => {
-      const first = firstOf.get(keys[i].key)!;
-      const r = byFirst.get(first)!;
-      return i === first ? r : planFor(obj, keys[i].origin, model.objects[first], r.object, keys[first].origin, r.plan);
-    });
-    const planned: SlModel = {
-      ...model,
-      objects: results.map((r, i) => (physics ? withPhysics(r.object, physics[i]) : r.object)),
-    };
+    const chain = assembleModelPlans(model, geometries, (i) => byFirst.get(i)!);
+    const planned: SlModel = physics
+      ? { ...chain.model, objects: chain.model.objects.map((obj, i) => withPhysics(obj, physics[i])) }
+      : chain.model;
     const cost = costReport(planned, {
       ...o.cost,
       deflate,
@@ -132,13 +120,13 @@ function chainPricer(
     });
     return {
       model: planned,
-      plans: results.map((r) => r.plan),
+      plans: chain.plans,
       landImpact: cost.linkset.landImpact,
       downloadWeight: cost.linkset.streaming,
       px,
     };
   };
-  return { firsts, price };
+  return { firsts: geometries.firsts, price };
 }
 
 /**
