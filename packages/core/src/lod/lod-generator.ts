@@ -440,6 +440,19 @@ function fallbackBuffers(source: LodSource, mode: 'no-normals' | 'no-uvs'): Fall
   return out;
 }
 
+/** A lock over source vertices as one over a fallback mode's merged vertices: locked where any of its wedges is. */
+function mergedLock(fb: FallbackBuffers, lock: Uint8Array): Uint8Array {
+  const m = fb.wedgeStart.length - 1;
+  const out = new Uint8Array(m);
+  for (let k = 0; k < m; k++)
+    for (let w = fb.wedgeStart[k]; w < fb.wedgeStart[k + 1]; w++)
+      if (lock[fb.wedges[w]]) {
+        out[k] = 1;
+        break;
+      }
+  return out;
+}
+
 /**
  * Back from a fallback mode's merged vertices to source vertices: each corner takes the wedge
  * whose normal is closest to its triangle's normal, so hard edges and flat shading come back.
@@ -497,7 +510,7 @@ export interface SimplifyLodOptions {
   prune?: boolean;
   /** Move kept vertices to where they best fit the removed surface (simplifyWithUpdate): less shrinking, lower error. Default true. */
   updatePositions?: boolean;
-  /** Vertices (the source's welded ones, 1 = locked) the simplifier must keep where they are. 'attributes' mode only. */
+  /** Vertices (the source's welded ones, 1 = locked) the simplifier must keep where they are; a fallback mode keeps a merged vertex where any of its wedges is locked. Not sloppy. */
   lock?: Uint8Array;
 }
 
@@ -644,7 +657,7 @@ function simplifyUncached(
   const flags: SimplifierFlag[] = prune ? ['ErrorAbsolute', 'Prune'] : ['ErrorAbsolute'];
   const anyNormals = source.hasNormals.some(Boolean) && normalWeight > 0;
   const anyUvs = source.hasUvs.some(Boolean) && uvWeight > 0;
-  const lock = mode === 'attributes' ? (options.lock ?? null) : null;
+  const lock = !options.lock || mode === 'sloppy' ? null : fb ? mergedLock(fb, options.lock) : options.lock;
   let out: Uint32Array;
   let err: number;
   let pos = positions;

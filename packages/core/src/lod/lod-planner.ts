@@ -39,9 +39,11 @@
  * position-only simplification needs for the same error.
  *
  * Big highs (over proxyTriangles, 60,000): every candidate is measured against a proxy, high
- * simplified position-only to 0.4 px at the near distance, and the proxy's own error (high's
- * samples to the proxy, or meshoptimizer's estimate when larger) is added (triangle inequality);
- * the proxy is also the planned high when within its bound. Time and memory follow the proxy.
+ * simplified position-only to 0.4 px at the near distance (seams kept; normal seams dropped where
+ * keeping them would keep far more triangles: a flat-shaded high), and the proxy's own error
+ * (high's samples to the proxy, or meshoptimizer's estimate when larger) is added (triangle
+ * inequality); the proxy is also the planned high when within its bound. Time and memory follow
+ * the proxy.
  *
  * Fallbacks (never a silent copy): a lower LOD whose best result within the bound keeps more than
  * half the LOD above (leaf cards, many small parts) is also tried by sloppy simplification to a
@@ -290,8 +292,10 @@ export interface HighLodPlan {
   nearDistance: number;
   /** Smallest silhouette coverage of the input's high over the views, 0..1. */
   coverage: number;
-  /** How it was made: a simplification mode, 'proxy' (a big high's position-only proxy, seams kept), or 'kept' (the input's high as it is). */
+  /** How it was made: a simplification mode, 'proxy' (a big high's position-only proxy), or 'kept' (the input's high as it is). */
   mode: SimplifyMode | 'viewer' | 'proxy' | 'kept';
+  /** With mode 'proxy', how the proxy was simplified: 'attributes' (every seam kept) or 'no-normals' (normal seams dropped, flat shading and hard edges restored from the input's normals). */
+  proxyMode?: SimplifyMode;
   fallback?: LodFallback;
 }
 
@@ -401,6 +405,12 @@ const PROXY_ERROR_PX = 0.4;
 const PROXY_LOCK_FACTOR = 2.5;
 /** Most times the proxy is made again with more vertices locked. */
 const PROXY_LOCK_ROUNDS = 3;
+/**
+ * The modes a big high's proxy may be made in, in order (simplifyToError's cascade). Never without
+ * UVs: the proxy may be the high LOD, seen close, where a texture pulled across its seams would show
+ * (restoreWedges picks a corner's wedge by normal). Never sloppy, whose error is only an estimate.
+ */
+const PROXY_MODES: readonly SimplifyMode[] = ['attributes', 'no-normals'];
 /** A planned high that keeps more than this fraction of the triangles is not worth it: high is kept as it is. */
 const HIGH_KEEP_FRACTION = 0.95;
 /** A lower LOD is "stuck" when the best result within the bound keeps more than this fraction of the LOD above. */
@@ -494,6 +504,8 @@ interface MeasureReference {
   source?: LodSource;
   /** The proxy itself (big highs only). */
   lod?: MeshLod;
+  /** How the proxy was simplified (big highs only): 'attributes' (every seam kept) or 'no-normals'. */
+  mode?: SimplifyMode;
   vertices?: number;
   triangles: number;
 }
@@ -655,12 +667,17 @@ export class ObjectLodPlanner {
       const radius = this.modelRadius * o.sizeFactor;
       const near = o.highDistance ?? fillDistance(radius, o.screen);
       const proxyError = errorForPixels(PROXY_ERROR_PX, near, o.screen) / o.sizeFactor;
+      // With the cascade (as the lower LODs' search): a high whose every point sits on a normal
+      // seam (a dense mesh exported flat-shaded, Blender's default) keeps nearly all its triangles
+      // while its normal seams are kept, so they are dropped where that keeps far fewer (hard
+      // edges and flat shading come back through the wedges).
       const makeProxy = (lock?: Uint8Array) =>
-        simplifyLodSource(this.highSource, 'attributes', 0, proxyError, {
+        simplifyToError(this.highSource, proxyError, {
           ...o,
           normalWeight: 0,
           uvWeight: 0,
           updatePositions: false,
+          modes: PROXY_MODES,
           ...(lock ? { lock } : {}),
         });
       /** A proxy worth measuring against: something left, and fewer triangles than high. */
@@ -710,6 +727,7 @@ export class ObjectLodPlanner {
           error,
           source: prepareLodSource(proxy.lod, o),
           lod: proxy.lod,
+          mode: proxy.mode,
           vertices: proxy.vertices,
           triangles: proxy.triangles,
         };
@@ -1012,6 +1030,7 @@ export class ObjectLodPlanner {
       nearDistance,
       coverage: top.coverage,
       mode: highMode,
+      ...(highMode === 'proxy' && this.reference.mode ? { proxyMode: this.reference.mode } : {}),
       ...(highFallback ? { fallback: highFallback } : {}),
     };
 

@@ -153,7 +153,12 @@ export function openEdges(lod: MeshLod): number {
 
 /** A flat-shaded (faceted) UV sphere: every triangle has its own three vertices and its face normal, like Blender's "Shade Flat". */
 export function facetedSphere(seg: number, r = 1, material = 'Faceted'): Face {
-  const s = uvSphere(seg, r, material);
+  return faceted(uvSphere(seg, r, material));
+}
+
+/** `s` flat-shaded: every triangle corner its own vertex, with its triangle's normal (s's UVs kept). */
+export function faceted(s: Face): Face {
+  const material = s.material;
   const n = s.indices.length;
   const positions = new Float32Array(n * 3),
     normals = new Float32Array(n * 3),
