@@ -162,6 +162,7 @@ export {
   LOD_BUDGET_DEFAULTS,
   type LodBudgetResult,
   planModelForBudget,
+  planModelForBudgetWith,
   planModelSharper,
   planModelSharperWith,
   localBoundPlanner,

@@ -5,6 +5,10 @@
  *
  *     const planned = await planModelLodsWithWorkers(model, planOptions, defaults, jobs);
  *
+ * The searches that plan every distinct geometry again at bound after bound (the sharper-LOD
+ * search, the budget mode) keep each geometry on one worker, which keeps its planner from bound to
+ * bound (planModelSharperWithWorkers, planModelForBudgetWithWorkers).
+ *
  * - **Same result as in this thread.** A plan depends only on its object and the options; the
  *   worker makes the options' functions itself, the ones optimize uses by default:
  *   meshoptimizer's simplifier, core's zlib-ng deflate (remembered, as optimize's is) and
@@ -33,6 +37,9 @@ import {
   modelGeometries,
   planModelLods,
   planModelSharperWith,
+  planModelForBudgetWith,
+  type LodBudgetOptions,
+  type LodBudgetResult,
   planObjectLods,
   zlibNgDeflate,
   type BoundPlanner,
@@ -369,20 +376,20 @@ export function planModelLodsWithWorkers(
 }
 
 /**
- * core planModelSharper on worker threads: each distinct geometry goes to one worker (the
- * biggest first, each to the least loaded), which keeps its planner across the bounds the search
- * tries; the chain, priced in this thread, is the one planModelSharper gives. On `lodWorkersFor`'s
- * rule (0: in this thread); every worker is ended when the search is done.
+ * `run` given what makes a BoundPlanner on `lodWorkersFor`'s rule: worker threads where it says
+ * so, each distinct geometry on one (the biggest first, each to the least loaded), which keeps its
+ * planner across the bounds a search tries; else this thread's (core localBoundPlanner). Every
+ * worker is ended when `run` is done.
  */
-export async function planModelSharperWithWorkers(
+async function withBoundPlanners<T>(
   model: SlModel,
-  options: SharperLodOptions,
   defaults: DefaultFunctions,
-  jobs?: number,
-): Promise<SharperLodResult | undefined> {
+  jobs: number | undefined,
+  run: (planner: (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner) => Promise<T>,
+): Promise<T> {
   const pool: Worker[] = [];
   try {
-    return await planModelSharperWith(model, options, (planOptions, firsts) => {
+    return await run((planOptions, firsts) => {
       const workers = lodWorkersFor(model.objects, planOptions, defaults, jobs);
       if (workers === 0) return localBoundPlanner(model, firsts, planOptions);
       return boundWorkers(model, planOptions, firsts, workers, pool);
@@ -390,6 +397,26 @@ export async function planModelSharperWithWorkers(
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
   }
+}
+
+/** core planModelSharper on worker threads (withBoundPlanners): the chain, priced in this thread, is the one planModelSharper gives. */
+export function planModelSharperWithWorkers(
+  model: SlModel,
+  options: SharperLodOptions,
+  defaults: DefaultFunctions,
+  jobs?: number,
+): Promise<SharperLodResult | undefined> {
+  return withBoundPlanners(model, defaults, jobs, (planner) => planModelSharperWith(model, options, planner));
+}
+
+/** core planModelForBudget (the budget mode, `--target-li`) on worker threads (withBoundPlanners): the chain, priced in this thread, is the one planModelForBudget gives. */
+export function planModelForBudgetWithWorkers(
+  model: SlModel,
+  options: LodBudgetOptions,
+  defaults: DefaultFunctions,
+  jobs?: number,
+): Promise<LodBudgetResult> {
+  return withBoundPlanners(model, defaults, jobs, (planner) => planModelForBudgetWith(model, options, planner));
 }
 
 /**

@@ -68,7 +68,7 @@ import {
 } from './sl-lods.js';
 import { assembleModel, readMeshNodes, type MeshNodeGeometry, type SlotNode } from './to-model.js';
 import { writeUploadFiles, type UploadSlot } from './upload-writer.js';
-import { planModelLodsWithWorkers, planModelSharperWithWorkers } from './lod-workers.js';
+import { planModelForBudgetWithWorkers, planModelLodsWithWorkers, planModelSharperWithWorkers } from './lod-workers.js';
 import { assignDefaults } from '@slmesh/core';
 
 /** What the physics hook is told about the object it is given. */
@@ -668,6 +668,7 @@ async function planAndWrite(
     read.model,
     { ...o, simplifier, deflate, reorderTriangles, onObjectPlanned: (done, total) => progress('lods', done, total) },
     async (m, planOptions) => planModelLodsWithWorkers(m, planOptions, defaults, o.jobs),
+    (m, budgetOptions) => planModelForBudgetWithWorkers(m, budgetOptions, defaults, o.jobs),
   );
   progress('lods', read.model.objects.length, read.model.objects.length);
   for (const p of lods.plans)

@@ -11,6 +11,8 @@ import {
   emptyBox,
   lodTriangleCount,
   planModelForBudget,
+  type LodBudgetOptions,
+  type LodBudgetResult,
   planModelSharper,
   SHARPER_LOD_DEFAULTS,
   type PhysicsFields,
@@ -209,15 +211,18 @@ export type ModelPlanner = (
   options: LodPlanOptions,
 ) => Promise<{ model: SlModel; plans: ObjectLodPlan[] }>;
 
+/** What runs the budget mode's search for generateModelLods: core planModelForBudget, or one that gives its result elsewhere (lod-workers.ts). */
+export type BudgetPlanner = (model: SlModel, options: LodBudgetOptions) => Promise<LodBudgetResult>;
+
 /**
- * generateModelLods in two halves around the planning itself: the budget mode's result at once,
- * or the model and options to plan and what makes the result from the plan.
+ * generateModelLods in two halves around the planning itself: the model and options to plan (the
+ * budget mode's search, or the plan) and what makes the result from it.
  */
 function lodRun(
   model: SlModel,
   options: Omit<SlLodsOptions, 'onPlans'>,
 ):
-  | { result: ModelLods }
+  | { budget: { options: LodBudgetOptions; finish: (r: LodBudgetResult) => ModelLods } }
   | {
       plan: { model: SlModel; options: LodPlanOptions };
       finish: (planned: { model: SlModel; plans: ObjectLodPlan[] }) => ModelLods;
@@ -227,24 +232,29 @@ function lodRun(
   const keep = (obj: SlObject) => o.keepAuthoredLods && hasAuthoredLods(obj);
   if (o.targetLandImpact !== undefined) {
     // Budget mode plans the whole linkset together, priced at the size asked for.
-    const r = planModelForBudget(model, {
-      ...planOptions,
-      viewerBound: false,
-      targetLandImpact: o.targetLandImpact,
-      deflate: deflateOrDefault(o.deflate),
-      scaleFactors: scale,
-    });
-    const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
+    const targetLandImpact = o.targetLandImpact;
     return {
-      result: {
-        model: { ...model, objects },
-        plans: r.plans.filter((_, i) => !keep(model.objects[i])),
-        budget: {
-          targetLandImpact: o.targetLandImpact,
-          fits: r.fits,
-          maxErrorPx: r.maxErrorPx,
-          landImpact: r.landImpact,
-          floorLandImpact: r.floorLandImpact,
+      budget: {
+        options: {
+          ...planOptions,
+          viewerBound: false,
+          targetLandImpact,
+          deflate: deflateOrDefault(o.deflate),
+          scaleFactors: scale,
+        },
+        finish: (r) => {
+          const objects = model.objects.map((obj, i) => (keep(obj) ? obj : r.model.objects[i]));
+          return {
+            model: { ...model, objects },
+            plans: r.plans.filter((_, i) => !keep(model.objects[i])),
+            budget: {
+              targetLandImpact,
+              fits: r.fits,
+              maxErrorPx: r.maxErrorPx,
+              landImpact: r.landImpact,
+              floorLandImpact: r.floorLandImpact,
+            },
+          };
         },
       },
     };
@@ -267,17 +277,23 @@ function lodRun(
  */
 export function generateModelLods(model: SlModel, options: Omit<SlLodsOptions, 'onPlans'>): ModelLods {
   const run = lodRun(model, options);
-  return 'result' in run ? run.result : run.finish(planModelLods(run.plan.model, run.plan.options));
+  if ('budget' in run) return run.budget.finish(planModelForBudget(model, run.budget.options));
+  return run.finish(planModelLods(run.plan.model, run.plan.options));
 }
 
-/** {@link generateModelLods} with the objects planned by `planner` (optimize's worker threads). @hidden */
+/**
+ * {@link generateModelLods} with the objects planned by `planner` and the budget mode's search run
+ * by `budget` (optimize's worker threads; default core planModelForBudget). @hidden
+ */
 export async function generateModelLodsWith(
   model: SlModel,
   options: Omit<SlLodsOptions, 'onPlans'>,
   planner: ModelPlanner,
+  budget: BudgetPlanner = async (m, budgetOptions) => planModelForBudget(m, budgetOptions),
 ): Promise<ModelLods> {
   const run = lodRun(model, options);
-  return 'result' in run ? run.result : run.finish(await planner(run.plan.model, run.plan.options));
+  if ('budget' in run) return run.budget.finish(await budget(model, run.budget.options));
+  return run.finish(await planner(run.plan.model, run.plan.options));
 }
 
 /**

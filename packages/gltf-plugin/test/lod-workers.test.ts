@@ -4,6 +4,7 @@ import {
   isSlmeshError,
   lodTriangleCount,
   modelGeometries,
+  planModelForBudget,
   planModelLods,
   planModelSharper,
   zlibNgDeflate,
@@ -21,6 +22,7 @@ import {
   lodWorkersFor,
   fromReply,
   nextPart,
+  planModelForBudgetWithWorkers,
   planModelLodsInWorkers,
   planModelSharperWithWorkers,
   plannedReply,
@@ -261,13 +263,58 @@ describe('planModelSharperWithWorkers: the sharper-LOD search with each part kep
   }
 });
 
-describe('optimizeFile with jobs', () => {
-  for (const name of ['chair.glb', 'textured-hierarchy.glb']) {
-    it(`writes ${name} byte for byte as planned in this thread, on worker threads with jobs 2`, async () => {
+describe('planModelForBudgetWithWorkers: the budget mode (--target-li) with each part kept on one worker', () => {
+  // The same model; the target set from this thread's chains: over the floor's land impact, at the
+  // finest bound's, and between the two (bisection).
+  const model = () => ({ objects: [...suzannes(3), { ...suzanne, name: 'copy' }] });
+  const base = {
+    simplifier: MeshoptSimplifier as never,
+    deflate: zlibNgDeflate,
+    sizeFactor: 2,
+    minErrorPx: 1,
+    iterations: 2,
+  };
+  const here = (targetLandImpact: number) => planModelForBudget(model(), { ...base, targetLandImpact });
+  let looseChain: ReturnType<typeof here> | undefined;
+  /** This thread's chain where every bound fits: the finest bound's land impact, and the floor's. */
+  const loosest = () => (looseChain ??= here(1e6));
+
+  for (const name of ['the finest bound fits', 'bisection between bounds', 'even the floor is over'] as const) {
+    it(`${name}: the chain planModelForBudget gives in this thread`, async () => {
+      const loose = loosest();
+      const target =
+        name === 'the finest bound fits'
+          ? 1e6
+          : name === 'bisection between bounds'
+            ? (loose.floorLandImpact + loose.landImpact) / 2
+            : loose.floorLandImpact / 2;
       const starts = lodWorkerStarts();
-      const one = await optimizeFile(asset(name), { output: out(`one-${name}`), jobs: 1 });
+      const there = await planModelForBudgetWithWorkers(model(), { ...base, targetLandImpact: target }, DEFAULTS, 2);
+      expect(lodWorkerStarts() - starts).toBe(2);
+      const local = here(target);
+      expect(there.fits).toBe(name !== 'even the floor is over');
+      if (name === 'bisection between bounds') expect(local.maxErrorPx).toBeGreaterThan(loose.maxErrorPx);
+      expect(there.maxErrorPx).toBe(local.maxErrorPx);
+      expect(there.landImpact).toBe(local.landImpact);
+      expect(there.floorLandImpact).toBe(local.floorLandImpact);
+      expect(there.plans).toEqual(local.plans);
+      expect(there.model.objects.map((o) => o.lods)).toEqual(local.model.objects.map((o) => o.lods));
+    });
+  }
+});
+
+describe('optimizeFile with jobs', () => {
+  for (const [name, more] of [
+    ['chair.glb', {}],
+    ['textured-hierarchy.glb', {}],
+    ['chair.glb', { targetLandImpact: 1 }],
+  ] as const) {
+    const budget = 'targetLandImpact' in more ? ` --target-li ${more.targetLandImpact}` : '';
+    it(`writes ${name}${budget} byte for byte as planned in this thread, on worker threads with jobs 2`, async () => {
+      const starts = lodWorkerStarts();
+      const one = await optimizeFile(asset(name), { ...more, output: out(`one${budget}-${name}`), jobs: 1 });
       expect(lodWorkerStarts()).toBe(starts);
-      const two = await optimizeFile(asset(name), { output: out(`two-${name}`), jobs: 2 });
+      const two = await optimizeFile(asset(name), { ...more, output: out(`two${budget}-${name}`), jobs: 2 });
       // 2 for the first plan, 2 more where the sharper-LOD search runs (the textured hierarchy).
       expect([2, 4]).toContain(lodWorkerStarts() - starts);
       expect(two.files.map((f) => f.slot)).toEqual(one.files.map((f) => f.slot));

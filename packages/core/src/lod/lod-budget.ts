@@ -130,73 +130,106 @@ function chainPricer(
 }
 
 /**
- * The chain for a pixel bound, priced: one ObjectLodPlanner per distinct geometry (linked
- * duplicates share theirs), re-used at every bound; the linkset priced by the cost report at the
- * planned size.
+ * Budget mode: the lowest-error chain (smallest pixel bound) whose linkset land impact is at most
+ * `targetLandImpact`, at the planned size. When even the floor chain is over, returns the floor
+ * chain with `fits: false`: the LODs are never emptied to meet a budget. Each distinct geometry is
+ * planned by one ObjectLodPlanner (linked duplicates share theirs), re-used at every bound; every
+ * chain is priced by the cost report at the planned size.
  */
-function budgetEvaluator(
-  model: SlModel,
-  o: Omit<LodBudgetOptions, 'targetLandImpact'>,
-  planner: Partial<LodPlanOptions> = {},
-  physics?: readonly PhysicsFields[],
-): (px: number) => BudgetChain {
-  const { firsts, price } = chainPricer(model, o, physics);
-  const plan = localBoundPlanner(model, firsts, { ...o, viewerBound: false, ...planner });
-  return (px) => price(plan(px), px);
+export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
+  const search = budgetSearch(model, options);
+  const plan = localBoundPlanner(model, search.firsts, search.planOptions);
+  let step = search.steps.next();
+  while (!step.done) step = search.steps.next(search.price(plan(step.value), step.value));
+  return step.value;
 }
 
 /**
- * Budget mode: the lowest-error chain (smallest pixel bound) whose linkset land impact is at most
- * `targetLandImpact`, at the planned size. When even the floor chain is over, returns the floor
- * chain with `fits: false`: the LODs are never emptied to meet a budget.
+ * planModelForBudget with each bound's distinct geometries planned by the BoundPlanner `planner`
+ * makes (as planModelSharperWith): worker threads keeping one planner per geometry give the same
+ * chain as this thread.
  */
-export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
+export async function planModelForBudgetWith(
+  model: SlModel,
+  options: LodBudgetOptions,
+  planner: (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner,
+): Promise<LodBudgetResult> {
+  const search = budgetSearch(model, options);
+  const plan = planner(search.planOptions, search.firsts);
+  let step = search.steps.next();
+  while (!step.done) step = search.steps.next(search.price(await plan(step.value), step.value));
+  return step.value;
+}
+
+/**
+ * planModelForBudget's search: the options checked, then each bound to plan yielded and its
+ * priced chain taken back, ending with the result.
+ */
+function budgetSearch(
+  model: SlModel,
+  options: LodBudgetOptions,
+): {
+  firsts: number[];
+  planOptions: LodPlanOptions;
+  price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain;
+  steps: Generator<number, LodBudgetResult, BudgetChain>;
+} {
   const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
   if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact))
     throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
-  const evaluate = budgetEvaluator(model, o);
-  // 1. The floor chain: if even it is over, say so.
-  const floor = evaluate(FLOOR_ERROR_PX);
-  const floorResult = (fits: boolean): LodBudgetResult => ({
-    model: floor.model,
-    plans: floor.plans,
-    fits,
-    maxErrorPx: Infinity,
-    landImpact: floor.landImpact,
-    floorLandImpact: floor.landImpact,
-  });
-  if (floor.landImpact > o.targetLandImpact) return floorResult(false);
-  // 2. The finest bound tried; if it fits, nothing better is needed.
-  const fine = evaluate(o.minErrorPx);
-  if (fine.landImpact <= o.targetLandImpact)
-    return { ...fine, fits: true, maxErrorPx: fine.px, floorLandImpact: floor.landImpact };
-  // 3. Bisection on log2(pixels) between a failing bound and a fitting one.
-  let lo = Math.log2(o.minErrorPx);
-  let hi = Math.log2(1024);
-  let best = evaluate(2 ** hi);
-  if (best.landImpact > o.targetLandImpact) {
-    best = floor;
-    hi = Math.log2(FLOOR_ERROR_PX);
-  }
-  for (let i = 0; i < o.iterations; i++) {
-    const mid = (lo + hi) / 2;
-    const r = evaluate(2 ** mid);
-    if (r.landImpact <= o.targetLandImpact) {
-      best = r;
-      hi = mid;
-    } else {
-      lo = mid;
+  const { firsts, price } = chainPricer(model, o);
+  function* steps(): Generator<number, LodBudgetResult, BudgetChain> {
+    // 1. The floor chain: if even it is over, say so.
+    const floor = yield FLOOR_ERROR_PX;
+    const floorResult = (fits: boolean): LodBudgetResult => ({
+      model: floor.model,
+      plans: floor.plans,
+      fits,
+      maxErrorPx: Infinity,
+      landImpact: floor.landImpact,
+      floorLandImpact: floor.landImpact,
+    });
+    if (floor.landImpact > o.targetLandImpact) return floorResult(false);
+    // 2. The finest bound tried; if it fits, nothing better is needed.
+    const fine = yield o.minErrorPx;
+    if (fine.landImpact <= o.targetLandImpact)
+      return {
+        model: fine.model,
+        plans: fine.plans,
+        fits: true,
+        maxErrorPx: fine.px,
+        landImpact: fine.landImpact,
+        floorLandImpact: floor.landImpact,
+      };
+    // 3. Bisection on log2(pixels) between a failing bound and a fitting one.
+    let lo = Math.log2(o.minErrorPx);
+    let hi = Math.log2(1024);
+    let best = yield 2 ** hi;
+    if (best.landImpact > o.targetLandImpact) {
+      best = floor;
+      hi = Math.log2(FLOOR_ERROR_PX);
     }
+    for (let i = 0; i < o.iterations; i++) {
+      const mid = (lo + hi) / 2;
+      const r = yield 2 ** mid;
+      if (r.landImpact <= o.targetLandImpact) {
+        best = r;
+        hi = mid;
+      } else {
+        lo = mid;
+      }
+    }
+    if (best === floor) return floorResult(true);
+    return {
+      model: best.model,
+      plans: best.plans,
+      fits: true,
+      maxErrorPx: best.px,
+      landImpact: best.landImpact,
+      floorLandImpact: floor.landImpact,
+    };
   }
-  if (best === floor) return floorResult(true);
-  return {
-    model: best.model,
-    plans: best.plans,
-    fits: true,
-    maxErrorPx: best.px,
-    landImpact: best.landImpact,
-    floorLandImpact: floor.landImpact,
-  };
+  return { firsts, planOptions: { ...o, viewerBound: false }, price, steps: steps() };
 }
 
 export interface SharperLodOptions extends Omit<LodBudgetOptions, 'targetLandImpact' | 'iterations'> {
