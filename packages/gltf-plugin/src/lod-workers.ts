@@ -390,8 +390,14 @@ async function withBoundPlanners<T>(
   const pool: Worker[] = [];
   try {
     return await run((planOptions, firsts) => {
-      const workers = lodWorkersFor(model.objects, planOptions, defaults, jobs);
-      if (workers === 0) return localBoundPlanner(model, firsts, planOptions);
+      // No more threads than the biggest parts that fit within LOD_WORKERS_MAX_TRIANGLES together
+      // (each plans one part at a time, so that bounds what they hold at once); one thread alone
+      // would plan every part while this one waits: this thread plans them then.
+      const workers = Math.min(
+        lodWorkersFor(model.objects, planOptions, defaults, jobs),
+        leadingWithinCap(model, biggestFirst(model, firsts)),
+      );
+      if (workers < 2) return localBoundPlanner(model, firsts, planOptions);
       return boundWorkers(model, planOptions, firsts, workers, pool);
     });
   } finally {
@@ -420,10 +426,9 @@ export function planModelForBudgetWithWorkers(
 }
 
 /**
- * A BoundPlanner over at most `workers` worker threads (started into `pool`, which the caller
- * ends): each distinct geometry stays on one, which keeps its planner from bound to bound. No
- * more threads than the biggest parts that fit within LOD_WORKERS_MAX_TRIANGLES together (at
- * least one): each thread plans one part at a time, so that bounds what they hold at once.
+ * A BoundPlanner over `workers` worker threads (started into `pool`, which the caller ends; the
+ * caller keeps them within the triangle cap): each distinct geometry stays on one, which keeps its
+ * planner from bound to bound.
  */
 function boundWorkers(
   model: SlModel,
@@ -434,9 +439,8 @@ function boundWorkers(
 ): BoundPlanner {
   const sent = workerOptions(planOptions);
   const bySize = biggestFirst(model, firsts);
-  const fit = leadingWithinCap(model, bySize);
   // Each geometry to the least loaded worker, the biggest first: every bound plans them all.
-  const load = Array.from({ length: Math.max(1, Math.min(workers, fit)) }, () => ({
+  const load = Array.from({ length: workers }, () => ({
     triangles: 0,
     parts: [] as number[],
   }));

@@ -174,7 +174,7 @@ export interface OptimizeOptions extends Omit<SlLodsOptions, 'simplifier' | 'onP
    * planned in this thread). Default: the machine's available parallelism, at most
    * LOD_WORKERS_MAX, when the geometries other than the biggest have LOD_WORKERS_MIN_TRIANGLES or
    * more or number LOD_WORKERS_MIN_PARTS or more, and the simplifier, deflate and triangle order
-   * are the defaults; 1: in this thread. The sharper-LOD search uses the same rule.
+   * are the defaults; 1: in this thread. The sharper-LOD search and the budget mode (`targetLandImpact`) use the same rule.
    */
   jobs?: number;
   /**

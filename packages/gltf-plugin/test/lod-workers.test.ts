@@ -307,9 +307,12 @@ describe('optimizeFile with jobs', () => {
   for (const [name, more] of [
     ['chair.glb', {}],
     ['textured-hierarchy.glb', {}],
-    ['chair.glb', { targetLandImpact: 1 }],
+    // At 30 m the chair's download weight sets its land impact: 15.2 at the finest bound, 3 at the
+    // floor (server weight), so a target of 6 is found by bisection, bound after bound.
+    ['chair.glb', { targetLandImpact: 6, size: { longestSide: 30 } }],
   ] as const) {
-    const budget = 'targetLandImpact' in more ? ` --target-li ${more.targetLandImpact}` : '';
+    const budget =
+      'targetLandImpact' in more ? ` --target-li ${more.targetLandImpact} --size ${more.size.longestSide}` : '';
     it(`writes ${name}${budget} byte for byte as planned in this thread, on worker threads with jobs 2`, async () => {
       const starts = lodWorkerStarts();
       const one = await optimizeFile(asset(name), { ...more, output: out(`one${budget}-${name}`), jobs: 1 });
@@ -321,6 +324,9 @@ describe('optimizeFile with jobs', () => {
       two.files.forEach((f, i) => expect(Buffer.compare(Buffer.from(f.data), Buffer.from(one.files[i].data))).toBe(0));
       expect(two.plans).toEqual(one.plans);
       expect(two.after.linkset).toEqual(one.after.linkset);
+      expect(two.budget).toEqual(one.budget);
+      if (budget) expect(one.budget?.maxErrorPx).toBeGreaterThan(1 / 32);
+      if (budget) expect(one.budget?.fits).toBe(true);
     });
   }
 });

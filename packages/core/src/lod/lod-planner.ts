@@ -40,7 +40,8 @@
  *
  * Big highs (over proxyTriangles, 60,000): every candidate is measured against a proxy, high
  * simplified position-only to 0.4 px at the near distance (seams kept; normal seams dropped where
- * keeping them would keep far more triangles: a flat-shaded high), and the proxy's own error
+ * keeping them leaves more than half the triangles and dropping them keeps 1.25 times fewer: a
+ * flat-shaded high), and the proxy's own error
  * (high's samples to the proxy, or meshoptimizer's estimate when larger) is added (triangle
  * inequality); the proxy is also the planned high when within its bound. Time and memory follow
  * the proxy.
@@ -77,6 +78,7 @@ import {
   prepareLodSource,
   simplifyLodSource,
   simplifyToError,
+  attributesKeepAtLeast,
   simplifyToTriangles,
   weldByPosition,
   type CascadeOptions,
@@ -406,11 +408,15 @@ const PROXY_LOCK_FACTOR = 2.5;
 /** Most times the proxy is made again with more vertices locked. */
 const PROXY_LOCK_ROUNDS = 3;
 /**
- * The modes a big high's proxy may be made in, in order (simplifyToError's cascade). Never without
- * UVs: the proxy may be the high LOD, seen close, where a texture pulled across its seams would show
- * (restoreWedges picks a corner's wedge by normal). Never sloppy, whose error is only an estimate.
+ * A big high's proxy keeps every seam unless that leaves more than this fraction of high's
+ * triangles (it cannot shrink: a flat-shaded high, every point on a normal seam); then it drops
+ * its normal seams where that keeps PROXY_MERGE_GAIN times fewer triangles. Never its UV seams:
+ * the proxy may be the high LOD, seen close, where a texture pulled across a seam would show
+ * (restoreWedges picks a corner's wedge by normal).
  */
-const PROXY_MODES: readonly SimplifyMode[] = ['attributes', 'no-normals'];
+const PROXY_STUCK_FRACTION = 0.5;
+/** See PROXY_STUCK_FRACTION (the lower LODs' cascade allows the same drift, maxRatioDrift's default). */
+const PROXY_MERGE_GAIN = 1.25;
 /** A planned high that keeps more than this fraction of the triangles is not worth it: high is kept as it is. */
 const HIGH_KEEP_FRACTION = 0.95;
 /** A lower LOD is "stuck" when the best result within the bound keeps more than this fraction of the LOD above. */
@@ -667,19 +673,26 @@ export class ObjectLodPlanner {
       const radius = this.modelRadius * o.sizeFactor;
       const near = o.highDistance ?? fillDistance(radius, o.screen);
       const proxyError = errorForPixels(PROXY_ERROR_PX, near, o.screen) / o.sizeFactor;
-      // With the cascade (as the lower LODs' search): a high whose every point sits on a normal
-      // seam (a dense mesh exported flat-shaded, Blender's default) keeps nearly all its triangles
-      // while its normal seams are kept, so they are dropped where that keeps far fewer (hard
-      // edges and flat shading come back through the wedges).
-      const makeProxy = (lock?: Uint8Array) =>
-        simplifyToError(this.highSource, proxyError, {
-          ...o,
-          normalWeight: 0,
-          uvWeight: 0,
-          updatePositions: false,
-          modes: PROXY_MODES,
-          ...(lock ? { lock } : {}),
-        });
+      // Every seam kept, unless that leaves the proxy stuck: a high whose every point sits on a
+      // normal seam (a dense mesh exported flat-shaded, Blender's default) keeps nearly all its
+      // triangles so. Then its normal seams are dropped ('no-normals': hard edges and flat shading
+      // come back through the wedges; UV seams stay) where that keeps PROXY_MERGE_GAIN times fewer.
+      const all = this.highSource.triangles;
+      const stuck = (n: number) => n > PROXY_STUCK_FRACTION * all;
+      const mayMerge = !o.modes || o.modes.includes('no-normals');
+      const makeProxy = (lock?: Uint8Array): SimplifiedLod<SimplifyMode> => {
+        const settings = { ...o, normalWeight: 0, uvWeight: 0, updatePositions: false, ...(lock ? { lock } : {}) };
+        const seams = () => simplifyLodSource(this.highSource, 'attributes', 0, proxyError, settings);
+        if (!mayMerge) return seams();
+        // At least this many stay with every seam kept, known without simplifying (0 with a lock).
+        const floor = attributesKeepAtLeast(this.highSource, proxyError, settings);
+        const kept = stuck(floor) ? undefined : seams();
+        if (kept && !stuck(kept.triangles)) return kept;
+        const merged = simplifyLodSource(this.highSource, 'no-normals', 0, proxyError, settings);
+        if (merged.triangles * PROXY_MERGE_GAIN <= (kept?.triangles ?? floor)) return merged;
+        const withSeams = kept ?? seams();
+        return merged.triangles * PROXY_MERGE_GAIN <= withSeams.triangles ? merged : withSeams;
+      };
       /** A proxy worth measuring against: something left, and fewer triangles than high. */
       const smaller = (p: SimplifiedLod) => p.triangles > 0 && p.triangles < this.highSource.triangles;
       let proxy = makeProxy();

@@ -498,6 +498,36 @@ describe('planObjectLods', () => {
     expect(widestU).toBeLessThan(0.5);
   });
 
+  it('a big high whose proxy shrinks with its seams kept keeps them: one simplification, no second one without normal seams', () => {
+    // 67,080 smooth triangles with a normal seam along the UV seam's meridian (a hard edge, its two
+    // sides' normals 30 degrees apart): the seam costs the proxy a few triangles, not its shrinking.
+    const face = uvSphere(260);
+    const seg = 260;
+    const n = face.normals!;
+    for (let v = seg; v < face.positions.length / 3; v += seg + 1) {
+      const [x, y, z] = [n[v * 3], n[v * 3 + 1], n[v * 3 + 2]];
+      const c = Math.cos(Math.PI / 6),
+        sn = Math.sin(Math.PI / 6);
+      n[v * 3] = c * x - sn * y;
+      n[v * 3 + 1] = sn * x + c * y;
+      n[v * 3 + 2] = z;
+    }
+    let calls = 0;
+    const counting: MeshSimplifier = {
+      ...simplifier,
+      simplify: (...a: Parameters<MeshSimplifier['simplify']>) => (calls++, simplifier.simplify(...a)),
+      simplifyWithAttributes: (...a: Parameters<MeshSimplifier['simplifyWithAttributes']>) => (
+        calls++, simplifier.simplifyWithAttributes(...a)
+      ),
+    };
+    const planner = new ObjectLodPlanner(object('Seam', [face]), { simplifier: counting, deflate, viewerBound: true });
+    expect(calls).toBe(1);
+    const { plan } = planner.plan();
+    expect(plan.high.mode).toBe('proxy');
+    expect(plan.high.proxyMode).toBe('attributes');
+    expect(plan.high.triangles).toBeLessThan(plan.highTriangles / 2);
+  });
+
   it("a big flat-shaded high's proxy keeps a needle too: a lock holds in the proxy's no-normals mode", () => {
     // Flat-shaded, the needle's tip is six vertices, one per triangle; the proxy, made without its
     // normal seams, merges them. A lock on any of them locks the merged point (a lock given to a
