@@ -229,18 +229,16 @@ describe('planModelLodsInWorkers', () => {
   });
 });
 
+/** The searches' model (the sharper-LOD search, the budget mode): three distinct Suzannes and a copy. */
+const searchModel = () => ({ objects: [...suzannes(3), { ...suzanne, name: 'copy' }] });
+/** The searches' settings: at 4 m, the finest bound 1 px. */
+const SEARCH_BASE = { simplifier: MeshoptSimplifier as never, deflate: zlibNgDeflate, sizeFactor: 2, minErrorPx: 1 };
+
 describe('planModelSharperWithWorkers: the sharper-LOD search with each part kept on one worker', () => {
-  // Three distinct Suzannes and a copy at 4 m; the chain in hand was 6 px off. Two limits: one the
-  // finest bound (1 px) fits at once, one it does not, so the search tries bounds between.
-  const model = () => ({ objects: [...suzannes(3), { ...suzanne, name: 'copy' }] });
-  const base = {
-    simplifier: MeshoptSimplifier as never,
-    deflate: zlibNgDeflate,
-    sizeFactor: 2,
-    minErrorPx: 1,
-    maxLandImpact: 1000,
-    current: { errorPx: 6, downloadWeight: 1 },
-  };
+  // The chain in hand was 6 px off. Two limits: one the finest bound (1 px) fits at once, one it
+  // does not, so the search tries bounds between.
+  const model = searchModel;
+  const base = { ...SEARCH_BASE, maxLandImpact: 1000, current: { errorPx: 6, downloadWeight: 1 } };
   const here = (maxDownloadWeight: number) => planModelSharper(model(), { ...base, maxDownloadWeight });
 
   for (const [name, limit] of [
@@ -264,16 +262,10 @@ describe('planModelSharperWithWorkers: the sharper-LOD search with each part kep
 });
 
 describe('planModelForBudgetWithWorkers: the budget mode (--target-li) with each part kept on one worker', () => {
-  // The same model; the target set from this thread's chains: over the floor's land impact, at the
-  // finest bound's, and between the two (bisection).
-  const model = () => ({ objects: [...suzannes(3), { ...suzanne, name: 'copy' }] });
-  const base = {
-    simplifier: MeshoptSimplifier as never,
-    deflate: zlibNgDeflate,
-    sizeFactor: 2,
-    minErrorPx: 1,
-    iterations: 2,
-  };
+  // The target set from this thread's chains: over the floor's land impact, at the finest bound's,
+  // and between the two (bisection).
+  const model = searchModel;
+  const base = { ...SEARCH_BASE, iterations: 2 };
   const here = (targetLandImpact: number) => planModelForBudget(model(), { ...base, targetLandImpact });
   let looseChain: ReturnType<typeof here> | undefined;
   /** This thread's chain where every bound fits: the finest bound's land impact, and the floor's. */

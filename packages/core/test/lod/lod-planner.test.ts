@@ -455,17 +455,19 @@ describe('planObjectLods', () => {
     expect(max).toBeLessThanOrEqual(plan.high.error * (1 + 1e-6));
   });
 
+  /** `face` as one object, planned (viewerBound): its high must be its proxy, made without its normal seams. */
+  function plannedWithoutNormalSeams(name: string, face: Face): { object: SlObject; plan: ObjectLodPlan } {
+    const planned = planObjectLods(object(name, [face]), { simplifier, deflate, viewerBound: true });
+    expect(planned.plan.high.mode).toBe('proxy');
+    expect(planned.plan.high.proxyMode).toBe('no-normals');
+    return planned;
+  }
+
   it('a big flat-shaded high (every point on a normal seam) is planned through a proxy without its normal seams: far fewer triangles, flat shading and the UV seam kept, the error true at every input vertex', () => {
     // 67,080 faceted triangles: with its normal seams kept nothing of it can collapse (every point
     // is shared by six vertices), which left such a high whole (a flat-shaded 1M-triangle Suzanne).
     const face = facetedSphere(260);
-    const { object: planned, plan } = planObjectLods(object('Faceted', [face]), {
-      simplifier,
-      deflate,
-      viewerBound: true,
-    });
-    expect(plan.high.mode).toBe('proxy');
-    expect(plan.high.proxyMode).toBe('no-normals');
+    const { object: planned, plan } = plannedWithoutNormalSeams('Faceted', face);
     expect(plan.high.triangles).toBeLessThan(plan.highTriangles / 4);
     expect(plan.high.screenErrorPx).toBeLessThanOrEqual(1);
     const high = planned.lods.high;
@@ -533,13 +535,7 @@ describe('planObjectLods', () => {
     // normal seams, merges them. A lock on any of them locks the merged point (a lock given to a
     // fallback mode was ignored: the needle went, and the high was kept whole).
     const face = faceted(needleSphere());
-    const { object: planned, plan } = planObjectLods(object('Needle', [face]), {
-      simplifier,
-      deflate,
-      viewerBound: true,
-    });
-    expect(plan.high.mode).toBe('proxy');
-    expect(plan.high.proxyMode).toBe('no-normals');
+    const { object: planned, plan } = plannedWithoutNormalSeams('Needle', face);
     const { max } = strayVertices(face.positions, TriangleBvh.build(lodTriangles(planned.lods.high)), Infinity);
     expect(max).toBeLessThan(0.01);
     expect(max).toBeLessThanOrEqual(plan.high.error * (1 + 1e-6));
