@@ -167,6 +167,7 @@ export {
   planModelSharperWith,
   localBoundPlanner,
   type BoundPlanner,
+  type BoundPlannerMaker,
   type PlannedObject,
   SHARPER_LOD_DEFAULTS,
   type SharperLodOptions,

@@ -43,6 +43,7 @@ import {
   planObjectLods,
   zlibNgDeflate,
   type BoundPlanner,
+  type BoundPlannerMaker,
   type DeflateFn,
   type LodPlanOptions,
   type MeshSimplifier,
@@ -385,7 +386,7 @@ async function withBoundPlanners<T>(
   model: SlModel,
   defaults: DefaultFunctions,
   jobs: number | undefined,
-  run: (planner: (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner) => Promise<T>,
+  run: (planner: BoundPlannerMaker) => Promise<T>,
 ): Promise<T> {
   const pool: Worker[] = [];
   try {

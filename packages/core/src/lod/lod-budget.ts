@@ -84,6 +84,37 @@ export type PlannedObject = { object: SlObject; plan: ObjectLodPlan };
  */
 export type BoundPlanner = (px: number) => Map<number, PlannedObject> | Promise<Map<number, PlannedObject>>;
 
+/** Makes a model's BoundPlanner from the options every geometry's planner gets and the geometries' first objects. */
+export type BoundPlannerMaker = (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner;
+
+/**
+ * A search over pixel bounds (the budget mode's, the sharper-LOD search's): each bound to plan
+ * yielded, its priced chain taken back, ending with the result; with what its bounds are planned
+ * from and what prices a bound's plans.
+ */
+interface BoundSearch<R> {
+  firsts: number[];
+  planOptions: LodPlanOptions;
+  price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain;
+  steps: Generator<number, R, BudgetChain>;
+}
+
+/** Runs `search` with this thread's planners (localBoundPlanner). */
+function searchHere<R>(model: SlModel, search: BoundSearch<R>): R {
+  const plan = localBoundPlanner(model, search.firsts, search.planOptions);
+  let step = search.steps.next();
+  while (!step.done) step = search.steps.next(search.price(plan(step.value), step.value));
+  return step.value;
+}
+
+/** Runs `search` with the BoundPlanner `planner` makes (worker threads, for example). */
+async function searchWith<R>(search: BoundSearch<R>, planner: BoundPlannerMaker): Promise<R> {
+  const plan = planner(search.planOptions, search.firsts);
+  let step = search.steps.next();
+  while (!step.done) step = search.steps.next(search.price(await plan(step.value), step.value));
+  return step.value;
+}
+
 /** One ObjectLodPlanner per distinct geometry of `model` (`firsts`), re-used at every bound. */
 export function localBoundPlanner(
   model: SlModel,
@@ -137,11 +168,7 @@ function chainPricer(
  * chain is priced by the cost report at the planned size.
  */
 export function planModelForBudget(model: SlModel, options: LodBudgetOptions): LodBudgetResult {
-  const search = budgetSearch(model, options);
-  const plan = localBoundPlanner(model, search.firsts, search.planOptions);
-  let step = search.steps.next();
-  while (!step.done) step = search.steps.next(search.price(plan(step.value), step.value));
-  return step.value;
+  return searchHere(model, budgetSearch(model, options));
 }
 
 /**
@@ -152,28 +179,16 @@ export function planModelForBudget(model: SlModel, options: LodBudgetOptions): L
 export async function planModelForBudgetWith(
   model: SlModel,
   options: LodBudgetOptions,
-  planner: (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner,
+  planner: BoundPlannerMaker,
 ): Promise<LodBudgetResult> {
-  const search = budgetSearch(model, options);
-  const plan = planner(search.planOptions, search.firsts);
-  let step = search.steps.next();
-  while (!step.done) step = search.steps.next(search.price(await plan(step.value), step.value));
-  return step.value;
+  return searchWith(budgetSearch(model, options), planner);
 }
 
 /**
  * planModelForBudget's search: the options checked, then each bound to plan yielded and its
  * priced chain taken back, ending with the result.
  */
-function budgetSearch(
-  model: SlModel,
-  options: LodBudgetOptions,
-): {
-  firsts: number[];
-  planOptions: LodPlanOptions;
-  price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain;
-  steps: Generator<number, LodBudgetResult, BudgetChain>;
-} {
+function budgetSearch(model: SlModel, options: LodBudgetOptions): BoundSearch<LodBudgetResult> {
   const o = assignDefaults(LOD_BUDGET_DEFAULTS, options);
   if (!(o.targetLandImpact > 0) || !Number.isFinite(o.targetLandImpact))
     throw new SlmeshError('USAGE', `target land impact must be a positive number (got ${o.targetLandImpact})`);
@@ -191,16 +206,17 @@ function budgetSearch(
     });
     if (floor.landImpact > o.targetLandImpact) return floorResult(false);
     // 2. The finest bound tried; if it fits, nothing better is needed.
+    /** A chain that fits, as the result. */
+    const fitting = (c: BudgetChain): LodBudgetResult => ({
+      model: c.model,
+      plans: c.plans,
+      fits: true,
+      maxErrorPx: c.px,
+      landImpact: c.landImpact,
+      floorLandImpact: floor.landImpact,
+    });
     const fine = yield o.minErrorPx;
-    if (fine.landImpact <= o.targetLandImpact)
-      return {
-        model: fine.model,
-        plans: fine.plans,
-        fits: true,
-        maxErrorPx: fine.px,
-        landImpact: fine.landImpact,
-        floorLandImpact: floor.landImpact,
-      };
+    if (fine.landImpact <= o.targetLandImpact) return fitting(fine);
     // 3. Bisection on log2(pixels) between a failing bound and a fitting one.
     let lo = Math.log2(o.minErrorPx);
     let hi = Math.log2(1024);
@@ -219,15 +235,7 @@ function budgetSearch(
         lo = mid;
       }
     }
-    if (best === floor) return floorResult(true);
-    return {
-      model: best.model,
-      plans: best.plans,
-      fits: true,
-      maxErrorPx: best.px,
-      landImpact: best.landImpact,
-      floorLandImpact: floor.landImpact,
-    };
+    return best === floor ? floorResult(true) : fitting(best);
   }
   return { firsts, planOptions: { ...o, viewerBound: false }, price, steps: steps() };
 }
@@ -289,12 +297,7 @@ export interface SharperLodResult {
  */
 export function planModelSharper(model: SlModel, options: SharperLodOptions): SharperLodResult | undefined {
   const search = sharperSearch(model, options);
-  if (!search) return undefined;
-  const plan = localBoundPlanner(model, search.firsts, search.planOptions);
-  const steps = search.steps;
-  let step = steps.next();
-  while (!step.done) step = steps.next(search.price(plan(step.value), step.value));
-  return step.value;
+  return search && searchHere(model, search);
 }
 
 /**
@@ -305,15 +308,10 @@ export function planModelSharper(model: SlModel, options: SharperLodOptions): Sh
 export async function planModelSharperWith(
   model: SlModel,
   options: SharperLodOptions,
-  planner: (planOptions: LodPlanOptions, firsts: readonly number[]) => BoundPlanner,
+  planner: BoundPlannerMaker,
 ): Promise<SharperLodResult | undefined> {
   const search = sharperSearch(model, options);
-  if (!search) return undefined;
-  const plan = planner(search.planOptions, search.firsts);
-  const steps = search.steps;
-  let step = steps.next();
-  while (!step.done) step = steps.next(search.price(await plan(step.value), step.value));
-  return step.value;
+  return search && searchWith(search, planner);
 }
 
 /**
@@ -324,14 +322,7 @@ export async function planModelSharperWith(
 function sharperSearch(
   model: SlModel,
   options: SharperLodOptions,
-):
-  | {
-      firsts: number[];
-      planOptions: LodPlanOptions;
-      price: (byFirst: Map<number, PlannedObject>, px: number) => BudgetChain;
-      steps: Generator<number, SharperLodResult | undefined, BudgetChain>;
-    }
-  | undefined {
+): BoundSearch<SharperLodResult | undefined> | undefined {
   const o = assignDefaults(SHARPER_LOD_DEFAULTS, options);
   const limit = o.maxDownloadWeight;
   if (!(limit > 0) || !Number.isFinite(limit) || !(o.maxLandImpact > 0))

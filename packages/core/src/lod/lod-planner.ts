@@ -689,9 +689,12 @@ export class ObjectLodPlanner {
         const kept = stuck(floor) ? undefined : seams();
         if (kept && !stuck(kept.triangles)) return kept;
         const merged = simplifyLodSource(this.highSource, 'no-normals', 0, proxyError, settings);
-        if (merged.triangles * PROXY_MERGE_GAIN <= (kept?.triangles ?? floor)) return merged;
-        const withSeams = kept ?? seams();
-        return merged.triangles * PROXY_MERGE_GAIN <= withSeams.triangles ? merged : withSeams;
+        const better = (withSeams: number) => merged.triangles * PROXY_MERGE_GAIN <= withSeams;
+        if (kept) return better(kept.triangles) ? merged : kept;
+        // The floor alone may settle it; else the seams' result is made to compare.
+        if (better(floor)) return merged;
+        const withSeams = seams();
+        return better(withSeams.triangles) ? merged : withSeams;
       };
       /** A proxy worth measuring against: something left, and fewer triangles than high. */
       const smaller = (p: SimplifiedLod) => p.triangles > 0 && p.triangles < this.highSource.triangles;
