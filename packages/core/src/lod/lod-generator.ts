@@ -104,6 +104,12 @@ export interface MeshSimplifier {
 /** How much of the vertex data the simplifier must respect, most to least. */
 export type SimplifyMode = 'attributes' | 'no-normals' | 'no-uvs' | 'sloppy';
 export const SIMPLIFY_MODES: readonly SimplifyMode[] = ['attributes', 'no-normals', 'no-uvs', 'sloppy'];
+/**
+ * The modes that keep UV seams: a triangle of their result takes all its corners from one side of
+ * a seam. 'no-uvs' and sloppy merge vertices across seams, so a triangle can take uvs from both
+ * sides and show a stretch of texture that belongs elsewhere (the geometric error does not see it).
+ */
+export const UV_SEAM_MODES: readonly SimplifyMode[] = ['attributes', 'no-normals'];
 
 /** Floats per welded vertex in LodSource.attributes: nx, ny, nz, u, v. */
 export const ATTR_STRIDE = 5;
@@ -127,6 +133,8 @@ export interface LodSource {
   maxSide: number;
   /** Compacted buffers for the fallback modes, built on first use. */
   fallback: Partial<Record<'no-normals' | 'no-uvs', FallbackBuffers>>;
+  /** Whether a point has vertices with different texture coordinates (hasUvSeams), found on first use. */
+  uvSeams?: boolean;
   /** The weld joined only points that are equal (the source a weldTolerance of 0 gives); false when not known (checked only with checkExactWeld). */
   exactWeld: boolean;
 }
@@ -438,6 +446,24 @@ function fallbackBuffers(source: LodSource, mode: 'no-normals' | 'no-uvs'): Fall
   const out = { positions, attributes, indices, wedgeStart, wedges };
   source.fallback[mode] = out;
   return out;
+}
+
+/**
+ * Whether some point of the source has vertices with different texture coordinates within a face:
+ * a UV seam, where 'no-uvs' and sloppy merge what the texture keeps apart. Found once per source.
+ */
+export function hasUvSeams(source: LodSource): boolean {
+  if (source.uvSeams === undefined) {
+    source.uvSeams = false;
+    if (source.hasUvs.some(Boolean)) {
+      const byPoint = weldRemap(source, false);
+      const byPointAndUv = weldRemap(source, true);
+      // A vertex whose point's first vertex has another uv.
+      for (let v = 0; v < byPoint.length && !source.uvSeams; v++)
+        source.uvSeams = byPointAndUv[v] !== byPointAndUv[byPoint[v]];
+    }
+  }
+  return source.uvSeams;
 }
 
 /** A lock over source vertices as one over a fallback mode's merged vertices: locked where any of its wedges is. */

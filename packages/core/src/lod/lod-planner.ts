@@ -81,6 +81,8 @@ import {
   attributesKeepAtLeast,
   simplifyToTriangles,
   weldByPosition,
+  hasUvSeams,
+  UV_SEAM_MODES,
   type CascadeOptions,
   type LodSource,
   type LodSourceOptions,
@@ -884,7 +886,8 @@ export class ObjectLodPlanner {
    * `search`, its result checked densely (VERIFY_SAMPLES and every triangle's centroid on both
    * sides): its error becomes the larger of the two measures, and when that is over the bound,
    * the search runs once more measuring every candidate densely; the better of the two is kept
-   * (within the bound if either is).
+   * (within the bound if either is). `keepSeams`: only candidates that keep the source's UV seams
+   * (see search).
    */
   private verifiedSearch(
     source: LodSource,
@@ -893,13 +896,14 @@ export class ObjectLodPlanner {
     lean: boolean,
     fast: boolean,
     unwanted = Infinity,
+    keepSeams = false,
   ): Candidate<SimplifyMode> | undefined {
-    const found = this.search(source, bound, spent, lean, fast, false, unwanted);
+    const found = this.search(source, bound, spent, lean, fast, false, unwanted, keepSeams);
     if (!found) return found;
     const first = { ...found, error: Math.max(found.error, this.denseError(found.result.lod)) };
     const within = (c: Candidate) => c.error <= bound * (1 + VERIFY_SLACK);
     if (within(first)) return first;
-    const second = this.search(source, bound, spent, lean, fast, true, unwanted);
+    const second = this.search(source, bound, spent, lean, fast, true, unwanted, keepSeams);
     if (!second) return first;
     if (within(second) !== within(first)) return within(second) ? second : first;
     return second.error < first.error ? second : first;
@@ -1012,6 +1016,8 @@ export class ObjectLodPlanner {
       };
       highMode = 'proxy';
     } else if (!o.keepHigh) {
+      // Seen closest, high keeps its UV seams: a candidate made by a mode that merges them is no
+      // candidate (the search goes on), and no candidate leaves high as given.
       const found = this.verifiedSearch(
         this.highSource,
         highBound,
@@ -1019,6 +1025,7 @@ export class ObjectLodPlanner {
         false,
         fast,
         Math.ceil(HIGH_KEEP_FRACTION * highTriangles),
+        true,
       );
       if (found && found.result.triangles > 0 && found.result.triangles < HIGH_KEEP_FRACTION * highTriangles) {
         top = linkOf(found);
@@ -1970,6 +1977,10 @@ export class ObjectLodPlanner {
    * smaller errors, which keep more. (A later candidate that keeps that many counts as failing,
    * unmeasured: it too could only be dropped.) A big high that cannot shrink (800 Blender
    * icospheres joined, 1,024,000 triangles) spent 9 s of its plan measuring and pricing its own copy.
+   *
+   * `keepSeams` (the high's search): a candidate made by a mode that merges the source's UV seams
+   * ('no-uvs', sloppy) fails unmeasured. The cascade's choice is not changed (its reference stays
+   * position-only); only what it returns past the seams is refused.
    */
   private search(
     source: LodSource,
@@ -1979,6 +1990,7 @@ export class ObjectLodPlanner {
     fast: boolean,
     dense = false,
     unwanted = Infinity,
+    keepSeams = false,
   ): Candidate<SimplifyMode> | undefined {
     // For a heavy high every candidate costs a measurement against it: start at half the bound,
     // where the first candidate usually passes, and keep the first pass. A big source also leaves
@@ -2004,8 +2016,10 @@ export class ObjectLodPlanner {
       }
       let error = Infinity,
         coverage = 0;
-      // A candidate over the bound fails whatever its coverage: its measure stops there.
-      if (result.triangles > 0) ({ error, coverage } = this.measure(result.lod, dense, bound));
+      // A candidate over the bound fails whatever its coverage: its measure stops there. With
+      // keepSeams, one made by a mode that merges the source's UV seams fails too (UV_SEAM_MODES).
+      const mergedSeams = keepSeams && !UV_SEAM_MODES.includes(result.mode) && hasUvSeams(source);
+      if (result.triangles > 0 && !mergedSeams) ({ error, coverage } = this.measure(result.lod, dense, bound));
       const ok = error <= bound && coverage >= o.minCoverage;
       const c = ok ? this.priced(result, error, coverage, t, lean) : null;
       tried.set(e, c);

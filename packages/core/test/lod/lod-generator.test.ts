@@ -4,6 +4,7 @@ import { isSlmeshError } from '../../src/errors.js';
 import {
   attributesKeepAtLeast,
   everyVertexLocked,
+  hasUvSeams,
   LOCKED_CHECK_MIN_VERTICES,
   prepareLodSource,
   simplifyLodSource,
@@ -46,6 +47,18 @@ describe('prepareLodSource', () => {
     // The fixture has no duplicates except none: every vertex differs in position or uv.
     expect(s.positions.length / 3).toBe(new Set(sphere.faces[0].indices).size);
     expect(s.triangles).toBe(sphere.faces[0].indices.length / 3);
+  });
+
+  it('hasUvSeams: a point with two uvs in a face is a UV seam; normals alone, or no uvs, are none', () => {
+    // The UV sphere's meridian (u 0 and 1) and poles; the flat-shaded sphere's normal seams with one
+    // uv per point would be none, so its uvs are dropped; a box's sides are apart per face.
+    expect(hasUvSeams(prepareLodSource(sphere))).toBe(true);
+    const noUvs = { faces: sphere.faces.map(({ uvs: _uvs, ...f }) => f) };
+    expect(hasUvSeams(prepareLodSource(noUvs))).toBe(false);
+    const flat = facetedSphere(8);
+    const oneUvPerPoint = { ...flat, uvs: new Float32Array(flat.uvs!.length).fill(0.5) };
+    expect(hasUvSeams(prepareLodSource({ faces: [oneUvPerPoint] }))).toBe(false);
+    expect(hasUvSeams(prepareLodSource({ faces: [flat] }))).toBe(true);
   });
 
   it('makes points shared by two faces bit-identical, so material borders are seams', () => {

@@ -578,6 +578,70 @@ describe('planObjectLods', () => {
     }
   });
 
+  it('a high with UV seams is never made by a mode that merges them: a tiled floor stays tiled, one without seams still shrinks', () => {
+    // A flat 1 m floor of 16 x 16 quads. Tiled, each quad maps the whole texture (its own four
+    // vertices: every inner point is a UV seam); 'no-uvs' then collapses it to 2 triangles at no
+    // geometric error, whose corners' uvs show the texture once, stretched over the floor. Seen
+    // from where the object fills the view, that would be the high.
+    const floor = (tiled: boolean): Face => {
+      const n = 16;
+      const p: number[] = [],
+        uv: number[] = [],
+        ix: number[] = [];
+      for (let j = 0; j < n; j++)
+        for (let i = 0; i < n; i++) {
+          const v = p.length / 3;
+          for (const [a, b] of [
+            [0, 0],
+            [1, 0],
+            [1, 1],
+            [0, 1],
+          ]) {
+            p.push((i + a) / n, (j + b) / n, 0);
+            uv.push(tiled ? a : (i + a) / n, tiled ? b : (j + b) / n);
+          }
+          ix.push(v, v + 1, v + 2, v, v + 2, v + 3);
+        }
+      const normals = new Float32Array(p.length);
+      for (let k = 2; k < normals.length; k += 3) normals[k] = 1;
+      return {
+        material: 'Floor',
+        positions: Float32Array.from(p),
+        normals,
+        uvs: Float32Array.from(uv),
+        indices: Uint32Array.from(ix),
+      };
+    };
+    /** Texture area over surface area of each triangle of a LOD (the texture's scale there). */
+    const uvScales = (lod: MeshLod): number[] =>
+      lod.faces.flatMap((f) => {
+        const out: number[] = [];
+        for (let t = 0; t < f.indices.length; t += 3) {
+          const [a, b, c] = [f.indices[t], f.indices[t + 1], f.indices[t + 2]];
+          const P = f.positions,
+            U = f.uvs!;
+          const area = Math.abs(
+            (P[3 * b] - P[3 * a]) * (P[3 * c + 1] - P[3 * a + 1]) -
+              (P[3 * b + 1] - P[3 * a + 1]) * (P[3 * c] - P[3 * a]),
+          );
+          const uvArea = Math.abs(
+            (U[2 * b] - U[2 * a]) * (U[2 * c + 1] - U[2 * a + 1]) -
+              (U[2 * b + 1] - U[2 * a + 1]) * (U[2 * c] - U[2 * a]),
+          );
+          out.push(uvArea / area);
+        }
+        return out;
+      });
+    const tiled = planObjectLods(object('Tiled', [floor(true)]), { simplifier });
+    expect(['no-uvs', 'sloppy']).not.toContain(tiled.plan.high.mode);
+    // Every triangle of the high shows the texture at the input's scale: 256 tiles on 1 m^2.
+    for (const s of uvScales(tiled.object.lods.high)) expect(s).toBeCloseTo(256, 3);
+    // Without seams the same floor still becomes 2 triangles, its texture where it was.
+    const plain = planObjectLods(object('Plain', [floor(false)]), { simplifier });
+    expect(plain.plan.high.triangles).toBe(2);
+    for (const s of uvScales(plain.object.lods.high)) expect(s).toBeCloseTo(1, 3);
+  });
+
   it('uses the LOD above as the source for a high over 50,000 triangles, still measured against high', () => {
     const big = object('Big', [uvSphere(230)]); // 52,440 triangles
     const planner = new ObjectLodPlanner(big, { simplifier, sizeFactor: 3 });
