@@ -185,12 +185,12 @@ function biggestFirst(model: SlModel, parts: readonly number[]): number[] {
   return [...parts].sort((a, b) => triangles(model.objects[b]) - triangles(model.objects[a]) || a - b);
 }
 
-/** How many of `parts`, from the first, add up to LOD_WORKERS_MAX_TRIANGLES or less (at least one when there are any). */
-function leadingWithinCap(model: SlModel, parts: readonly number[]): number {
+/** How many of `sizes` (parts' triangles, in the order given), from the first, add up to `cap` or less (at least one when there are any). */
+export function leadingWithinCap(sizes: readonly number[], cap = LOD_WORKERS_MAX_TRIANGLES): number {
   let n = 0;
-  for (let sum = 0; n < parts.length; n++) {
-    sum += triangles(model.objects[parts[n]]);
-    if (n > 0 && sum > LOD_WORKERS_MAX_TRIANGLES) break;
+  for (let sum = 0; n < sizes.length; n++) {
+    sum += sizes[n];
+    if (n > 0 && sum > cap) break;
   }
   return n;
 }
@@ -327,7 +327,7 @@ export async function planModelLodsInWorkers(
         }
       };
       // No more workers than parts can be in hand at once (the smallest ones, within the cap).
-      const fit = leadingWithinCap(model, [...queue].reverse());
+      const fit = leadingWithinCap([...queue].reverse().map((i) => triangles(model.objects[i])));
       for (let k = 0; k < Math.min(workers, fit); k++) {
         const worker = startWorker(
           pool,
@@ -396,7 +396,7 @@ async function withBoundPlanners<T>(
       // would plan every part while this one waits: this thread plans them then.
       const workers = Math.min(
         lodWorkersFor(model.objects, planOptions, defaults, jobs),
-        leadingWithinCap(model, biggestFirst(model, firsts)),
+        leadingWithinCap(biggestFirst(model, firsts).map((i) => triangles(model.objects[i]))),
       );
       if (workers < 2) return localBoundPlanner(model, firsts, planOptions);
       return boundWorkers(model, planOptions, firsts, workers, pool);

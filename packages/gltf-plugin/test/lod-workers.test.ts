@@ -21,6 +21,7 @@ import {
   lodWorkerStarts,
   lodWorkersFor,
   fromReply,
+  leadingWithinCap,
   nextPart,
   planModelForBudgetWithWorkers,
   planModelLodsInWorkers,
@@ -140,6 +141,17 @@ describe('nextPart: the parts in hand stay within the triangle cap', () => {
     expect(nextPart([1, 2, 3], size, 1, 300_000, 600_000)).toBe(0);
     expect(nextPart([1, 2], size, 1, 500_000, 600_000)).toBe(-1);
     expect(nextPart([2, 3], size, 2, 350_000, LOD_WORKERS_MAX_TRIANGLES)).toBe(0);
+  });
+});
+
+describe('leadingWithinCap: threads for a search, no more than the biggest parts that fit together', () => {
+  it('one part over the cap leaves room for one thread alone (a search then plans in this thread); smaller ones for as many as fit', () => {
+    expect(leadingWithinCap([700_000, 10_000, 10_000])).toBe(1);
+    expect(leadingWithinCap([600_000, 1])).toBe(1);
+    expect(leadingWithinCap([300_000, 200_000, 200_000])).toBe(2);
+    expect(leadingWithinCap(Array(10).fill(100_000))).toBe(6);
+    expect(leadingWithinCap([5, 4, 3], 9)).toBe(2);
+    expect(leadingWithinCap([])).toBe(0);
   });
 });
 
