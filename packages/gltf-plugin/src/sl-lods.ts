@@ -296,6 +296,9 @@ export async function generateModelLodsWith(
   return run.finish(await planner(run.plan.model, run.plan.options));
 }
 
+/** The first plan's chain as sharpenModelLods is given it: its plans, download weight and land impact. */
+type FirstChain = { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number };
+
 /**
  * Sharper LODs for a land impact the LODs do not set (optimize's `sharpen`): where physics or
  * server weight sets the land impact and a LOD of the first plan went past `maxErrorPx`
@@ -310,7 +313,7 @@ export async function generateModelLodsWith(
 export function sharpenModelLods(
   model: SlModel,
   options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
-  first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
+  first: FirstChain,
   physics: readonly PhysicsFields[],
 ): Sharpened | undefined {
   const run = sharpenRun(model, options, first, physics);
@@ -321,7 +324,7 @@ export function sharpenModelLods(
 export async function sharpenModelLodsWith(
   model: SlModel,
   options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
-  first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
+  first: FirstChain,
   physics: readonly PhysicsFields[],
   sharper: (model: SlModel, options: SharperLodOptions) => Promise<SharperLodResult | undefined>,
 ): Promise<Sharpened | undefined> {
@@ -339,7 +342,7 @@ type Sharpened = {
 function sharpenRun(
   model: SlModel,
   options: Omit<SlLodsOptions, 'onPlans' | 'targetLandImpact'>,
-  first: { plans: readonly ObjectLodPlan[]; downloadWeight: number; landImpact: number },
+  first: FirstChain,
   physics: readonly PhysicsFields[],
 ): { options: SharperLodOptions; finish: (sharp: SharperLodResult | undefined) => Sharpened | undefined } | undefined {
   const o = assignDefaults(SL_LODS_DEFAULTS, options);

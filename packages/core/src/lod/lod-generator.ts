@@ -450,17 +450,27 @@ function fallbackBuffers(source: LodSource, mode: 'no-normals' | 'no-uvs'): Fall
 
 /**
  * Whether some point of the source has vertices with different texture coordinates within a face:
- * a UV seam, where 'no-uvs' and sloppy merge what the texture keeps apart. Found once per source.
+ * a UV seam, where 'no-uvs' and sloppy merge what the texture keeps apart. Read from the 'no-uvs'
+ * buffers (each point's wedges within a face), which a result of those modes has already made.
+ * Found once per source.
  */
 export function hasUvSeams(source: LodSource): boolean {
   if (source.uvSeams === undefined) {
     source.uvSeams = false;
     if (source.hasUvs.some(Boolean)) {
-      const byPoint = weldRemap(source, false);
-      const byPointAndUv = weldRemap(source, true);
-      // A vertex whose point's first vertex has another uv.
-      for (let v = 0; v < byPoint.length && !source.uvSeams; v++)
-        source.uvSeams = byPointAndUv[v] !== byPointAndUv[byPoint[v]];
+      const { wedgeStart, wedges } = fallbackBuffers(source, 'no-uvs');
+      const a = source.attributes;
+      // A point whose wedges do not all have its first wedge's uv.
+      for (let k = 0; k + 1 < wedgeStart.length && !source.uvSeams; k++) {
+        const u = wedges[wedgeStart[k]] * ATTR_STRIDE + 3;
+        for (let w = wedgeStart[k] + 1; w < wedgeStart[k + 1]; w++) {
+          const x = wedges[w] * ATTR_STRIDE + 3;
+          if (a[x] !== a[u] || a[x + 1] !== a[u + 1]) {
+            source.uvSeams = true;
+            break;
+          }
+        }
+      }
     }
   }
   return source.uvSeams;
