@@ -8,7 +8,7 @@ import { triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
 import { pointTriangleDistanceSquared } from '../../src/lod/hausdorff.js';
 import type { SlObject } from '../../src/types.js';
 import { MeshoptSimplifier } from '../lod/lod-fixtures.js';
-import { room, shellHouse, standingTorus, type TestMesh } from './physics-fixtures.js';
+import { coolingTower, room, shellHouse, standingTorus, type TestMesh } from './physics-fixtures.js';
 
 await MeshoptSimplifier.ready;
 /** meshoptimizer's simplify as core's SimplifyFn (unbounded error: the target count decides), as gltf-plugin injects it. */
@@ -202,5 +202,34 @@ describe('openingKeepingMesh on a house shell: windows capped, flat walls re-tri
         [0, 2.5, 0.5],
       ])
         expect(distanceToMesh(m.positions, m.indices, x, y, z)).toBeLessThan(0.5);
+  });
+});
+
+describe('openingKeepingMesh on a cooling tower: each simplification made from the surface itself', () => {
+  it('keeps the hollow in a few dozen triangles that stay near the shell (simplifying each result again drifted: 146 triangles, 12.7)', () => {
+    const tower = coolingTower();
+    const { positions, hull, opening } = openingOf(tower);
+    const full = triangleMeshPhysicsCost(positions, tower.indices).cost;
+    expect(opening.closes).toBe(true);
+    const m = openingKeepingMesh(positions, tower.indices, {
+      simplify,
+      opening,
+      hull,
+      openingOptions: { up: 2 },
+      margin: MARGIN,
+      maxWeight: full,
+      floorWeight: 0.5,
+    })!;
+    expect(m).toBeDefined();
+    expect(m.triangles).toBeLessThan(64);
+    expect(m.weight).toBeLessThan(2);
+    // Independently: the avatar still finds the hollow the hull closes ...
+    const [again] = avatarOpenings(m.positions, m.indices, [hull], { up: 2 });
+    expect(again.closes).toBe(true);
+    // ... and no wall went: every vertex of the shell within two avatar widths (1 m) of the result.
+    let worst = 0;
+    for (let i = 0; i < positions.length; i += 3)
+      worst = Math.max(worst, distanceToMesh(m.positions, m.indices, positions[i], positions[i + 1], positions[i + 2]));
+    expect(worst).toBeLessThan(1);
   });
 });

@@ -265,6 +265,40 @@ export function closedRoom(): TestMesh {
   ]);
 }
 
+/**
+ * A cooling tower's shell, z up, standing on z = 0: a waisted tube 8 m tall (outer radius 3.1 m
+ * at the foot, 2.0 m at the waist, 2.4 m at the rim), its wall 0.2 m thick (an outer and an inner
+ * surface of `seg` sides and 10 rings, joined at the foot and the rim: closed), open at the top
+ * and the bottom. The shape of FlightGear's Models/Power/coolingtower.ac, as one closed wall.
+ */
+export function coolingTower(seg = 32): TestMesh {
+  // Ring heights and outer radii, metres (the model's rings scaled to 8 m).
+  const z = [0, 2.64, 3.31, 3.98, 4.65, 5.32, 5.99, 6.66, 7.33, 8];
+  const r = [3.08, 2.47, 2.31, 2.21, 2.13, 2.08, 2.04, 2.11, 2.21, 2.36];
+  const wall = 0.2;
+  const rings = z.length;
+  const pos: number[] = [];
+  for (const side of [0, 1])
+    for (let j = 0; j < rings; j++)
+      for (let i = 0; i < seg; i++) {
+        const a = (2 * Math.PI * i) / seg,
+          radius = r[j] - side * wall;
+        pos.push(radius * Math.cos(a), radius * Math.sin(a), z[j]);
+      }
+  const at = (side: number, j: number, i: number) => side * rings * seg + j * seg + (i % seg);
+  const idx: number[] = [];
+  const quad = (a: number, b: number, c: number, d: number) => idx.push(a, b, c, a, c, d);
+  for (let i = 0; i < seg; i++) {
+    for (let j = 0; j + 1 < rings; j++) {
+      quad(at(0, j, i), at(0, j, i + 1), at(0, j + 1, i + 1), at(0, j + 1, i));
+      quad(at(1, j, i), at(1, j + 1, i), at(1, j + 1, i + 1), at(1, j, i + 1));
+    }
+    quad(at(0, rings - 1, i), at(0, rings - 1, i + 1), at(1, rings - 1, i + 1), at(1, rings - 1, i));
+    quad(at(1, 0, i), at(1, 0, i + 1), at(0, 0, i + 1), at(0, 0, i));
+  }
+  return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
+}
+
 /** Planes (n, d per face, n.x <= d inside) of the hull of a flat xyz point set. */
 export function hullPlanes(points: ArrayLike<number>): Float64Array {
   const h = exactConvexHull(Float64Array.from(points));
