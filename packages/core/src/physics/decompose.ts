@@ -39,7 +39,7 @@
 import { hullAir, hullConcavity, partHull, type Concavity, type PartHull } from './concavity.js';
 import { MAX_HULL_VERTICES, MAX_HULLS } from '../constants.js';
 import { exactConvexHull, fastConvexHull } from './convex-hull.js';
-import { closeHoles } from './close-holes.js';
+import { type ClosedMesh, closeHoles } from './close-holes.js';
 import { checkAbort, chooseCut } from './cut-plane.js';
 import { mergeHulls, type MergeNode } from './hull-merge.js';
 import { simplifyHull } from './hull-simplify.js';
@@ -236,11 +236,17 @@ export function decompose(
   const minThickness = options.minThickness ?? DECOMPOSE_DEFAULTS.minThickness;
   const maxCells = options.maxCells ?? DECOMPOSE_DEFAULTS.maxCells;
   const maxParts = options.maxParts ?? Math.max(64, 2 * maxHulls);
-  const progress = options.onProgress ?? (() => {});
+  // Progress never goes back: a cut part's pieces and the second attempt report from where their step began.
+  let shown = -Infinity;
+  const report = (f: number) => {
+    if (f < shown) return;
+    shown = f;
+    options.onProgress?.(f);
+  };
   const signal = options.signal;
   if (!(tol > 0)) throw new RangeError(`decompose: tolerance must be positive, got ${tol}`);
   checkAbort(signal);
-  progress(0);
+  report(0);
   const result = (hulls: Float32Array[], extra: Partial<DecompositionResult>): DecompositionResult => ({
     hulls,
     concavity: 0,
@@ -281,232 +287,266 @@ export function decompose(
   while (cellsAt(cell) > maxCells) cell *= 1.1;
   const inside = new MeshInsideTest(welded.positions, welded.indices);
   const field = buildSolidField(welded.positions, welded.indices, { cell, inside });
-  // Holes are capped so that cut pieces stay closed; `open` if some boundary could not be.
-  const mesh = welded.boundaryEdges > 0 ? closeHoles(welded) : { ...welded, capped: 0, openLoops: 0 };
-  const open = mesh.openLoops > 0;
-  // The solid's volume: exact for a closed mesh, else the cells the vote puts inside.
-  let solidVolume = Math.abs(signedVolume(mesh));
-  if (open) {
-    let insideCells = 0;
-    for (let i = 0; i < field.distance.length; i++) if (field.distance[i] < 0) insideCells++;
-    solidVolume = insideCells * cell * cell * cell;
-  }
-  // Sheets enclose nothing (open walls, leaf cards): each stands for a slab as thick as the
-  // tolerance, so the air budget is not zero (it was, and every sheet was cut to pieces).
-  if (open) solidVolume = Math.max(solidVolume, surfaceArea(mesh.positions, mesh.indices) * tol);
-  const airBudget = maxAir * solidVolume;
   // The field cannot judge a fit finer than about a cell and a half: a coarse field (a big object
   // within maxCells) raises the tolerance, and the result says so.
   tol = Math.max(tol, 1.5 * cell);
-  const ctx: Context = {
-    tol,
-    closed: !open,
-    field,
-    spacing: Math.max(cell, tol / 2),
-    minThickness,
-    eps: Math.max(extent, 1e-9) * 1e-9,
-  };
-  const totalArea = Math.max(surfaceArea(mesh.positions, mesh.indices), 1e-30);
-  progress(0.1);
-  checkAbort(signal);
+  // Holes are capped so that cut pieces stay closed; `open` if some boundary could not be.
+  const capped = welded.boundaryEdges > 0 ? closeHoles(welded) : { ...welded, capped: 0, openLoops: 0 };
+  if (capped.capped === 0) return attempt(capped, capped.openLoops > 0, 0, 1, false);
+  // Caps can make a solid the cutting never fits: a frame's outer outline capped roofs it over,
+  // a loop around a sawtooth roof folds (FlightGear's Industrial100x90 at 8 m: its 12-triangle
+  // parapet and 16-triangle roof cut into 512 parts and forced into 256 hulls, 58 and 60 in
+  // weight). When the capped solid reaches a limit, its decomposition stops there and the mesh
+  // is decomposed again as open sheets (thin walls, step 4); that result is taken when it stays
+  // within the limits (the parapet: 12 hulls, 3.9), else the capped one is made in full.
+  const openMesh: ClosedMesh = { ...welded, capped: 0, openLoops: 1 };
+  try {
+    const first = attempt(capped, capped.openLoops > 0, 0, RETRY_PROGRESS, true);
+    report(1);
+    return first;
+  } catch (e) {
+    if (e !== STOPPED_AT_LIMIT) throw e;
+  }
+  const again = attempt(openMesh, true, RETRY_PROGRESS, 1, false);
+  return again.limited ? attempt(capped, capped.openLoops > 0, RETRY_PROGRESS, 1, false) : again;
 
-  // 2. Reach: cut the part that reaches farthest until every part is within tolerance.
-  const done: Part[] = [];
-  let cuts = 0;
-  let limited = false;
-  let doneArea = 0;
-  const minPartSize = Math.max(2 * cell, tol);
-  const cutPart = (part: Part): Part[] | undefined => {
-    if (!part.cuttable || largest(part.hull) < minPartSize) return undefined;
-    const air = ctx.closed ? Math.max(0, part.hull.volume - part.volume) : hullAir(part.hull, field);
-    const cut = chooseCut(part.mesh, {
-      area: part.area,
-      worst: part.concavity.worst,
-      eps: ctx.eps,
-      minGain: (0.1 * air) / Math.max(part.hull.volume, 1e-30),
-      minSide: Math.max(cell, tol / 4),
-      signal,
-    });
-    if (!cut) return undefined;
-    const split = splitByPlane(part.mesh, cut.n[0], cut.n[1], cut.n[2], cut.d, ctx.eps);
-    const pieces = [...split.below, ...split.above];
-    if (pieces.length < 2) return undefined;
-    return pieces.map((m) => makePart(m, ctx)).filter((x): x is Part => !!x);
-  };
-  const reach = (pending: Part[], from: number, to: number) => {
-    while (pending.length > 0) {
-      checkAbort(signal);
-      let wi = 0;
-      for (let i = 1; i < pending.length; i++) if (pending[i].concavity.value > pending[wi].concavity.value) wi = i;
-      const part = pending.splice(wi, 1)[0];
-      let children: Part[] | undefined;
-      if (part.concavity.value > tol) {
-        if (done.length + pending.length + 2 > maxParts) limited = true;
-        else children = cutPart(part);
-      }
-      if (children) {
-        cuts++;
-        pending.push(...children);
-        continue;
-      }
-      part.air = airOf(part.hull, part.volume, part.concavity, ctx);
-      done.push(part);
-      doneArea += part.area;
-      progress(from + (to - from) * Math.min(1, doneArea / totalArea));
+  /**
+   * Steps 2 to 6 on the mesh as capped (or left open), progress reported from p0 to p1; with
+   * `stopAtLimit`, throws STOPPED_AT_LIMIT as soon as a limit is reached.
+   */
+  function attempt(mesh: ClosedMesh, open: boolean, p0: number, p1: number, stopAtLimit: boolean): DecompositionResult {
+    const progress = (f: number) => report(p0 + (p1 - p0) * f);
+    // The solid's volume: exact for a closed mesh, else the cells the vote puts inside.
+    let solidVolume = Math.abs(signedVolume(mesh));
+    if (open) {
+      let insideCells = 0;
+      for (let i = 0; i < field.distance.length; i++) if (field.distance[i] < 0) insideCells++;
+      solidVolume = insideCells * cell * cell * cell;
     }
-  };
-  const initial = connectedComponents(mesh)
-    .map((m) => makePart(m, ctx))
-    .filter((x): x is Part => !!x);
-  reach(initial, 0.1, 0.5);
-
-  // 3. Air: cut the hull holding the most empty space while the total is over budget.
-  let air = 0;
-  const lowerAir = (from: number, to: number) => {
-    air = done.reduce((a, d) => a + d.air, 0);
-    const target = cutAirShare * airBudget;
-    const air0 = Math.max(air - target, 1e-30);
-    while (air > target) {
-      checkAbort(signal);
-      let wi = -1;
-      for (let i = 0; i < done.length; i++)
-        if (done[i].cuttable && done[i].air > 0 && (wi < 0 || done[i].air > done[wi].air)) wi = i;
-      if (wi < 0) break;
-      if (done.length + 2 > maxParts) {
-        limited = true;
-        break;
-      }
-      const part = done[wi];
-      const children = cutPart(part);
-      if (!children) {
-        part.cuttable = false;
-        continue;
-      }
-      cuts++;
-      done.splice(wi, 1);
-      const before = done.length;
-      reach(children, from, from);
-      let childAir = 0;
-      for (let i = before; i < done.length; i++) childAir += done[i].air;
-      air += childAir - part.air;
-      progress(from + (to - from) * Math.min(1, 1 - (air - target) / air0));
-    }
-  };
-  lowerAir(0.5, 0.65);
-
-  // 4. Open meshes: solid no hull covers (a cut-up open shell leaves its core out) becomes closed
-  //    voxel parts, which reach and lower their air like the rest.
-  if (open) {
-    const fill = uncoveredSolid(
+    // Sheets enclose nothing (open walls, leaf cards): each stands for a slab as thick as the
+    // tolerance, so the air budget is not zero (it was, and every sheet was cut to pieces).
+    if (open) solidVolume = Math.max(solidVolume, surfaceArea(mesh.positions, mesh.indices) * tol);
+    const airBudget = maxAir * solidVolume;
+    const ctx: Context = {
+      tol,
+      closed: !open,
       field,
-      done.map((d) => d.hull),
-      2 * cell,
-    )
+      spacing: Math.max(cell, tol / 2),
+      minThickness,
+      eps: Math.max(extent, 1e-9) * 1e-9,
+    };
+    const totalArea = Math.max(surfaceArea(mesh.positions, mesh.indices), 1e-30);
+    progress(0.1);
+    checkAbort(signal);
+
+    // 2. Reach: cut the part that reaches farthest until every part is within tolerance.
+    const done: Part[] = [];
+    let cuts = 0;
+    let limited = false;
+    const limit = () => {
+      limited = true;
+      if (stopAtLimit) throw STOPPED_AT_LIMIT;
+    };
+    let doneArea = 0;
+    const minPartSize = Math.max(2 * cell, tol);
+    const cutPart = (part: Part): Part[] | undefined => {
+      if (!part.cuttable || largest(part.hull) < minPartSize) return undefined;
+      const air = ctx.closed ? Math.max(0, part.hull.volume - part.volume) : hullAir(part.hull, field);
+      const cut = chooseCut(part.mesh, {
+        area: part.area,
+        worst: part.concavity.worst,
+        eps: ctx.eps,
+        minGain: (0.1 * air) / Math.max(part.hull.volume, 1e-30),
+        minSide: Math.max(cell, tol / 4),
+        signal,
+      });
+      if (!cut) return undefined;
+      const split = splitByPlane(part.mesh, cut.n[0], cut.n[1], cut.n[2], cut.d, ctx.eps);
+      const pieces = [...split.below, ...split.above];
+      if (pieces.length < 2) return undefined;
+      return pieces.map((m) => makePart(m, ctx)).filter((x): x is Part => !!x);
+    };
+    const reach = (pending: Part[], from: number, to: number) => {
+      while (pending.length > 0) {
+        checkAbort(signal);
+        let wi = 0;
+        for (let i = 1; i < pending.length; i++) if (pending[i].concavity.value > pending[wi].concavity.value) wi = i;
+        const part = pending.splice(wi, 1)[0];
+        let children: Part[] | undefined;
+        if (part.concavity.value > tol) {
+          if (done.length + pending.length + 2 > maxParts) limit();
+          else children = cutPart(part);
+        }
+        if (children) {
+          cuts++;
+          pending.push(...children);
+          continue;
+        }
+        part.air = airOf(part.hull, part.volume, part.concavity, ctx);
+        done.push(part);
+        doneArea += part.area;
+        progress(from + (to - from) * Math.min(1, doneArea / totalArea));
+      }
+    };
+    const initial = connectedComponents(mesh)
       .map((m) => makePart(m, ctx))
       .filter((x): x is Part => !!x);
-    if (fill.length > 0) {
-      reach(fill, 0.65, 0.65);
-      lowerAir(0.65, 0.7);
-    }
-  }
-  progress(0.7);
+    reach(initial, 0.1, 0.5);
 
-  // 5. Merge within the fit and the air budget, then down to maxHulls at any cost.
-  type Data = { air: number; solid: number; concavity: number };
-  const nodes: MergeNode<Data>[] = done.map((p) => ({
-    hull: p.hull,
-    data: { air: p.air, solid: p.volume, concavity: p.concavity.value },
-    alive: true,
-  }));
-  const start = nodes.length;
-  let airLeft = airBudget - air;
-  const merges = mergeHulls(nodes, {
-    reach: tol,
-    target: 1,
-    check: () => checkAbort(signal),
-    onMerge: () => progress(0.7 + (0.15 * (start - nodes.filter((n) => n.alive).length)) / Math.max(1, start)),
-    evaluate: (a, b) => {
-      const m = mergedHull(a.hull, b.hull, minThickness);
-      if (!m) return undefined;
-      const c = hullConcavity(m, field, ctx.spacing, MAX_PROBES, tol);
-      if (c.value > tol) return undefined;
-      const solid = a.data.solid + b.data.solid;
-      const mAir = airOf(m, solid, c, ctx, 1024);
-      const added = mAir - a.data.air - b.data.air;
-      return {
-        hull: m,
-        data: { air: mAir, solid, concavity: c.value },
-        cost: added + 1e-6 * (m.volume - a.hull.volume - b.hull.volume),
-      };
-    },
-    accept: (c, a, b) => {
-      const added = c.data.air - a.data.air - b.data.air;
-      if (added > airLeft || added > maxMergeAir * solidVolume) return false;
-      airLeft -= added;
-      return true;
-    },
-    stopOnRefusal: true,
-  });
-  let forcedMerges = 0;
-  // Each hull is paired with its nearest few (each pair costs a hull of both); every pair only
-  // when those run out. Every pair at once took 42 s on a 2,000-triangle engine part cut into
-  // 512 parts.
-  for (const neighbours of [FORCED_MERGE_NEIGHBOURS, Infinity]) {
-    if (nodes.filter((n) => n.alive).length <= maxHulls) break;
-    limited = true;
-    forcedMerges += mergeHulls(nodes, {
-      reach: Infinity,
-      neighbours,
-      target: maxHulls,
+    // 3. Air: cut the hull holding the most empty space while the total is over budget.
+    let air = 0;
+    const lowerAir = (from: number, to: number) => {
+      air = done.reduce((a, d) => a + d.air, 0);
+      const target = cutAirShare * airBudget;
+      const air0 = Math.max(air - target, 1e-30);
+      while (air > target) {
+        checkAbort(signal);
+        let wi = -1;
+        for (let i = 0; i < done.length; i++)
+          if (done[i].cuttable && done[i].air > 0 && (wi < 0 || done[i].air > done[wi].air)) wi = i;
+        if (wi < 0) break;
+        if (done.length + 2 > maxParts) {
+          limit();
+          break;
+        }
+        const part = done[wi];
+        const children = cutPart(part);
+        if (!children) {
+          part.cuttable = false;
+          continue;
+        }
+        cuts++;
+        done.splice(wi, 1);
+        const before = done.length;
+        reach(children, from, from);
+        let childAir = 0;
+        for (let i = before; i < done.length; i++) childAir += done[i].air;
+        air += childAir - part.air;
+        progress(from + (to - from) * Math.min(1, 1 - (air - target) / air0));
+      }
+    };
+    lowerAir(0.5, 0.65);
+
+    // 4. Open meshes: solid no hull covers (a cut-up open shell leaves its core out) becomes closed
+    //    voxel parts, which reach and lower their air like the rest.
+    if (open) {
+      const fill = uncoveredSolid(
+        field,
+        done.map((d) => d.hull),
+        2 * cell,
+      )
+        .map((m) => makePart(m, ctx))
+        .filter((x): x is Part => !!x);
+      if (fill.length > 0) {
+        reach(fill, 0.65, 0.65);
+        lowerAir(0.65, 0.7);
+      }
+    }
+    progress(0.7);
+
+    // 5. Merge within the fit and the air budget, then down to maxHulls at any cost.
+    type Data = { air: number; solid: number; concavity: number };
+    const nodes: MergeNode<Data>[] = done.map((p) => ({
+      hull: p.hull,
+      data: { air: p.air, solid: p.volume, concavity: p.concavity.value },
+      alive: true,
+    }));
+    const start = nodes.length;
+    let airLeft = airBudget - air;
+    const merges = mergeHulls(nodes, {
+      reach: tol,
+      target: 1,
       check: () => checkAbort(signal),
+      onMerge: () => progress(0.7 + (0.15 * (start - nodes.filter((n) => n.alive).length)) / Math.max(1, start)),
       evaluate: (a, b) => {
         const m = mergedHull(a.hull, b.hull, minThickness);
         if (!m) return undefined;
+        const c = hullConcavity(m, field, ctx.spacing, MAX_PROBES, tol);
+        if (c.value > tol) return undefined;
+        const solid = a.data.solid + b.data.solid;
+        const mAir = airOf(m, solid, c, ctx, 1024);
+        const added = mAir - a.data.air - b.data.air;
         return {
           hull: m,
-          data: {
-            air: a.data.air + b.data.air,
-            solid: a.data.solid + b.data.solid,
-            concavity: Math.max(a.data.concavity, b.data.concavity),
-          },
-          cost: m.volume - a.hull.volume - b.hull.volume,
+          data: { air: mAir, solid, concavity: c.value },
+          cost: added + 1e-6 * (m.volume - a.hull.volume - b.hull.volume),
         };
       },
+      accept: (c, a, b) => {
+        const added = c.data.air - a.data.air - b.data.air;
+        if (added > airLeft || added > maxMergeAir * solidVolume) return false;
+        airLeft -= added;
+        return true;
+      },
+      stopOnRefusal: true,
+    });
+    let forcedMerges = 0;
+    // Each hull is paired with its nearest few (each pair costs a hull of both); every pair only
+    // when those run out. Every pair at once took 42 s on a 2,000-triangle engine part cut into
+    // 512 parts.
+    for (const neighbours of [FORCED_MERGE_NEIGHBOURS, Infinity]) {
+      if (nodes.filter((n) => n.alive).length <= maxHulls) break;
+      limit();
+      forcedMerges += mergeHulls(nodes, {
+        reach: Infinity,
+        neighbours,
+        target: maxHulls,
+        check: () => checkAbort(signal),
+        evaluate: (a, b) => {
+          const m = mergedHull(a.hull, b.hull, minThickness);
+          if (!m) return undefined;
+          return {
+            hull: m,
+            data: {
+              air: a.data.air + b.data.air,
+              solid: a.data.solid + b.data.solid,
+              concavity: Math.max(a.data.concavity, b.data.concavity),
+            },
+            cost: m.volume - a.hull.volume - b.hull.volume,
+          };
+        },
+      });
+    }
+    progress(0.85);
+
+    // 6. Simplify each hull.
+    const kept = nodes.filter((n) => n.alive);
+    const hulls: Float32Array[] = [];
+    let concavity = 0,
+      keptAir = 0;
+    const floors = volumeFloors(
+      kept.map((n) => n.hull.volume),
+      hullVolumeLoss,
+    );
+    kept.forEach((node, i) => {
+      checkAbort(signal);
+      concavity = Math.max(concavity, node.data.concavity);
+      keptAir += node.data.air;
+      const simple = Float32Array.from(simplifyHull(node.hull.points, maxHullVertices, hullError, floors[i]));
+      // Rounded to float32, a point may fall onto a face or an edge: keep only the hull's vertices
+      // (quickhull3d merges coplanar faces, so a point on a flat side is dropped).
+      const clean = exactConvexHull(Float64Array.from(simple)) ?? fastConvexHull(Float64Array.from(simple));
+      hulls.push(clean && clean.points.length <= simple.length ? Float32Array.from(clean.points) : simple);
+    });
+    progress(1);
+    return result(hulls, {
+      concavity,
+      airFraction: solidVolume > 0 ? keptAir / solidVolume : 0,
+      cell,
+      holesClosed: mesh.capped,
+      open,
+      stats: { parts: done.length, cuts, merges, forcedMerges },
+      limited,
+      ...(proxyTriangles !== undefined ? { proxyTriangles } : {}),
     });
   }
-  progress(0.85);
-
-  // 6. Simplify each hull.
-  const kept = nodes.filter((n) => n.alive);
-  const hulls: Float32Array[] = [];
-  let concavity = 0,
-    keptAir = 0;
-  const floors = volumeFloors(
-    kept.map((n) => n.hull.volume),
-    hullVolumeLoss,
-  );
-  kept.forEach((node, i) => {
-    checkAbort(signal);
-    concavity = Math.max(concavity, node.data.concavity);
-    keptAir += node.data.air;
-    const simple = Float32Array.from(simplifyHull(node.hull.points, maxHullVertices, hullError, floors[i]));
-    // Rounded to float32, a point may fall onto a face or an edge: keep only the hull's vertices
-    // (quickhull3d merges coplanar faces, so a point on a flat side is dropped).
-    const clean = exactConvexHull(Float64Array.from(simple)) ?? fastConvexHull(Float64Array.from(simple));
-    hulls.push(clean && clean.points.length <= simple.length ? Float32Array.from(clean.points) : simple);
-  });
-  progress(1);
-  return result(hulls, {
-    concavity,
-    airFraction: solidVolume > 0 ? keptAir / solidVolume : 0,
-    cell,
-    holesClosed: mesh.capped,
-    open,
-    stats: { parts: done.length, cuts, merges, forcedMerges },
-    limited,
-    ...(proxyTriangles !== undefined ? { proxyTriangles } : {}),
-  });
 }
+
+/** Where the first of two attempts ends its progress (the mesh decomposed again left open). */
+const RETRY_PROGRESS = 0.85;
+
+/** Thrown by an attempt that stops at a limit (see decompose's caps). */
+const STOPPED_AT_LIMIT = Symbol('stopped at a limit');
 
 /**
  * Each hull's volume floor in step 6: together the hulls may lose `loss` of their summed volume,

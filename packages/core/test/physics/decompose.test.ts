@@ -7,6 +7,7 @@ import { decompose, volumeFloors } from '../../src/physics/decompose.js';
 import { encodeMeshAsset } from '../../src/asset/mesh-asset.js';
 import { decodeMeshAsset } from '../../src/asset/mesh-asset-decode.js';
 import { MeshInsideTest } from '../../src/geometry/mesh-inside.js';
+import { pointTriangleDistanceSquared } from '../../src/lod/hausdorff.js';
 import {
   box,
   boxes,
@@ -241,6 +242,85 @@ describe('decompose', () => {
       expect(insideHull(exact.planes, small[i], small[i + 1], small[i + 2], 1e-6)).toBe(true);
     const volume = (h: ArrayLike<number>) => exactConvexHull(Float64Array.from(h))!.volume;
     expect(r.hulls.reduce((a, h) => a + volume(h), 0)).toBeGreaterThanOrEqual(0.975 * (8 + exact.volume) - 1e-9);
+  });
+});
+
+/** Distance from a point to a mesh's triangles, by brute force (no BVH). */
+function distanceToTriangles(m: TestMesh, x: number, y: number, z: number): number {
+  const t = new Float64Array(9);
+  let best = Infinity;
+  for (let i = 0; i < m.indices.length; i += 3) {
+    for (let c = 0; c < 3; c++) for (let k = 0; k < 3; k++) t[3 * c + k] = m.positions[3 * m.indices[i + c] + k];
+    best = Math.min(best, pointTriangleDistanceSquared(t, 0, x, y, z));
+  }
+  return Math.sqrt(best);
+}
+
+/**
+ * The top of a roofless building's parapet as exporters leave it: a flat frame 2.4 cm wide round a
+ * 7.2 x 8 m outline at 1.2 m, and the inner faces of two of its walls hanging 0.4 m down. Open
+ * sheets: capping its outline roofs the building over (the cut outline of FlightGear's
+ * Industrial100x90 at 8 m).
+ */
+function parapet(): TestMesh {
+  const [w, d, h, e, drop] = [7.2, 8, 1.2, 0.024, 0.4];
+  const ring = (inset: number, z: number) =>
+    [inset, inset, w - inset, inset, w - inset, d - inset, inset, d - inset].flatMap((v, i) => (i % 2 ? [v, z] : [v]));
+  const pos = [...ring(0, h), ...ring(e, h), ...ring(e, h - drop)];
+  const idx: number[] = [];
+  for (let i = 0; i < 4; i++) {
+    const j = (i + 1) % 4;
+    idx.push(i, j, 4 + j, i, 4 + j, 4 + i);
+  }
+  // The walls under the inner edges 4-5 and 6-7.
+  idx.push(4, 5, 9, 4, 9, 8, 6, 7, 11, 6, 11, 10);
+  return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
+}
+
+describe('decompose: capped holes that make a solid the cutting cannot fit', () => {
+  it('a parapet is decomposed as open sheets when its capped solid stops at the limits: a few thin hulls on its surface', () => {
+    const m = parapet();
+    const seen: number[] = [];
+    const d = decompose(m.positions, m.indices, { onProgress: (f) => seen.push(f) });
+    expect(d.limited).toBe(false);
+    expect(d.open).toBe(true);
+    expect(d.hulls.length).toBeLessThanOrEqual(16);
+    const vertices = d.hulls.reduce((a, h) => a + h.length / 3, 0);
+    expect(0.04 * (d.hulls.length + vertices)).toBeLessThan(5);
+    // Every hull point lies on the sheets (within the tolerance: brute force over the triangles) ...
+    let worst = 0;
+    for (const h of d.hulls)
+      for (let i = 0; i < h.length; i += 3) worst = Math.max(worst, distanceToTriangles(m, h[i], h[i + 1], h[i + 2]));
+    expect(worst).toBeLessThanOrEqual(0.05);
+    // ... the building stays empty (capped, its outline roofed it over) ...
+    for (const p of [
+      [3.6, 4, 1.1],
+      [1, 1, 1.19],
+      [6, 7, 0.9],
+    ])
+      expect(insideAny(d.hulls, p)).toBe(false);
+    // ... and the frame is covered: points along the middle of its strip, 10 cm apart.
+    let covered = 0,
+      probes = 0;
+    for (let t = 0.05; t < 7.2; t += 0.1, probes += 2)
+      for (const y of [0.012, 8 - 0.012])
+        if (d.hulls.some((hl) => insideHull(hullPlanes(hl), t, y, 1.2, 0.01))) covered++;
+    expect(covered).toBeGreaterThanOrEqual(0.95 * probes);
+    // Progress reaches 1 and never goes back, through both attempts.
+    expect(seen[seen.length - 1]).toBe(1);
+    for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+  });
+
+  it('when the open sheets stop at a limit too, the capped decomposition is made in full (as before)', () => {
+    const m = parapet();
+    const seen: number[] = [];
+    const d = decompose(m.positions, m.indices, { maxParts: 4, onProgress: (f) => seen.push(f) });
+    expect(d.limited).toBe(true);
+    expect(d.holesClosed).toBeGreaterThan(0);
+    expect(d.open).toBe(false);
+    expect(d.hulls.length).toBeGreaterThan(0);
+    expect(seen[seen.length - 1]).toBe(1);
+    for (let k = 1; k < seen.length; k++) expect(seen[k]).toBeGreaterThanOrEqual(seen[k - 1]);
   });
 });
 
