@@ -307,8 +307,12 @@ export function decompose(
   } catch (e) {
     if (e !== STOPPED_AT_LIMIT) throw e;
   }
-  const again = attempt(openMesh, true, RETRY_PROGRESS, 1, false);
-  return again.limited ? attempt(capped, capped.openLoops > 0, RETRY_PROGRESS, 1, false) : again;
+  try {
+    return attempt(openMesh, true, RETRY_PROGRESS, 1, true);
+  } catch (e) {
+    if (e !== STOPPED_AT_LIMIT) throw e;
+  }
+  return attempt(capped, capped.openLoops > 0, RETRY_PROGRESS, 1, false);
 
   /**
    * Steps 2 to 6 on the mesh as capped (or left open), progress reported from p0 to p1; with
