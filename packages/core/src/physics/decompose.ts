@@ -294,25 +294,32 @@ export function decompose(
   const capped = welded.boundaryEdges > 0 ? closeHoles(welded) : { ...welded, capped: 0, openLoops: 0 };
   if (capped.capped === 0) return attempt(capped, capped.openLoops > 0, 0, 1, false);
   // Caps can make a solid the cutting never fits: a frame's outer outline capped roofs it over,
-  // a loop around a sawtooth roof folds (FlightGear's Industrial100x90 at 8 m: its 12-triangle
-  // parapet and 16-triangle roof cut into 512 parts and forced into 256 hulls, 58 and 60 in
-  // weight). When the capped solid reaches a limit, its decomposition stops there and the mesh
-  // is decomposed again as open sheets (thin walls, step 4); that result is taken when it stays
-  // within the limits (the parapet: 12 hulls, 3.9), else the capped one is made in full.
+  // a loop round a sawtooth roof or round a shed's three walls folds. FlightGear's models at 8 m:
+  // Industrial100x90's 12-triangle parapet cut into 512 parts and forced into 256 hulls (58.4);
+  // brick-shed's 8-triangle walls ended in 38 hulls reaching 2.4 m beyond them (11.1), no cut
+  // left that helped. When the capped solid reaches a limit (its decomposition then stops there)
+  // or ends beyond the tolerance, the mesh is decomposed again as open sheets (thin walls, step
+  // 4); that result is taken when it fits (within the limits and the tolerance), else the capped
+  // one.
+  const fits = (r: DecompositionResult) => !r.limited && r.concavity <= r.tolerance * (1 + 1e-9);
   const openMesh: ClosedMesh = { ...welded, capped: 0, openLoops: 1 };
+  let first: DecompositionResult | undefined;
   try {
-    const first = attempt(capped, capped.openLoops > 0, 0, RETRY_PROGRESS, true);
+    first = attempt(capped, capped.openLoops > 0, 0, RETRY_PROGRESS, true);
+  } catch (e) {
+    if (e !== STOPPED_AT_LIMIT) throw e;
+  }
+  if (first && fits(first)) {
     report(1);
     return first;
-  } catch (e) {
-    if (e !== STOPPED_AT_LIMIT) throw e;
   }
   try {
-    return attempt(openMesh, true, RETRY_PROGRESS, 1, true);
+    const again = attempt(openMesh, true, RETRY_PROGRESS, 1, true);
+    if (fits(again) || !first) return again;
   } catch (e) {
     if (e !== STOPPED_AT_LIMIT) throw e;
   }
-  return attempt(capped, capped.openLoops > 0, RETRY_PROGRESS, 1, false);
+  return first ?? attempt(capped, capped.openLoops > 0, RETRY_PROGRESS, 1, false);
 
   /**
    * Steps 2 to 6 on the mesh as capped (or left open), progress reported from p0 to p1; with

@@ -277,6 +277,31 @@ function parapet(): TestMesh {
   return { positions: Float64Array.from(pos), indices: Uint32Array.from(idx) };
 }
 
+/**
+ * A shed's walls as the land-impact benchmark reads them from FlightGear's
+ * Models/Agriculture/brick-shed.ac (Debian package flightgear-data-models, converted by assimp,
+ * the model scaled to 8 m): single-sided, no roof and no floor, a back wall and two gable ends,
+ * the front open; each face has its own corners, a few micrometres apart from its neighbours'
+ * (float32, as written). Its outline capped folds into a solid the cutting does not fit: 38 hulls
+ * reaching 2.4 m beyond the walls, and no cut left that helps.
+ */
+function shedWalls(): TestMesh {
+  const pos = [
+    3.9841091632843018, 1.6108018159866333, 1.7470505237579346, 3.9841091632843018, 1.6107994318008423,
+    -1.7656232118606567, 3.9841091632843018, 2.1928064823150635, -0.5902193784713745, -4.015890598297119,
+    1.6107994318008423, -1.7656272649765015, -4.015890598297119, 1.610805869102478, 1.7469853162765503,
+    -4.015890598297119, 2.1928064823150635, -0.5902275443077087, 3.9841091632843018, -0.0036226436495780945,
+    1.7470505237579346, 3.9841091632843018, -0.0038016894832253456, -1.7656232118606567, 3.9841091632843018,
+    -0.0036226436495780945, 1.7470505237579346, -4.015890598297119, 1.610805869102478, 1.7469853162765503,
+    -4.015890598297119, -0.0036226436495780945, 1.7470016479492188, -4.015890598297119, 1.610805869102478,
+    1.7469853162765503, 3.9841091632843018, -0.0036226436495780945, 1.7470505237579346, 3.9841091632843018,
+    1.6108018159866333, 1.7470505237579346, -4.015890598297119, -0.0038016894832253456, -1.7656272649765015,
+    -4.015890598297119, -0.0036226436495780945, 1.7470016479492188,
+  ];
+  const idx = [0, 1, 2, 3, 4, 5, 1, 6, 7, 6, 1, 0, 8, 9, 10, 11, 12, 13, 4, 14, 15, 14, 4, 3];
+  return { positions: Float64Array.from(Float32Array.from(pos)), indices: Uint32Array.from(idx) };
+}
+
 describe('decompose: capped holes that make a solid the cutting cannot fit', () => {
   it('a parapet is decomposed as open sheets when its capped solid stops at the limits: a few thin hulls on its surface', () => {
     const m = parapet();
@@ -309,6 +334,25 @@ describe('decompose: capped holes that make a solid the cutting cannot fit', () 
     // Progress reaches 1 and never goes back, through both attempts.
     expect(seen[seen.length - 1]).toBe(1);
     for (let i = 1; i < seen.length; i++) expect(seen[i]).toBeGreaterThanOrEqual(seen[i - 1]);
+  });
+
+  it('the walls of a shed, whose capped solid ends beyond the tolerance, are decomposed as thin walls: the shed stays empty', () => {
+    const m = shedWalls();
+    const d = decompose(m.positions, m.indices);
+    expect(d.open).toBe(true);
+    expect(d.limited).toBe(false);
+    expect(d.concavity).toBeLessThanOrEqual(d.tolerance * (1 + 1e-9));
+    expect(d.hulls.length).toBeLessThanOrEqual(12);
+    let worst = 0;
+    for (const h of d.hulls)
+      for (let i = 0; i < h.length; i += 3) worst = Math.max(worst, distanceToTriangles(m, h[i], h[i + 1], h[i + 2]));
+    expect(worst).toBeLessThanOrEqual(0.05);
+    for (const p of [
+      [0, 1, 0],
+      [-3, 1.8, 0.5],
+      [3, 0.2, -1],
+    ])
+      expect(insideAny(d.hulls, p)).toBe(false);
   });
 
   it('when the open sheets stop at a limit too, the capped decomposition is made in full (as before)', () => {
