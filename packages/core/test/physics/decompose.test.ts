@@ -115,6 +115,18 @@ describe('decompose', () => {
     expect(coverage(m, r.hulls)).toBeGreaterThan(0.97);
   });
 
+  it('stops cutting once the cuts have added maxCutTriangles triangles, and says it is limited', () => {
+    const m = torus(1, 0.25, 32, 12);
+    const free = decompose(m.positions, m.indices, FAST);
+    expect(free.limited).toBe(false);
+    const bounded = decompose(m.positions, m.indices, { ...FAST, maxCutTriangles: 100 });
+    expect(bounded.limited).toBe(true);
+    expect(bounded.stats.cuts).toBeLessThan(free.stats.cuts);
+    // A cut of the torus adds dozens of triangles (16 cuts unbounded): 100 allow only a few.
+    expect(bounded.stats.cuts).toBeLessThanOrEqual(4);
+    expect(bounded.hulls.length).toBeGreaterThan(0);
+  });
+
   it('meets the hull and vertex limits asked for, and they survive the mesh asset round trip', () => {
     const m = torus(1, 0.25, 32, 12);
     const r = decompose(m.positions, m.indices, { ...FAST, maxHulls: 3, maxHullVertices: 12 });
