@@ -268,6 +268,15 @@ function distanceToTriangles(m: TestMesh, x: number, y: number, z: number): numb
   return Math.sqrt(best);
 }
 
+/** Every hull point lies on the mesh's sheets (within 5 cm, brute force), and none of `empty` is inside a hull. */
+function expectThinWalls(m: TestMesh, hulls: Float32Array[], empty: number[][]): void {
+  let worst = 0;
+  for (const h of hulls)
+    for (let i = 0; i < h.length; i += 3) worst = Math.max(worst, distanceToTriangles(m, h[i], h[i + 1], h[i + 2]));
+  expect(worst).toBeLessThanOrEqual(0.05);
+  for (const p of empty) expect(insideAny(hulls, p)).toBe(false);
+}
+
 /**
  * The top of a roofless building's parapet as exporters leave it: a flat frame 2.4 cm wide round a
  * 7.2 x 8 m outline at 1.2 m, and the inner faces of two of its walls hanging 0.4 m down. Open
@@ -324,18 +333,12 @@ describe('decompose: capped holes that make a solid the cutting cannot fit', () 
     expect(d.hulls.length).toBeLessThanOrEqual(16);
     const vertices = d.hulls.reduce((a, h) => a + h.length / 3, 0);
     expect(0.04 * (d.hulls.length + vertices)).toBeLessThan(5);
-    // Every hull point lies on the sheets (within the tolerance: brute force over the triangles) ...
-    let worst = 0;
-    for (const h of d.hulls)
-      for (let i = 0; i < h.length; i += 3) worst = Math.max(worst, distanceToTriangles(m, h[i], h[i + 1], h[i + 2]));
-    expect(worst).toBeLessThanOrEqual(0.05);
-    // ... the building stays empty (capped, its outline roofed it over) ...
-    for (const p of [
+    // The hulls lie on the sheets and the building stays empty (capped, its outline roofed it over) ...
+    expectThinWalls(m, d.hulls, [
       [3.6, 4, 1.1],
       [1, 1, 1.19],
       [6, 7, 0.9],
-    ])
-      expect(insideAny(d.hulls, p)).toBe(false);
+    ]);
     // ... and the frame is covered: points along the middle of its strip, 10 cm apart.
     let covered = 0,
       probes = 0;
@@ -355,16 +358,11 @@ describe('decompose: capped holes that make a solid the cutting cannot fit', () 
     expect(d.limited).toBe(false);
     expect(d.concavity).toBeLessThanOrEqual(d.tolerance * (1 + 1e-9));
     expect(d.hulls.length).toBeLessThanOrEqual(12);
-    let worst = 0;
-    for (const h of d.hulls)
-      for (let i = 0; i < h.length; i += 3) worst = Math.max(worst, distanceToTriangles(m, h[i], h[i + 1], h[i + 2]));
-    expect(worst).toBeLessThanOrEqual(0.05);
-    for (const p of [
+    expectThinWalls(m, d.hulls, [
       [0, 1, 0],
       [-3, 1.8, 0.5],
       [3, 0.2, -1],
-    ])
-      expect(insideAny(d.hulls, p)).toBe(false);
+    ]);
   });
 
   it('when the open sheets stop at a limit too, the capped decomposition is made in full (as before)', () => {
