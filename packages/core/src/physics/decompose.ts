@@ -370,6 +370,10 @@ export function decompose(
     const minPartSize = Math.max(2 * cell, tol);
     const cutPart = (part: Part): Part[] | undefined => {
       if (!part.cuttable || largest(part.hull) < minPartSize) return undefined;
+      if (grown > growthBudget) {
+        limit();
+        return undefined;
+      }
       const air = ctx.closed ? Math.max(0, part.hull.volume - part.volume) : hullAir(part.hull, field);
       const cut = chooseCut(part.mesh, {
         area: part.area,
@@ -380,10 +384,6 @@ export function decompose(
         signal,
       });
       if (!cut) return undefined;
-      if (grown > growthBudget) {
-        limit();
-        return undefined;
-      }
       const split = splitByPlane(part.mesh, cut.n[0], cut.n[1], cut.n[2], cut.d, ctx.eps);
       const pieces = [...split.below, ...split.above];
       if (pieces.length < 2) return undefined;
