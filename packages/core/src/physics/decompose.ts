@@ -244,7 +244,7 @@ export function decompose(
   // Progress never goes back: a cut part's pieces and the second attempt report from where their step began.
   let shown = -Infinity;
   const report = (f: number) => {
-    if (f < shown) return;
+    if (f <= shown) return;
     shown = f;
     options.onProgress?.(f);
   };
@@ -297,7 +297,9 @@ export function decompose(
   tol = Math.max(tol, 1.5 * cell);
   // Holes are capped so that cut pieces stay closed; `open` if some boundary could not be.
   const capped = welded.boundaryEdges > 0 ? closeHoles(welded) : { ...welded, capped: 0, openLoops: 0 };
-  if (capped.capped === 0) return attempt(capped, capped.openLoops > 0, 0, 1, false);
+  // What the cuts of one attempt may add (see CUT_GROWTH).
+  const growthBudget = options.maxCutTriangles ?? Math.max(CUT_GROWTH_MIN, CUT_GROWTH * (welded.indices.length / 3));
+  if (capped.capped === 0) return attempt(capped, 0, 1, false);
   // Caps can make a solid the cutting never fits: a frame's outer outline capped roofs it over,
   // a loop round a sawtooth roof or round a shed's three walls folds. FlightGear's models at 8 m:
   // Industrial100x90's 12-triangle parapet cut into 512 parts and forced into 256 hulls (58.4);
@@ -307,30 +309,31 @@ export function decompose(
   // 4); that result is taken when it fits (within the limits and the tolerance), else the capped
   // one.
   const fits = (r: DecompositionResult) => !r.limited && r.concavity <= r.tolerance * (1 + 1e-9);
-  const openMesh: ClosedMesh = { ...welded, capped: 0, openLoops: 1 };
-  let first: DecompositionResult | undefined;
-  try {
-    first = attempt(capped, capped.openLoops > 0, 0, RETRY_PROGRESS, true);
-  } catch (e) {
-    if (e !== STOPPED_AT_LIMIT) throw e;
+  /** An attempt that stops at its first limit: undefined then. */
+  const stopping = (mesh: ClosedMesh, p0: number, p1: number): DecompositionResult | undefined => {
+    try {
+      return attempt(mesh, p0, p1, true);
+    } catch (e) {
+      if (e !== STOPPED_AT_LIMIT) throw e;
+      return undefined;
+    }
+  };
+  const first = stopping(capped, 0, RETRY_PROGRESS);
+  let chosen = first && fits(first) ? first : undefined;
+  if (!chosen) {
+    // The welded mesh left open: every boundary loop stays one.
+    const again = stopping({ ...welded, capped: 0, openLoops: 1 }, RETRY_PROGRESS, 1);
+    chosen = again && (fits(again) || !first) ? again : (first ?? attempt(capped, RETRY_PROGRESS, 1, false));
   }
-  if (first && fits(first)) {
-    report(1);
-    return first;
-  }
-  try {
-    const again = attempt(openMesh, true, RETRY_PROGRESS, 1, true);
-    if (fits(again) || !first) return again;
-  } catch (e) {
-    if (e !== STOPPED_AT_LIMIT) throw e;
-  }
-  return first ?? attempt(capped, capped.openLoops > 0, RETRY_PROGRESS, 1, false);
+  report(1);
+  return chosen;
 
   /**
-   * Steps 2 to 6 on the mesh as capped (or left open), progress reported from p0 to p1; with
-   * `stopAtLimit`, throws STOPPED_AT_LIMIT as soon as a limit is reached.
+   * Steps 2 to 6 on the mesh as capped (or left open: `openLoops`), progress reported from p0 to
+   * p1; with `stopAtLimit`, throws STOPPED_AT_LIMIT as soon as a limit is reached.
    */
-  function attempt(mesh: ClosedMesh, open: boolean, p0: number, p1: number, stopAtLimit: boolean): DecompositionResult {
+  function attempt(mesh: ClosedMesh, p0: number, p1: number, stopAtLimit: boolean): DecompositionResult {
+    const open = mesh.openLoops > 0;
     const progress = (f: number) => report(p0 + (p1 - p0) * f);
     // The solid's volume: exact for a closed mesh, else the cells the vote puts inside.
     let solidVolume = Math.abs(signedVolume(mesh));
@@ -358,9 +361,8 @@ export function decompose(
     // 2. Reach: cut the part that reaches farthest until every part is within tolerance.
     const done: Part[] = [];
     let cuts = 0;
-    // Triangles the cuts have added (split triangles, caps): bounded, see CUT_GROWTH.
+    // Triangles the cuts have added (split triangles, caps), up to growthBudget.
     let grown = 0;
-    const growthBudget = options.maxCutTriangles ?? Math.max(CUT_GROWTH_MIN, CUT_GROWTH * (welded.indices.length / 3));
     let limited = false;
     const limit = () => {
       limited = true;
