@@ -285,15 +285,24 @@ export function openingKeepingMesh(
       //    up (FlightGear's cooling tower at 8 m: its 62-triangle shell so made left a rim 1.5 m
       //    off, where the surface simplified to 60 at once strays 0.35 m); at once, it may keep
       //    what a chain drops (V-HACD's torus2 at 2.47 m: 1.75 chained, 2.88 at once).
+      // Both series' first step is the same simplification of the surface: the direct one
+      // starts after it, from where the chained one's first step left off.
+      const half = Math.floor(ix.length / 6);
+      let afterFirst = ix;
       for (const chained of [true, false]) {
-        let current = ix;
-        for (let target = Math.floor(ix.length / 6); target >= minTriangles; target = Math.floor(target * STEP)) {
+        let current = chained ? ix : afterFirst;
+        for (
+          let target = chained ? half : Math.floor(half * STEP);
+          target >= minTriangles;
+          target = Math.floor(target * STEP)
+        ) {
           options.check?.();
           const from = chained ? current : ix;
           // A step may overshoot or fall short of its target: keep only ever fewer triangles.
           const next = withoutZeroAreaTriangles(p, options.simplify(p, from, 3 * Math.min(target, from.length / 3)));
           if (next.length === 0 || next.length >= current.length) continue;
           current = next;
+          if (chained && target === half) afterFirst = next;
           add(p, next, and(made, 'simplified'));
         }
       }
