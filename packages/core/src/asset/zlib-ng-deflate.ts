@@ -388,11 +388,21 @@ function byteAt(win: Uint8Array, i: number): number {
   return i < win.length ? win[i] : 0;
 }
 
-/** Slides head and prev down by W_SIZE, saturating at 0 (slide_hash). */
+/**
+ * Slides head and prev down by W_SIZE, saturating at 0 (slide_hash). W_SIZE is 0x8000, so a
+ * position is at least W_SIZE exactly when its bit 15 is set, and then m - W_SIZE = m & 0x7fff:
+ * two positions at a time in a 32-bit word, without a branch (on real data that branch goes
+ * either way at random; mispredicted, it made this loop a fifth of the deflate's time).
+ */
 function slideHash(table: Uint16Array): void {
-  for (let i = 0; i < table.length; i++) {
-    const m = table[i];
-    table[i] = m >= W_SIZE ? m - W_SIZE : 0;
+  const words = new Uint32Array(table.buffer, table.byteOffset, table.length >> 1);
+  for (let i = 0; i < words.length; i++) {
+    const x = words[i];
+    words[i] = x & (((x & 0x80008000) >>> 15) * 0x7fff);
+  }
+  if (table.length & 1) {
+    const m = table[table.length - 1];
+    table[table.length - 1] = m & ((m >>> 15) * 0x7fff);
   }
 }
 
