@@ -236,4 +236,4 @@ export {
   mayHaveOpenings,
   openingCellsPerObject,
 } from './physics/avatar-openings.js';
-export { shortNumber } from './format.js';
+export { shortNumber, weightsAgainst } from './format.js';

@@ -66,6 +66,7 @@
 
 import { REPORT_LOD_FACTOR_DEFAULT } from '../cost/cost-report.js';
 import { SlmeshError } from '../errors.js';
+import { weightsAgainst } from '../format.js';
 import {
   maxDistanceToMesh,
   prepareHausdorffSide,
@@ -1321,12 +1322,13 @@ export class ObjectLodPlanner {
           cheaper && top.lod !== high ? streamingCost({ ...theirsBytes, high: bytes(high) }, radius).streaming : theirs;
         // Judged on the chain as planned (before 2f's mix): Generate's whole chain is taken where
         // that would cost more than the baseline and Generate's is cheaper than the mix too.
-        if (cheaper && (plannedWeight ?? planned) > baseline * (1 + 1e-9)) {
+        const asPlanned = plannedWeight ?? planned;
+        if (cheaper && asPlanned > baseline * (1 + 1e-9)) {
           takeGenerate();
           note(
             'info',
             'lod-generate-cheaper',
-            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${planned.toFixed(3)} against ${baseline.toFixed(3)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${worstPx()} px)${underFloor()}`,
+            `the planned LODs would cost more download weight than the viewer's own auto-LODs (the uploader's Generate) at the planned size (${weightsAgainst(asPlanned, baseline)}): medium, low and lowest are Generate's, with its errors, under the planned high (${theirs.toFixed(3)}) (worst ${worstPx()} px)${underFloor()}`,
           );
         }
       } else if (
@@ -1369,7 +1371,7 @@ export class ObjectLodPlanner {
           note(
             'info',
             'lod-generate-cheaper',
-            `the planned LODs would cost more download weight than the viewer's own chain (the input's high with the uploader's Generate LODs) at the planned size (${planned.toFixed(3)} against ${baseline.toFixed(3)}), and Generate's medium has more vertices than the planned high: the high is kept as given, and medium, low and lowest are Generate's, with its errors (worst ${worstPx()} px)${underFloor()}`,
+            `the planned LODs would cost more download weight than the viewer's own chain (the input's high with the uploader's Generate LODs) at the planned size (${weightsAgainst(planned, baseline)}), and Generate's medium has more vertices than the planned high: the high is kept as given, and medium, low and lowest are Generate's, with its errors (worst ${worstPx()} px)${underFloor()}`,
           );
         }
       }
