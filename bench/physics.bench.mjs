@@ -8,7 +8,9 @@
  * to OBJ by the assimp command: HELD_OUT_CONVERTED; scaled to a 2 m longest side; skipped with a
  * note when the packages are not installed), and generated ones: a walled room with a doorway
  * (separate closed boxes, as modellers build them), a torus, and a 1M-triangle bumpy sphere
- * (decomposed on a proxy; V-HACD not run on it).
+ * (decomposed on a proxy; V-HACD not run on it). SLMESH_BENCH_EXTRA=/a/folder adds every .glb in
+ * it as held-out (converted by the assimp command, at 2 m); SLMESH_BENCH_ONLY=name,name (`extra/`
+ * for that folder's) runs only the meshes whose name contains one of them, without the 1M sphere.
  * Per mesh also: the land impact `optimize --physics auto` gives the object (core buildPhysics
  * auto, download weight of the high LOD alone from core costReport) against the single hull's. Fit is measured against the mesh's solid as core's MeshInsideTest sees it (the
  * six-ray vote), by Monte Carlo over the box around mesh and hulls: IoU = |solid and hulls| /
@@ -18,7 +20,7 @@
  */
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { deflateSync } from 'node:zlib';
 import { basename, join } from 'node:path';
@@ -320,13 +322,28 @@ export async function run({ root, log }) {
       const name = file.startsWith(GLMARK2) ? `glmark2/${basename(file)}` : file.slice(ASSIMP.length + 1);
       meshes.push({ name, source: 'held-out', ...scaledTo(mesh, 2) });
     }
+    // More held-out meshes from anywhere (SLMESH_BENCH_EXTRA=/some/folder: every .glb in it, its
+    // nodes joined in the scene's frame by the assimp command, at a 2 m longest side like the rest).
+    const extra = process.env.SLMESH_BENCH_EXTRA;
+    if (extra && existsSync(extra))
+      for (const f of readdirSync(extra)
+        .filter((f) => f.endsWith('.glb'))
+        .sort()) {
+        const mesh = convertedByAssimp(join(extra, f), dir);
+        if (mesh) meshes.push({ name: `extra/${f}`, source: 'held-out', extra: true, ...scaledTo(mesh, 2) });
+      }
     rmSync(dir, { recursive: true, force: true });
   }
-  const heldOutCount = meshes.filter((m) => m.source === 'held-out').length;
   meshes.push({ name: 'room with doorway', source: 'generated', ...room() });
   meshes.push({ name: 'torus', source: 'generated', ...torus() });
-  if (!process.env.BENCH_QUICK)
+  const only = process.env.SLMESH_BENCH_ONLY?.split(',').filter(Boolean);
+  if (!process.env.BENCH_QUICK && !only)
     meshes.push({ name: 'bumpy sphere 1M triangles', source: 'generated', skipVhacd: true, ...bumpySphere(1000) });
+  // A subset (SLMESH_BENCH_ONLY=name,name, `extra/` for the extra folder's): the meshes whose name
+  // contains one of them (the 1M-triangle sphere is not even made).
+  if (only) meshes.splice(0, meshes.length, ...meshes.filter((m) => only.some((o) => m.name.includes(o))));
+  const heldOutCount = meshes.filter((m) => m.source === 'held-out').length;
+  const extraCount = meshes.filter((m) => m.extra).length;
 
   const rows = [];
   const single = [];
@@ -513,7 +530,7 @@ export async function run({ root, log }) {
   lines.push('');
   lines.push(
     heldOutCount
-      ? `Held-out meshes (assimp-testmodels and glmark2-data, not tuned on: ${heldOutCount}):`
+      ? `Held-out meshes (assimp-testmodels and glmark2-data${extraCount ? `, and ${extraCount} from ${process.env.SLMESH_BENCH_EXTRA} (SLMESH_BENCH_EXTRA)` : ''}, not tuned on: ${heldOutCount}):`
       : 'Held-out meshes: not run (install the Debian packages `assimp-testmodels`, `assimp-utils` and `glmark2-data`).',
   );
   lines.push('');

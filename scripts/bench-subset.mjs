@@ -2,9 +2,10 @@
 /**
  * `node scripts/bench-subset.mjs <bench> [name,name]`: runs one benchmark (after `pnpm build`)
  * and prints its table without writing bench/results or docs/benchmarks.md; the names limit the
- * land-impact corpus (SLMESH_BENCH_ONLY). For quick checks while working; `pnpm bench` is the
- * record. `SLMESH_BENCH_EXTRA=/a/folder` adds every .glb in that folder to the land-impact corpus
- * as held-out models (at 2 m and 8 m); with the names `extra/`, only those are run.
+ * land-impact and physics corpora (SLMESH_BENCH_ONLY). For quick checks while working; `pnpm bench`
+ * is the record. `SLMESH_BENCH_EXTRA=/a/folder` adds every .glb in that folder as held-out models
+ * (land-impact: at 2 m and 8 m; physics: at 2 m, against V-HACD); with the names `extra/`, only
+ * those are run.
  */
 
 import { dirname, join } from 'node:path';
