@@ -407,3 +407,53 @@ describe('volumeFloors', () => {
     );
   });
 });
+
+/** A closed prism along x, from x0 to x1, of an L-shaped section: s wide, a notch n x n out of its top corner (y0, z0 its low corner). */
+function addLPrism(
+  m: { pos: number[]; idx: number[] },
+  x0: number,
+  x1: number,
+  y0: number,
+  z0: number,
+  s: number,
+  n: number,
+) {
+  const section = [
+    [0, 0],
+    [s, 0],
+    [s, s - n],
+    [s - n, s - n],
+    [s - n, s],
+    [0, s],
+  ];
+  const base = m.pos.length / 3;
+  for (const x of [x0, x1]) for (const [y, z] of section) m.pos.push(x, y0 + y, z0 + z);
+  const at = (end: number, i: number) => base + 6 * end + (i % 6);
+  // The section is star-shaped from its corner 0: a fan; the x0 end faces -x, the x1 end +x.
+  for (let i = 1; i < 5; i++) m.idx.push(at(0, 0), at(0, i + 1), at(0, i), at(1, 0), at(1, i), at(1, i + 1));
+  for (let i = 0; i < 6; i++) m.idx.push(at(0, i), at(0, i + 1), at(1, i + 1), at(0, i), at(1, i + 1), at(1, i));
+}
+
+describe('decompose: more separate pieces than it may cut', () => {
+  it('merges what keeps the fit before forcing any merge: 4 rows of 20 notched bars, 1 cm apart, become one hull a row', () => {
+    // 80 pieces are more parts than maxHulls 8 lets it make (maxParts 64): no cut, and each
+    // piece's notch (19 % of its solid) spends the air budget before any merge. Before, no merge
+    // within the fit was tried and the forced merges, which ignore it, made 8 hulls of it.
+    const m = { pos: [] as number[], idx: [] as number[] };
+    for (let row = 0; row < 4; row++)
+      for (let i = 0; i < 20; i++) addLPrism(m, i * 0.21, i * 0.21 + 0.2, 0, row * 0.5, 0.1, 0.04);
+    const mesh = { positions: Float32Array.from(m.pos), indices: Uint32Array.from(m.idx) };
+    const r = decompose(mesh.positions, mesh.indices, { ...FAST, maxHulls: 8 });
+    expect(r.stats.parts).toBe(80);
+    expect(r.stats.forcedMerges).toBe(0);
+    expect(r.hulls).toHaveLength(4);
+    // Each hull holds one row: no hull reaches from one row into the next.
+    for (const h of r.hulls) {
+      let lo = Infinity,
+        hi = -Infinity;
+      for (let i = 2; i < h.length; i += 3) (lo = Math.min(lo, h[i])), (hi = Math.max(hi, h[i]));
+      expect(hi - lo).toBeLessThan(0.15);
+    }
+    expect(coverage(mesh, r.hulls)).toBeGreaterThan(0.99);
+  });
+});
