@@ -34,7 +34,7 @@ import { AVATAR_PASSAGE_WIDTH, PHYSICS_COST_DEFAULTS, type PhysicsCostSettings }
 import { checkAbort } from './cut-plane.js';
 import { mergeKeepingOpenings } from './opening-merge.js';
 import { reducedHull } from './cheaper-shape.js';
-import { openingKeepingMesh } from './opening-mesh.js';
+import { keepsOpening, openingKeepingMesh } from './opening-mesh.js';
 import {
   avatarOpenings,
   type AvatarOpening,
@@ -200,9 +200,11 @@ export interface PhysicsBuildResult {
      * Auto made it lighter (opening-mesh.ts, larger objects whose hull closes an opening): the mesh
      * is the surface made lighter as far as it keeps the opening; `from` is the triangle count,
      * `weightBefore` the weight of the mesh made from the LOD and `made` how (opening-mesh.ts:
-     * "simplified", "windows capped, flat walls re-triangulated", ...).
+     * "simplified", "windows capped, flat walls re-triangulated", ...). `lodClosedOpening`: the
+     * mesh of the LOD had closed the opening (a coarse low LOD), so this one is used even where it
+     * weighs more.
      */
-    simplified?: { from: number; weightBefore: number; made: string };
+    simplified?: { from: number; weightBefore: number; made: string; lodClosedOpening?: true };
   };
   diagnostics: Diagnostic[];
 }
@@ -675,8 +677,30 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       meshWeight = weight!;
     }
   }
+  // Where the hull closes an opening, the mesh made from a LOD keeps it only if that LOD does: a
+  // coarse low LOD may have closed it (0 A.D.'s Hellenic gate at 36 m: its 10-triangle low LOD
+  // left none of the 14 m passage, and auto called it "the cheapest shape that keeps it open").
+  // It is held to the rules the lighter mesh below is (opening-mesh.ts), on the surface judged.
+  const openingChecks = {
+    opening: hullOpening,
+    hull: scaledCopy(single.points, f),
+    openingOptions,
+    margin: OPENING_MARGIN * (openingOptions.width ?? AVATAR_PASSAGE_WIDTH),
+    check: () => checkAbort(options.signal),
+  };
+  let meshLosesOpening = false;
+  if (!convexified && hullOpening.closes && meshResult && meshResult.cost.triangles > 0) {
+    const t = lodTriangles(meshResult.mesh);
+    meshLosesOpening = !keepsOpening(
+      worldPositions,
+      tri.indices,
+      { positions: scaledCopy(t.positions, f), indices: t.indices },
+      openingChecks,
+    );
+  }
   // A lighter mesh candidate for a larger object whose hull closes an opening (opening-mesh.ts):
-  // the surface simplified as far as it keeps the opening (the LOD's small triangles cost most).
+  // the surface simplified as far as it keeps the opening (the LOD's small triangles cost most),
+  // or the one that keeps it where the LOD's mesh does not.
   const simplify = options.mesh?.simplify ?? options.decompose?.simplify;
   if (
     !convexified &&
@@ -684,27 +708,29 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     simplify &&
     meshResult &&
     meshResult.cost.triangles > 0 &&
-    li(meshWeight) > floor * (1 + 1e-9)
+    (meshLosesOpening || li(meshWeight) > floor * (1 + 1e-9))
   ) {
     // The planned high (when the surface is the authored one) is simplified too: either may end lighter.
     const planned = geometry === object.lods.high || fromPhysicsModel ? undefined : lodTriangles(object.lods.high);
     const m = openingKeepingMesh(worldPositions, tri.indices, {
       simplify,
       ...(planned ? { alternatives: [{ positions: scaledCopy(planned.positions, f), indices: planned.indices }] } : {}),
-      opening: hullOpening,
-      hull: scaledCopy(single.points, f),
-      openingOptions,
-      margin: OPENING_MARGIN * (openingOptions.width ?? AVATAR_PASSAGE_WIDTH),
+      ...openingChecks,
       floorWeight: floor,
-      maxWeight: meshWeight,
+      maxWeight: meshLosesOpening ? Infinity : meshWeight,
       physics: settings,
-      check: () => checkAbort(options.signal),
     });
     const w =
       m &&
       asWritten({ faces: [{ material: 'physics', positions: scaledCopy(m.positions, f, true), indices: m.indices }] });
-    if (w && w.cost.cost < meshWeight) {
-      meshSimplified = { from: meshResult.cost.triangles, weightBefore: meshWeight, made: m.made };
+    if (w && (meshLosesOpening || w.cost.cost < meshWeight)) {
+      meshSimplified = {
+        from: meshResult.cost.triangles,
+        weightBefore: meshWeight,
+        made: m.made,
+        ...(meshLosesOpening ? { lodClosedOpening: true as const } : {}),
+      };
+      meshLosesOpening = false;
       meshResult = { ...meshResult, mesh: w.mesh, source: fromPhysicsModel ? 'physics' : 'high', cost: w.cost };
       meshHull = w.hull;
       meshWeight = w.cost.cost;
@@ -716,7 +742,8 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
     meshResult &&
       meshResult.cost.triangles > 0 &&
       meshResult.cost.degenerate === 0 &&
-      !(convexified && hullOpening.closes)
+      !(convexified && hullOpening.closes) &&
+      !meshLosesOpening
       ? li(meshWeight)
       : Infinity,
   );
@@ -766,7 +793,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       weight: meshWeight,
       estimate: false,
       landImpact: li(meshWeight),
-      keepsOpenings: convexified ? !hullOpening.closes : true,
+      keepsOpenings: convexified ? !hullOpening.closes : !meshLosesOpening,
     });
   }
   if (hulls.length > 0)
@@ -844,7 +871,9 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
       add(
         'info',
         'physics-mesh-simplified',
-        `the physics mesh is the ${meshResult!.source === 'physics' ? 'physics model' : 'high LOD'} made lighter (${meshSimplified.made}) to ${meshResult!.cost.triangles} triangles, as far as the ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} stays open to an avatar and no wall is lost (its fit elsewhere is loose): ${fmt(meshSimplified.weightBefore)} -> ${fmt(meshWeight)}`,
+        meshSimplified.lodClosedOpening
+          ? `the physics mesh is the ${meshResult!.source === 'physics' ? 'physics model' : 'high LOD'} simplified (${meshSimplified.made}) to ${meshResult!.cost.triangles} triangles, as far as the ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} stays open to an avatar and no wall is lost (its fit elsewhere is loose): the mesh of the LOD (${meshSimplified.from} triangles, ${fmt(meshSimplified.weightBefore)}) closed it; ${fmt(meshWeight)}`
+          : `the physics mesh is the ${meshResult!.source === 'physics' ? 'physics model' : 'high LOD'} made lighter (${meshSimplified.made}) to ${meshResult!.cost.triangles} triangles, as far as the ${fmt(hullOpening.width ?? 0)} m ${hullOpening.kind === 'passage' ? 'passage' : 'hollow'} stays open to an avatar and no wall is lost (its fit elsewhere is loose): ${fmt(meshSimplified.weightBefore)} -> ${fmt(meshWeight)}`,
       );
     if (meshReduced)
       add(

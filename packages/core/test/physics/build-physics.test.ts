@@ -353,6 +353,31 @@ describe('buildPhysics', () => {
     expect(authored.object.decomposition!.length).toBe(1);
   });
 
+  it('auto: the mesh of a LOD that closed the opening is not said to keep it (a coarse low LOD over a doorway)', () => {
+    // The surface is a room with a doorway; the LODs are a solid block over its box (as a gate's
+    // 10-triangle low LOD lost its passage). Every shape ties at a heavy download weight, and ties
+    // go to the closest fit: the block's mesh came first, "the cheapest shape that keeps it open".
+    const m = room();
+    const lo = [Infinity, Infinity, Infinity],
+      hi = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < m.positions.length; i++) {
+      lo[i % 3] = Math.min(lo[i % 3], m.positions[i]);
+      hi[i % 3] = Math.max(hi[i % 3], m.positions[i]);
+    }
+    const block = objectOf(boxes([[lo, hi]]));
+    const surface = objectOf(m).lods.high;
+    const r = buildPhysics(block, { mode: 'auto', surface, downloadWeight: 50, ...FAST });
+    expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
+    expect(r.choice!.candidates.find((c) => c.shape === 'mesh')!.keepsOpenings).toBe(false);
+    expect(r.choice!.shape).toBe('decomposition');
+    for (const p of m.doorway)
+      expect(r.object.decomposition!.some((h) => insideHull(hullPlanes(h), p[0], p[1], p[2]))).toBe(false);
+    // The room's own mesh keeps its doorway, and is taken (the closest fit at that weight).
+    const own = buildPhysics(objectOf(m), { mode: 'auto', downloadWeight: 50, ...FAST });
+    expect(own.choice!.candidates.find((c) => c.shape === 'mesh')!.keepsOpenings).toBe(true);
+    expect(own.choice!.shape).toBe('mesh');
+  });
+
   it('a thin open sheet stays thin', () => {
     const sheet = {
       positions: Float64Array.from([0, 0, 0, 2, 0, 0, 2, 2, 0, 0, 2, 0]),
