@@ -680,7 +680,9 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   // Where the hull closes an opening, the mesh made from a LOD keeps it only if that LOD does: a
   // coarse low LOD may have closed it (0 A.D.'s Hellenic gate at 36 m: its 10-triangle low LOD
   // left none of the 14 m passage, and auto called it "the cheapest shape that keeps it open").
-  // It is held to the rules the lighter mesh below is (opening-mesh.ts), on the surface judged.
+  // The avatar test run on it must find that opening, in the same place (opening-mesh.ts
+  // keepsOpening; not the closer rules the lighter mesh below is held to: a LOD is not a
+  // simplification made for physics alone).
   const openingChecks = {
     opening: hullOpening,
     hull: scaledCopy(single.points, f),
@@ -691,12 +693,7 @@ export function buildPhysics(object: SlObject, options: BuildPhysicsOptions): Ph
   let meshLosesOpening = false;
   if (!convexified && hullOpening.closes && meshResult && meshResult.cost.triangles > 0) {
     const t = lodTriangles(meshResult.mesh);
-    meshLosesOpening = !keepsOpening(
-      worldPositions,
-      tri.indices,
-      { positions: scaledCopy(t.positions, f), indices: t.indices },
-      openingChecks,
-    );
+    meshLosesOpening = !keepsOpening({ positions: scaledCopy(t.positions, f), indices: t.indices }, openingChecks);
   }
   // A lighter mesh candidate for a larger object whose hull closes an opening (opening-mesh.ts):
   // the surface simplified as far as it keeps the opening (the LOD's small triangles cost most),

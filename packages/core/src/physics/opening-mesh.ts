@@ -218,11 +218,18 @@ type OpeningCheckOptions = Pick<
   'opening' | 'hull' | 'openingOptions' | 'margin' | 'keepShare' | 'near' | 'maxStray' | 'check'
 >;
 
-/** The checks of the file comment, made once for the surface and its opening (which must close: `points` set). */
-function openingChecks(positions: Float32Array, indices: ArrayLike<number>, options: OpeningCheckOptions) {
+/**
+ * Conditions 1 and 2 of the file comment for an opening the avatar test found on a candidate
+ * (`same`; `whole` adds that keepShare of the original's axis points lie near the candidate's),
+ * and `kept`: condition 1, and keepShare of the original's axis points lie near the candidate's
+ * (the opening is still where it was, whatever else opened).
+ */
+function sameOpeningAs(options: Pick<OpeningCheckOptions, 'opening' | 'keepShare' | 'near'>): {
+  same: (again: AvatarOpening, whole?: boolean) => boolean;
+  kept: (again: AvatarOpening) => boolean;
+} {
   const opening = options.opening;
   const pts = opening.points ?? new Float64Array(0);
-  const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
   // The same opening: a passage stays a passage (a hollow may become one: it opens further, a
   // ring's lower rim), and NEAR_SHARE of its axis points lie near the original's (a new opening
   // elsewhere does not count). `whole`: also keepShare of the original's lie near the new one's
@@ -233,18 +240,31 @@ function openingChecks(positions: Float32Array, indices: ArrayLike<number>, opti
   // a spacing (and a little) of a point of the other.
   const within = (o: AvatarOpening) => Math.max(near, NEAR_SPACINGS * (o.spacing ?? 0));
   const nearOriginal = pointGrid(pts, within(opening));
-  const sameOpening = (again: AvatarOpening, whole = false): boolean => {
-    if (!again.closes || !again.points || (opening.kind === 'passage' && again.kind !== 'passage')) return false;
-    let far = 0;
-    for (let i = 0; i + 2 < again.points.length; i += 3)
-      if (!nearOriginal(again.points[i], again.points[i + 1], again.points[i + 2])) far++;
-    if (far > (1 - NEAR_SHARE) * (again.points.length / 3)) return false;
-    if (!whole) return true;
+  const found = (again: AvatarOpening): again is AvatarOpening & { points: Float64Array } =>
+    again.closes && !!again.points && (opening.kind !== 'passage' || again.kind === 'passage');
+  const originalKept = (again: AvatarOpening & { points: Float64Array }): boolean => {
     const nearAgain = pointGrid(again.points, within(again));
     let kept = 0;
     for (let i = 0; i + 2 < pts.length; i += 3) if (nearAgain(pts[i], pts[i + 1], pts[i + 2])) kept++;
     return kept >= keepShare * (pts.length / 3);
   };
+  const same = (again: AvatarOpening, whole = false): boolean => {
+    if (!found(again)) return false;
+    let far = 0;
+    for (let i = 0; i + 2 < again.points.length; i += 3)
+      if (!nearOriginal(again.points[i], again.points[i + 1], again.points[i + 2])) far++;
+    if (far > (1 - NEAR_SHARE) * (again.points.length / 3)) return false;
+    return !whole || originalKept(again);
+  };
+  return { same, kept: (again) => found(again) && originalKept(again) };
+}
+
+/** The checks of the file comment, made once for the surface and its opening (which must close: `points` set). */
+function openingChecks(positions: Float32Array, indices: ArrayLike<number>, options: OpeningCheckOptions) {
+  const pts = options.opening.points ?? new Float64Array(0);
+  const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
+  const keepShare = options.keepShare ?? 0.8;
+  const sameOpening = sameOpeningAs(options).same;
   const margin2 = options.margin * options.margin;
   // The fit: at most an avatar's area (width x height / 2), or FIT_STRAY_SHARE of the surface,
   // lies farther than `maxStray` (two avatar widths) from the candidate: a wall may move, a coarse
@@ -288,23 +308,23 @@ function openingChecks(positions: Float32Array, indices: ArrayLike<number>, opti
 }
 
 /**
- * Whether `candidate` (a surface in the frame and units of `positions`) keeps the opening the hull
- * closes on that surface, by the rules a lighter mesh is held to (the file comment, 1 to 4): auto
- * asks it of the mesh made from a LOD, which a coarse LOD may have closed (0 A.D.'s Hellenic gate
- * at 36 m: a 10-triangle low LOD, its 14 m passage gone). True when there is no such opening.
+ * Whether the opening the hull closes on a surface is still there on `candidate` (a surface in
+ * the same frame and units): the avatar test run on it finds an opening the hull closes (a passage
+ * still a passage), and keepShare (80 %) of the original's axis points lie near its own. Auto asks
+ * it of the mesh made from a LOD, which a coarse LOD may have closed (0 A.D.'s Hellenic gate at
+ * 36 m: a 10-triangle low LOD, its 14 m passage gone). A LOD is held to no more: whatever else
+ * opens in it (the Gaulish smithy's low LOD at 8 m keeps 95 % of its hollow, and its thinner walls
+ * leave more room beside it) is the planner's visual error, and conditions 3 and 4 bound how far a
+ * simplification made for physics alone may go. True when there is no such opening.
  */
 export function keepsOpening(
-  positions: Float32Array,
-  indices: ArrayLike<number>,
   candidate: { positions: Float32Array; indices: ArrayLike<number> },
-  options: OpeningCheckOptions,
+  options: Pick<OpeningCheckOptions, 'opening' | 'hull' | 'openingOptions' | 'keepShare' | 'near'>,
 ): boolean {
   const { opening } = options;
   if (!opening.closes || !opening.points || opening.points.length === 0) return true;
-  return openingChecks(positions, indices, options).keeps({
-    positions: candidate.positions,
-    indices: Uint32Array.from(candidate.indices),
-  });
+  const [again] = avatarOpenings(candidate.positions, candidate.indices, [options.hull], options.openingOptions);
+  return sameOpeningAs(options).kept(again);
 }
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildPhysics } from '../../src/physics/build-physics.js';
 import { avatarOpenings } from '../../src/physics/avatar-openings.js';
 import { convexHull } from '../../src/physics/convex-hull.js';
-import { openingKeepingMesh } from '../../src/physics/opening-mesh.js';
+import { keepsOpening, openingKeepingMesh } from '../../src/physics/opening-mesh.js';
 import type { SimplifyFn } from '../../src/physics/physics-mesh.js';
 import { triangleMeshPhysicsCost } from '../../src/cost/physics-cost.js';
 import { pointTriangleDistanceSquared } from '../../src/lod/hausdorff.js';
@@ -231,5 +231,34 @@ describe('openingKeepingMesh on a cooling tower: each simplification made from t
     for (let i = 0; i < positions.length; i += 3)
       worst = Math.max(worst, distanceToMesh(m.positions, m.indices, positions[i], positions[i + 1], positions[i + 2]));
     expect(worst).toBeLessThan(1);
+  });
+});
+
+describe('keepsOpening', () => {
+  const ring = standingTorus(1.35, 0.25, 48, 16);
+  const { positions, hull, opening } = openingOf(ring);
+  const judge = { opening, hull, openingOptions: { up: 2 as const } };
+
+  it('the surface itself keeps its passage; a coarse simplification that fills the hole does not', () => {
+    expect(keepsOpening({ positions, indices: ring.indices }, judge)).toBe(true);
+    // Four triangles: nothing of the ring's hole is left.
+    const coarse = simplify(positions, ring.indices, 12);
+    expect(coarse.length / 3).toBeLessThanOrEqual(8);
+    expect(keepsOpening({ positions, indices: coarse }, judge)).toBe(false);
+  });
+
+  it('a thinner ring keeps it (more room around the same hole is not a new opening elsewhere)', () => {
+    // The tube's radius 0.25 -> 0.15 about the same centre line: the hole grows, it stays where it was.
+    const thin = standingTorus(1.35, 0.15, 48, 16);
+    expect(keepsOpening({ positions: Float32Array.from(thin.positions), indices: thin.indices }, judge)).toBe(true);
+  });
+
+  it('a ring whose hole is closed by a plate across it does not', () => {
+    // A square across the hole, in the ring's plane (y = 0), its corners inside the tube.
+    const plate = [-1.2, 0, -1.2, 1.2, 0, -1.2, 1.2, 0, 1.2, -1.2, 0, 1.2];
+    const p = Float32Array.from([...ring.positions, ...plate]);
+    const n = ring.positions.length / 3;
+    const ix = Uint32Array.from([...ring.indices, n, n + 1, n + 2, n, n + 2, n + 3]);
+    expect(keepsOpening({ positions: p, indices: ix }, judge)).toBe(false);
   });
 });
