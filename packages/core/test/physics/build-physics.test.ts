@@ -57,6 +57,17 @@ function objectOf(m: TestMesh, name = 'Thing'): SlObject {
 }
 const FAST = { decompose: { maxCells: 100_000 } };
 
+/** An object whose every LOD is a solid block over `m`'s box (a high, or a coarse LOD, that lost m's openings). */
+function blockOver(m: TestMesh): SlObject {
+  const lo = [Infinity, Infinity, Infinity],
+    hi = [-Infinity, -Infinity, -Infinity];
+  for (let i = 0; i < m.positions.length; i++) {
+    lo[i % 3] = Math.min(lo[i % 3], m.positions[i]);
+    hi[i % 3] = Math.max(hi[i % 3], m.positions[i]);
+  }
+  return objectOf(boxes([[lo, hi]]));
+}
+
 describe('buildPhysics', () => {
   it('hull: a containing hull of at most 256 vertices, its weight, nothing else', () => {
     const r = buildPhysics(objectOf(sphere(1, 48, 24)), { mode: 'hull' });
@@ -328,13 +339,7 @@ describe('buildPhysics', () => {
   it('auto judges and decomposes the given surface, not the high (optimize: the authored surface under a planned high)', () => {
     const m = room();
     // A high that lost the doorway (a solid block over the room's box) judged on its own: the hull keeps everything.
-    const lo = [Infinity, Infinity, Infinity],
-      hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < m.positions.length; i++) {
-      lo[i % 3] = Math.min(lo[i % 3], m.positions[i]);
-      hi[i % 3] = Math.max(hi[i % 3], m.positions[i]);
-    }
-    const block = objectOf(boxes([[lo, hi]]));
+    const block = blockOver(m);
     const alone = buildPhysics(block, { mode: 'auto', ...FAST });
     expect(alone.object.decomposition).toBeUndefined();
     expect(alone.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(true);
@@ -358,13 +363,7 @@ describe('buildPhysics', () => {
     // 10-triangle low LOD lost its passage). Every shape ties at a heavy download weight, and ties
     // go to the closest fit: the block's mesh came first, "the cheapest shape that keeps it open".
     const m = room();
-    const lo = [Infinity, Infinity, Infinity],
-      hi = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < m.positions.length; i++) {
-      lo[i % 3] = Math.min(lo[i % 3], m.positions[i]);
-      hi[i % 3] = Math.max(hi[i % 3], m.positions[i]);
-    }
-    const block = objectOf(boxes([[lo, hi]]));
+    const block = blockOver(m);
     const surface = objectOf(m).lods.high;
     const r = buildPhysics(block, { mode: 'auto', surface, downloadWeight: 50, ...FAST });
     expect(r.choice!.candidates.find((c) => c.shape === 'hull')!.keepsOpenings).toBe(false);
