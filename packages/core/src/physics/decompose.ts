@@ -500,12 +500,10 @@ export function decompose(
     };
     const addedAir = (c: MergeCandidate<Data>, a: MergeNode<Data>, b: MergeNode<Data>) =>
       c.data.air - a.data.air - b.data.air;
+    // Merging within the fit, down to one hull if the fit allows: how both rounds below merge.
+    const fitMerge = { reach: tol, target: 1, check: () => checkAbort(signal), onMerge, evaluate: withinFit };
     let merges = mergeHulls(nodes, {
-      reach: tol,
-      target: 1,
-      check: () => checkAbort(signal),
-      onMerge,
-      evaluate: withinFit,
+      ...fitMerge,
       accept: (c, a, b) => {
         const added = addedAir(c, a, b);
         if (added > airLeft || added > maxMergeAir * solidVolume) return false;
@@ -524,12 +522,8 @@ export function decompose(
     for (const neighbours of [FORCED_MERGE_NEIGHBOURS, Infinity]) {
       if (nodes.filter((n) => n.alive).length <= maxHulls) break;
       merges += mergeHulls(nodes, {
-        reach: tol,
+        ...fitMerge,
         neighbours,
-        target: 1,
-        check: () => checkAbort(signal),
-        onMerge,
-        evaluate: withinFit,
         accept: (c, a, b) => addedAir(c, a, b) <= maxMergeAir * solidVolume,
       });
     }

@@ -206,17 +206,8 @@ function cappedSurface(
   return undefined;
 }
 
-/** A triangle surface, flat xyz positions and indices. */
-interface Surface {
-  positions: Float32Array;
-  indices: Uint32Array;
-}
-
-/** What judges whether a candidate keeps the opening (the file comment's conditions 1 to 4). */
-type OpeningCheckOptions = Pick<
-  OpeningMeshOptions,
-  'opening' | 'hull' | 'openingOptions' | 'margin' | 'keepShare' | 'near' | 'maxStray' | 'check'
->;
+/** What judges whether an opening found on a candidate is the one the hull closes (the file comment's conditions 1 and 2). */
+type OpeningCheckOptions = Pick<OpeningMeshOptions, 'opening' | 'hull' | 'openingOptions' | 'keepShare' | 'near'>;
 
 /**
  * Conditions 1 and 2 of the file comment for an opening the avatar test found on a candidate
@@ -259,54 +250,6 @@ function sameOpeningAs(options: Pick<OpeningCheckOptions, 'opening' | 'keepShare
   return { same, kept: (again) => found(again) && originalKept(again) };
 }
 
-/** The checks of the file comment, made once for the surface and its opening (which must close: `points` set). */
-function openingChecks(positions: Float32Array, indices: ArrayLike<number>, options: OpeningCheckOptions) {
-  const pts = options.opening.points ?? new Float64Array(0);
-  const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
-  const keepShare = options.keepShare ?? 0.8;
-  const sameOpening = sameOpeningAs(options).same;
-  const margin2 = options.margin * options.margin;
-  // The fit: at most an avatar's area (width x height / 2), or FIT_STRAY_SHARE of the surface,
-  // lies farther than `maxStray` (two avatar widths) from the candidate: a wall may move, a coarse
-  // ring may cut its corners, a threshold or a keel may go, but no wall vanishes. (One avatar
-  // width and an avatar's area alone refused V-HACD's torus at 10 m simplified to a coarse ring:
-  // 2.91 -> 3.34; its torus2 at 9.87 m kept 2.2 % of its surface over 1 m off: 1.38 -> 2.11.)
-  const maxStray = options.maxStray ?? 2 * width;
-  const original = { positions, indices: Uint32Array.from(indices) };
-  const fitSamples = sampleSurface(original, { samples: FIT_SAMPLES, maxVertexSamples: 0 });
-  const perSample = surfaceArea(positions, indices) / (fitSamples.length / 3);
-  const mayStray = Math.max(
-    (width * (options.openingOptions.height ?? AVATAR_PASSAGE_HEIGHT)) / 2,
-    FIT_STRAY_SHARE * perSample * (fitSamples.length / 3),
-  );
-  const stray2 = maxStray * maxStray;
-  // Each candidate's BVH, built once for the fit, the clearance and the closest-fit measure.
-  const bvhs = new WeakMap<Surface, TriangleBvh>();
-  const bvhOf = (c: Surface): TriangleBvh => {
-    let bvh = bvhs.get(c);
-    if (!bvh) bvhs.set(c, (bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices })));
-    return bvh;
-  };
-  const keeps = (c: Surface): boolean => {
-    options.check?.();
-    const bvh = bvhOf(c);
-    let strayArea = 0;
-    for (let i = 0; i + 2 < fitSamples.length && strayArea <= mayStray; i += 3)
-      if (bvh.closestDistanceSquared(fitSamples[i], fitSamples[i + 1], fitSamples[i + 2], stray2) > stray2)
-        strayArea += perSample;
-    if (strayArea > mayStray) return false;
-    // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
-    // a surface simplified into the opening fails it without one.
-    let clear = 0;
-    for (let i = 0; i + 2 < pts.length; i += 3)
-      if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
-    if (clear < keepShare * (pts.length / 3)) return false;
-    const [again] = avatarOpenings(c.positions, c.indices, [options.hull], options.openingOptions);
-    return sameOpening(again);
-  };
-  return { sameOpening, keeps, bvhOf, fitSamples, original };
-}
-
 /**
  * Whether the opening the hull closes on a surface is still there on `candidate` (a surface in
  * the same frame and units): the avatar test run on it finds an opening the hull closes (a passage
@@ -319,7 +262,7 @@ function openingChecks(positions: Float32Array, indices: ArrayLike<number>, opti
  */
 export function keepsOpening(
   candidate: { positions: Float32Array; indices: ArrayLike<number> },
-  options: Pick<OpeningCheckOptions, 'opening' | 'hull' | 'openingOptions' | 'keepShare' | 'near'>,
+  options: OpeningCheckOptions,
 ): boolean {
   const { opening } = options;
   if (!opening.closes || !opening.points || opening.points.length === 0) return true;
@@ -340,8 +283,9 @@ export function openingKeepingMesh(
   if (!opening.closes || !opening.points || opening.points.length === 0) return undefined;
   const size = Math.max(...boxSize(growBox(emptyBox(), positions)));
   const minTriangles = options.minTriangles ?? 4;
-  const checks = openingChecks(positions, indices, options);
-  const { sameOpening } = checks;
+  const sameOpening = sameOpeningAs(options).same;
+  const pts = opening.points;
+  const keepShare = options.keepShare ?? 0.8;
   const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
   const candidates: OpeningMesh[] = [];
   for (const source of [{ positions, indices }, ...(options.alternatives ?? [])]) {
@@ -409,7 +353,45 @@ export function openingKeepingMesh(
     }
   }
   // 3. The closest fit at the floor, else the lightest, that keeps the opening.
-  const { keeps, bvhOf, fitSamples, original } = checks;
+  const margin2 = options.margin * options.margin;
+  // The fit: at most an avatar's area (width x height / 2), or FIT_STRAY_SHARE of the surface,
+  // lies farther than `maxStray` (two avatar widths) from the candidate: a wall may move, a coarse
+  // ring may cut its corners, a threshold or a keel may go, but no wall vanishes. (One avatar
+  // width and an avatar's area alone refused V-HACD's torus at 10 m simplified to a coarse ring:
+  // 2.91 -> 3.34; its torus2 at 9.87 m kept 2.2 % of its surface over 1 m off: 1.38 -> 2.11.)
+  const maxStray = options.maxStray ?? 2 * width;
+  const original = { positions, indices: Uint32Array.from(indices) };
+  const fitSamples = sampleSurface(original, { samples: FIT_SAMPLES, maxVertexSamples: 0 });
+  const perSample = surfaceArea(positions, indices) / (fitSamples.length / 3);
+  const mayStray = Math.max(
+    (width * (options.openingOptions.height ?? AVATAR_PASSAGE_HEIGHT)) / 2,
+    FIT_STRAY_SHARE * perSample * (fitSamples.length / 3),
+  );
+  const stray2 = maxStray * maxStray;
+  // Each candidate's BVH, built once for the fit, the clearance and the closest-fit measure.
+  const bvhs = new Map<OpeningMesh, TriangleBvh>();
+  const bvhOf = (c: OpeningMesh): TriangleBvh => {
+    let bvh = bvhs.get(c);
+    if (!bvh) bvhs.set(c, (bvh = TriangleBvh.build({ positions: c.positions, indices: c.indices })));
+    return bvh;
+  };
+  const keeps = (c: OpeningMesh): boolean => {
+    options.check?.();
+    const bvh = bvhOf(c);
+    let strayArea = 0;
+    for (let i = 0; i + 2 < fitSamples.length && strayArea <= mayStray; i += 3)
+      if (bvh.closestDistanceSquared(fitSamples[i], fitSamples[i + 1], fitSamples[i + 2], stray2) > stray2)
+        strayArea += perSample;
+    if (strayArea > mayStray) return false;
+    // Condition 3 first: a distance per axis point, where the avatar test builds a voxel grid;
+    // a surface simplified into the opening fails it without one.
+    let clear = 0;
+    for (let i = 0; i + 2 < pts.length; i += 3)
+      if (bvh.closestDistanceSquared(pts[i], pts[i + 1], pts[i + 2], margin2) >= margin2) clear++;
+    if (clear < keepShare * (pts.length / 3)) return false;
+    const [again] = avatarOpenings(c.positions, c.indices, [options.hull], options.openingOptions);
+    return sameOpening(again);
+  };
   const floor = options.floorWeight * (1 + 1e-9);
   // The closest fit: the mean distance between the two surfaces, sampled both ways (the most
   // triangles is no measure of it once the outlines and snapped grids compete with simplifications:
