@@ -167,3 +167,81 @@ export function withPhysicsOf(given: SlObject, built: SlObject): SlObject {
   }
   return out;
 }
+
+/** Steps per metre a near part's offset from the part is taken to in surroundingsKey (10 micrometres). */
+const OFFSET_STEPS = 1e5;
+
+/** Two 32-bit lanes over a sequence of 32-bit words. */
+class Hash64 {
+  private h1 = 0x811c9dc5;
+  private h2 = 0x9747b28c;
+  word(x: number): void {
+    this.h1 = Math.imul(this.h1 ^ x, 0x01000193);
+    this.h2 = Math.imul(((this.h2 << 13) | (this.h2 >>> 19)) ^ x, 0x5bd1e995);
+  }
+  /** A float's 32-bit pattern (a float64 is taken to float32 first). */
+  float(x: number): void {
+    F32[0] = x;
+    this.word(U32[0]);
+  }
+  /** An integer of any size up to 2^53. */
+  integer(x: number): void {
+    this.word(x | 0);
+    this.word(Math.floor(x / 4294967296) | 0);
+  }
+  toString(): string {
+    return `${(this.h1 >>> 0).toString(16)}${(this.h2 >>> 0).toString(16)}`;
+  }
+}
+const F32 = new Float32Array(1);
+const U32 = new Uint32Array(F32.buffer);
+
+/** Each high LOD's hash (its faces' positions and indices), made once. */
+const HIGH_HASHES = new WeakMap<MeshLod, string>();
+
+function highHash(lod: MeshLod): string {
+  let known = HIGH_HASHES.get(lod);
+  if (known === undefined) {
+    const h = new Hash64();
+    h.word(lod.faces.length);
+    for (const f of lod.faces) {
+      h.word(f.positions.length);
+      for (let i = 0; i < f.positions.length; i++) h.float(f.positions[i]);
+      h.word(f.indices.length);
+      for (let i = 0; i < f.indices.length; i++) h.word(f.indices[i]);
+    }
+    HIGH_HASHES.set(lod, (known = h.toString()));
+  }
+  return known;
+}
+
+/**
+ * What the opening test of object `index` sees of the parts `near` it (core nearParts: the parts
+ * linksetSurroundings puts in its surroundings), without making them: each near part's high LOD
+ * (hashed), rotation, and offset from this object to 10 micrometres (OFFSET_STEPS), in order, and
+ * this object's rotation. Two copies with equal keys are given the same surroundings to a few
+ * float steps (the copies inside a stack or a row of equal parts: each placed through its own
+ * node's transform, their surroundings come out a few float steps apart), thousands of times
+ * finer than the test's voxels (the finest a sixth of the avatar's width, 8 cm). Unlike the
+ * object's own geometry, the surroundings are not kept to compare in full (a part of a
+ * thousand-part stack has hundreds of thousands of triangles near it): the key trusts 64 bits of
+ * hash, as the LOD planner does for copies (core geometryKey).
+ */
+export function surroundingsKey(objects: readonly SlObject[], index: number, near: readonly number[]): string {
+  const h = new Hash64();
+  const rotation = (o: SlObject) => {
+    for (const v of o.placement?.rotation ?? [1, 0, 0, 0, 1, 0, 0, 0, 1]) h.float(v);
+  };
+  const self = objects[index];
+  const t = self.placement?.translation ?? [0, 0, 0];
+  rotation(self);
+  for (const j of near) {
+    const o = objects[j];
+    h.word(0x2f);
+    for (const c of highHash(o.lods.high)) h.word(c.charCodeAt(0));
+    rotation(o);
+    const u = o.placement?.translation ?? [0, 0, 0];
+    for (let k = 0; k < 3; k++) h.integer(Math.round((u[k] - t[k]) * OFFSET_STEPS));
+  }
+  return `${near.length}:${h}`;
+}

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { zlibNgDeflate, type Placement, type SlObject, type Vec3 } from '@slmesh/core';
 import type { PhysicsHookContext } from '@slmesh/gltf-plugin/node';
 import { physicsHookFor } from '../src/commands/optimize.js';
-import { PhysicsReuse } from '../src/physics-reuse.js';
+import { PhysicsReuse, surroundingsKey } from '../src/physics-reuse.js';
 
 /** A UV sphere of radius r (closed, ~2 * seg * rings triangles). */
 function sphere(r: number, seg: number, rings: number): { positions: Float32Array; indices: Uint32Array } {
@@ -239,6 +239,46 @@ describe('auto physics in a linkset', () => {
     const roofed = await hook(objects[1], inModel(objects, 1));
     expect(roofed.physicsChoice!.shape).toBe('hull');
     expect(roofed.physicsChoice).not.toBe(open.physicsChoice);
+  });
+
+  it('copies under roofs in the same places share one build; a copy under a higher roof is built anew', async () => {
+    const hook = physicsHookFor('auto', undefined, () => {});
+    // Placed at x = 0.1, 10.3 and 20.7: each copy's surroundings come out a float step or two apart.
+    const objects = [
+      obj('Walls', walls, [0.1, 0, 1.35]),
+      obj('Roof', roof, [0.1, 0, 2.7]),
+      obj('Walls.001', walls, [10.3, 0, 1.35]),
+      obj('Roof.001', roof, [10.3, 0, 2.7]),
+      obj('Walls.002', walls, [20.7, 0, 1.35]),
+      obj('Roof.002', roof, [20.7, 0, 3.9]),
+    ];
+    const first = await hook(objects[0], inModel(objects, 0));
+    expect(first.physicsChoice!.shape).toBe('hull');
+    const copy = await hook(objects[2], inModel(objects, 2));
+    expect(copy.physicsChoice).toBe(first.physicsChoice);
+    const other = await hook(objects[4], inModel(objects, 4));
+    expect(other.physicsChoice).not.toBe(first.physicsChoice);
+  });
+
+  it('surroundingsKey: the same parts in the same places give one key, to float noise; any other part, place or turn another', () => {
+    const objects = [
+      obj('Walls', walls, [0.1, 0, 1.35]),
+      obj('Roof', roof, [0.1, 0, 2.7]),
+      obj('Walls.001', walls, [10.3, 0, 1.35]),
+      obj('Roof.001', roof, [10.3, 0, 2.7]),
+      obj('Walls.002', walls, [20.7, 0, 1.35]),
+      obj('Roof.002', roof, [20.7, 0, 2.7 + 1e-4]),
+      obj('Walls.003', walls, [30.7, 0, 1.35]),
+      obj('Roof.003', { ...roof, positions: roof.positions.map((v) => v * 1.01) }, [30.7, 0, 2.7]),
+      obj('Walls.004', walls, [40.7, 0, 1.35]),
+      obj('Roof.004', roof, [40.7, 0, 2.7]),
+    ];
+    objects[9].placement!.rotation = [0, -1, 0, 1, 0, 0, 0, 0, 1];
+    // The offsets come out of the translations a float step apart: 10.3 - 10.3 and 0.1 - 0.1 are 0 exactly, so nudge one.
+    objects[3].placement!.translation = [10.3 + 1e-12, 0, 2.7];
+    const key = (i: number) => surroundingsKey(objects, i, [i + 1]);
+    expect(key(2)).toBe(key(0));
+    expect(new Set([0, 4, 6, 8].map(key)).size).toBe(4);
   });
 
   it('balls under a roof share one build: a closed convex solid is judged without its surroundings', async () => {

@@ -62,6 +62,7 @@ export {
   worldBox,
   bakePlacement,
   linksetSurroundings,
+  nearParts,
 } from './geometry/placement.js';
 export { type Sphere, type MinEnclosingSphereOptions, minEnclosingSphere } from './geometry/min-enclosing-sphere.js';
 export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-spheres.js';

@@ -18,6 +18,7 @@ import {
   conformObject,
   DecompositionMemo,
   linksetSurroundings,
+  nearParts,
   mayHaveOpenings,
   openingCellsPerObject,
   primScale,
@@ -47,7 +48,7 @@ import {
 } from '@slmesh/gltf-plugin/node';
 import { EXIT_CHECK_FAILED, EXIT_INTERRUPTED, EXIT_OK } from '../exit-codes.js';
 import { PhysicsCancelledError, progressLine, runPhysicsInWorker } from '../physics-worker.js';
-import { PhysicsReuse, withPhysicsOf } from '../physics-reuse.js';
+import { PhysicsReuse, surroundingsKey, withPhysicsOf } from '../physics-reuse.js';
 import { cellName, noWorkflowCommands, printable } from '../format-table.js';
 import { writeAllOrNothing } from '../write-atomic.js';
 import { refuseOverwritingInputs } from '../fs/output-guard.js';
@@ -102,12 +103,13 @@ export function physicsHookFor(
   // meshoptimizer as core's simplifier for objects built in this thread, made once for all of them.
   let simplify: ReturnType<typeof meshoptSimplifyFn> | undefined;
   // Copies of one part (same geometry, scale and up axis) get the physics built for the first.
-  // `judgedInLinkset`: its opening test asked for the linkset around it (and found none there);
-  // `fitAllowance`: the allowance it was built with.
+  // `judged`: what its opening test saw of the linkset around it: nothing asked (undefined), no
+  // part near ('none'), or the parts near it (their surroundingsKey); `fitAllowance`: the
+  // allowance it was built with.
   const built = new PhysicsReuse<{
     object: SlObject;
     diagnostics: readonly Diagnostic[];
-    judgedInLinkset: boolean;
+    judged: string | undefined;
     fitAllowance: number | undefined;
   }>();
   // Copies built each on their own (their surroundings differ) share the decomposition: 800
@@ -221,19 +223,24 @@ export function physicsHookFor(
       const worldSize = primScale(object).map((v, k) => v * ctx.scaleFactors[k]);
       const { model, index, scaleFactors } = ctx;
       let asked = false;
+      const reach = (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...scaleFactors);
+      const overhead = AVATAR_PASSAGE_HEIGHT / Math.max(...scaleFactors);
       // Made once: undefined until then, null when no part is near.
       let made: ReturnType<typeof linksetSurroundings> | null | undefined;
       const nearby = () => {
         if (made === undefined)
-          made =
-            linksetSurroundings(
-              model.objects,
-              index,
-              (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...scaleFactors),
-              AVATAR_PASSAGE_HEIGHT / Math.max(...scaleFactors),
-              worldBoxes(model.objects),
-            ) ?? null;
+          made = linksetSurroundings(model.objects, index, reach, overhead, worldBoxes(model.objects)) ?? null;
         return made ?? undefined;
+      };
+      // What the opening test would see around it, without making it (once, and only when a
+      // build to share judged its own).
+      let seen: string | undefined;
+      const nearbyKey = () => {
+        if (seen === undefined) {
+          const near = nearParts(model.objects, index, reach, overhead, worldBoxes(model.objects));
+          seen = near.length > 0 ? surroundingsKey(model.objects, index, near) : 'none';
+        }
+        return seen;
       };
       const surroundings =
         mode === 'auto' && model.objects.length > 1 && mayHaveOpenings(worldSize)
@@ -256,9 +263,10 @@ export function physicsHookFor(
         // The opening test's voxels are shared out over the linkset (bounded time for many big parts).
         openings: { maxCells: openingCellsPerObject(ctx.model.objects.length) },
       };
-      // Copies share a build that never looked at its surroundings (those differ from copy to
-      // copy; a build that needed no voxel grid is the same for every copy) or found none, as
-      // this copy does; and only while its choice fits this copy's allowance.
+      // Copies share a build that never looked at its surroundings (a build that needed no voxel
+      // grid is the same for every copy) or saw the same around it as this copy does (none, or
+      // parts near in the same places: the copies inside a stack or a row); and only while its
+      // choice fits this copy's allowance.
       const same = built.find(
         object,
         ctx.scaleFactors,
@@ -269,7 +277,7 @@ export function physicsHookFor(
             chosenWeight(b.object) <= fitAllowance ||
             // buildPhysics reads the allowance as at least 0: any two at most 0 build the same.
             (b.fitAllowance !== undefined && b.fitAllowance <= 0 && fitAllowance <= 0)) &&
-          (!b.judgedInLinkset || !surroundings || nearby() === undefined),
+          (b.judged === undefined || (surroundings ? nearbyKey() : 'none') === b.judged),
       );
       if (same) {
         report(same.built.diagnostics, { from: same.name, to: object.name });
@@ -297,14 +305,13 @@ export function physicsHookFor(
               onProgress: (f) => line.update(f),
             },
           );
-      // Kept for copies unless its surroundings were there and looked at.
-      if (!asked || !made)
-        built.add(object, ctx.scaleFactors, downloadWeight, surface, {
-          object: result.object,
-          diagnostics: result.diagnostics,
-          judgedInLinkset: asked,
-          fitAllowance,
-        });
+      // Kept for copies, with what it saw around it.
+      built.add(object, ctx.scaleFactors, downloadWeight, surface, {
+        object: result.object,
+        diagnostics: result.diagnostics,
+        judged: asked ? nearbyKey() : undefined,
+        fitAllowance,
+      });
       report(result.diagnostics);
       // core returns exactly what the writer puts in `_PHYS`, priced as a re-read of the output.
       return result.object;

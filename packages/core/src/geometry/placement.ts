@@ -122,10 +122,34 @@ export function primUpAxis(object: SlObject): 0 | 1 | 2 {
 }
 
 /**
- * The high LODs of the other objects of a linkset whose world boxes come within `reach` (world
- * metres) of object `index`'s sideways and reach `overhead` or more above its base (any height
- * above that), as one triangle soup in that object's prim frame (what the physics opening test
- * takes as `surroundings`, which keeps only what lies overhead), or undefined when none does.
+ * The other objects of a linkset whose world boxes come within `reach` (world metres) of object
+ * `index`'s sideways and reach `overhead` or more above its base (any height above that), in
+ * order: the parts linksetSurroundings gives. `boxes`: the objects' world boxes (`worldBox`, in
+ * the same order).
+ */
+export function nearParts(
+  objects: readonly SlObject[],
+  index: number,
+  reach: number,
+  overhead = 0,
+  boxes: readonly Box3[] = objects.map(worldBox),
+): number[] {
+  const own = boxes[index];
+  if (isEmptyBox(own)) return [];
+  // Beside it within reach (world z is up), and reaching `overhead` above its base.
+  const near = (b: Box3) =>
+    !isEmptyBox(b) &&
+    b.max[2] >= own.min[2] + overhead &&
+    [0, 1].every((k) => b.max[k] >= own.min[k] - reach && b.min[k] <= own.max[k] + reach);
+  const out: number[] = [];
+  for (let i = 0; i < objects.length; i++) if (i !== index && near(boxes[i])) out.push(i);
+  return out;
+}
+
+/**
+ * The high LODs of the other objects of a linkset near object `index` (nearParts), as one
+ * triangle soup in that object's prim frame (what the physics opening test takes as
+ * `surroundings`, which keeps only what lies overhead), or undefined when none is near.
  *
  * `boxes` are the objects' world boxes (`worldBox`, in the same order). A caller that asks for
  * every object of a linkset in turn passes them, made once: a world box reads every vertex of
@@ -140,14 +164,7 @@ export function linksetSurroundings(
   boxes: readonly Box3[] = objects.map(worldBox),
 ): { positions: Float32Array; indices: Uint32Array } | undefined {
   const self = objects[index];
-  const own = boxes[index];
-  if (isEmptyBox(own)) return undefined;
-  // Beside it within reach (world z is up), and reaching `overhead` above its base.
-  const near = (b: Box3) =>
-    !isEmptyBox(b) &&
-    b.max[2] >= own.min[2] + overhead &&
-    [0, 1].every((k) => b.max[k] >= own.min[k] - reach && b.min[k] <= own.max[k] + reach);
-  const parts = objects.filter((_, i) => i !== index && near(boxes[i]));
+  const parts = nearParts(objects, index, reach, overhead, boxes).map((i) => objects[i]);
   if (parts.length === 0) return undefined;
   const faces = parts.flatMap((o) => o.lods.high.faces.map((f) => ({ o, f })));
   const vertices = faces.reduce((a, { f }) => a + f.positions.length / 3, 0);
