@@ -12,6 +12,9 @@
  *   3. 1M triangles in 800 parts (Blender icospheres of 1,280 triangles, 1 m apart in a 10 x 10 x
  *      8 stack), one run with the defaults: the same figures (more parts than a linkset holds, so
  *      the parts are also planned joined into one);
+ *   3b. 1M triangles in 3,200 parts (icospheres of 320 triangles, 1 m apart in a 15 x 15 x 15
+ *      stack, 3,200 of its places filled), one run with the defaults: each part has hundreds
+ *      overhead, which the physics opening test looks at;
  *   4. 1M triangles in 4 distinct parts (four flat-shaded level-4 Suzannes, each stretched along x
  *      by its own factor), defaults against `--jobs 1`: the distinct parts planned on worker
  *      threads against one after the other, the files compared byte for byte.
@@ -44,16 +47,25 @@ if len(args) < 3 or args[2] != 'flat':
 bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=True)
 `;
 
+// One icosphere made, the others copies of it with their own mesh (as many primitive_ico_sphere_add
+// calls make, byte for byte, in seconds instead of minutes).
 const BALLS_PY = `
 import bpy, sys, math
 args = sys.argv[sys.argv.index('--') + 1:]
 bpy.ops.wm.read_factory_settings(use_empty=True)
-n = int(args[1]); k = int(math.ceil(n ** (1 / 3))); i = 0
+n = int(args[1]); sub = int(args[2]); k = int(math.ceil(n ** (1 / 3))); i = 0
+bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=sub, radius=0.4, location=(0, 0, 0))
+first = bpy.context.active_object
 for x in range(k):
   for y in range(k):
     for z in range(k):
       if i < n:
-        bpy.ops.mesh.primitive_ico_sphere_add(subdivisions=4, radius=0.4, location=(x, y, z))
+        o = first
+        if i > 0:
+          o = first.copy()
+          o.data = first.data.copy()
+          bpy.context.collection.objects.link(o)
+        o.location = (x, y, z)
         i += 1
 bpy.ops.export_scene.gltf(filepath=args[0], export_format='GLB', export_apply=True)
 `;
@@ -143,10 +155,15 @@ export async function run({ root, log }) {
   const liFlat = (flat.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
   log(`1M flat defaults: ${flat.cpu.toFixed(1)} s CPU, ${flat.wall.toFixed(1)} s wall, ${flat.rssMiB.toFixed(0)} MiB`);
   // 3. 1M in 800 parts: one run, defaults.
-  const parts = make(800, 'balls-800.glb', balls);
+  const parts = make(800, 'balls-800.glb', balls, '4');
   const many = timed(process.execPath, [bin, 'optimize', parts, '-o', join(dir, 'balls.glb')]);
   const liMany = (many.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
   log(`800 parts: ${many.cpu.toFixed(1)} s CPU, ${many.wall.toFixed(1)} s wall, ${many.rssMiB.toFixed(0)} MiB`);
+  // 3b. 1M in 3,200 smaller parts stacked 15 high: each part has hundreds of others overhead.
+  const stack = make(3200, 'balls-3200.glb', balls, '3');
+  const stacked = timed(process.execPath, [bin, 'optimize', stack, '-o', join(dir, 'stack.glb')]);
+  const liStacked = (stacked.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
+  log(`3200 parts: ${stacked.cpu.toFixed(1)} s CPU, ${stacked.wall.toFixed(1)} s wall, ${stacked.rssMiB.toFixed(0)} MiB`);
   // 4. 1M in 4 distinct parts: worker threads (the default) against --jobs 1, the same files.
   const four = make(4, 'suzannes-4.glb', suzannes);
   const oneThread = timed(process.execPath, [bin, 'optimize', four, '-o', join(dir, 'four1.glb'), '--jobs', '1']);
@@ -195,6 +212,10 @@ export async function run({ root, log }) {
   md.push('');
   md.push(
     `1M triangles in 800 parts (Blender icospheres, subdivisions 4, 0.8 m wide, 1 m apart in a 10 x 10 x 8 stack; 1,024,000 triangles), \`slmesh optimize balls-800.glb -o out.glb\` (defaults; 800 parts are more than a linkset holds, so they are planned joined into one too, and kept apart here): ${figures(many)}; land impact ${liMany.trim()}.`,
+  );
+  md.push('');
+  md.push(
+    `1M triangles in 3,200 parts (Blender icospheres, subdivisions 3, 0.8 m wide, 1 m apart in a 15 x 15 x 15 stack; 1,024,000 triangles), \`slmesh optimize balls-3200.glb -o out.glb\` (defaults; every part has up to 13 storeys of others overhead, and auto's opening test looks at those): ${figures(stacked)}; land impact ${liStacked.trim()}.`,
   );
   md.push('');
   md.push(
