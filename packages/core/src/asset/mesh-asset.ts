@@ -192,32 +192,36 @@ export function denormalizePoints(points: Float32Array, n: UploadNormalization):
 /** Normals (flat xyz) into the unit frame: n' = normalize(n * inverseScale); (near-)zero normals kept. */
 export function normalizeNormals(normals: Float32Array, n: UploadNormalization): Float32Array {
   const out = new Float32Array(normals.length);
-  const [ix, iy, iz] = n.inverseScale;
-  for (let i = 0; i + 2 < normals.length; i += 3) {
-    const x0 = normals[i];
-    const y0 = normals[i + 1];
-    const z0 = normals[i + 2];
-    // LLVector4a::equals3(zero): every component within F_APPROXIMATELY_ZERO of 0.
-    if (
-      Math.abs(x0) < F_APPROXIMATELY_ZERO &&
-      Math.abs(y0) < F_APPROXIMATELY_ZERO &&
-      Math.abs(z0) < F_APPROXIMATELY_ZERO
-    ) {
-      out[i] = x0;
-      out[i + 1] = y0;
-      out[i + 2] = z0;
-      continue;
-    }
-    const x = f(x0 * ix);
-    const y = f(y0 * iy);
-    const z = f(z0 * iz);
-    const lenSq = f(f(f(x * x) + f(y * y)) + f(z * z));
-    const r = f(1 / f(Math.sqrt(lenSq)));
-    out[i] = x * r;
-    out[i + 1] = y * r;
-    out[i + 2] = z * r;
-  }
+  for (let i = 0; i + 2 < normals.length; i += 3) normalizeNormalInto(normals, i, n.inverseScale, out, i);
   return out;
+}
+
+/** One normal of `normals` at `i` as normalizeNormals makes it, into `out` at `o` (no array made: vertex-precision.ts calls it per normal). */
+export function normalizeNormalInto(
+  normals: ArrayLike<number>,
+  i: number,
+  inverseScale: Vec3,
+  out: Float32Array,
+  o: number,
+): void {
+  const x0 = normals[i];
+  const y0 = normals[i + 1];
+  const z0 = normals[i + 2];
+  // LLVector4a::equals3(zero): every component within F_APPROXIMATELY_ZERO of 0.
+  if (Math.abs(x0) < F_APPROXIMATELY_ZERO && Math.abs(y0) < F_APPROXIMATELY_ZERO && Math.abs(z0) < F_APPROXIMATELY_ZERO) {
+    out[o] = x0;
+    out[o + 1] = y0;
+    out[o + 2] = z0;
+    return;
+  }
+  const x = f(x0 * inverseScale[0]);
+  const y = f(y0 * inverseScale[1]);
+  const z = f(z0 * inverseScale[2]);
+  const lenSq = f(f(f(x * x) + f(y * y)) + f(z * z));
+  const r = f(1 / f(Math.sqrt(lenSq)));
+  out[o] = x * r;
+  out[o + 1] = y * r;
+  out[o + 2] = z * r;
 }
 
 function normalizeLod(lod: MeshLod, n: UploadNormalization, what: string): MeshLod {

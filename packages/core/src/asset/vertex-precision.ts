@@ -33,6 +33,7 @@
 import type { Face, MeshLod } from '../types.js';
 import type { Vec3 } from '../geometry/object-geometry.js';
 import {
+  normalizeNormalInto,
   normalizeNormals,
   normalizePoints,
   quantizeNormalU16,
@@ -87,30 +88,35 @@ export function positionDomain(highMin: Vec3, highMax: Vec3, n: UploadNormalizat
 
 /**
  * The multiple of `step` whose bucket's centre (+ 0.5) is nearest the scaled value `scaled`, at most
- * step / 2 from it; undefined past the last whole bucket under 65535 (the top keeps its value).
+ * step / 2 from it; -1 past the last whole bucket under 65535 (the top keeps its value).
  */
-function nearestBucket(scaled: number, step: number): number | undefined {
+function nearestBucket(scaled: number, step: number): number {
   const target = Math.max(Math.round((scaled - 0.5) / step) * step, 0);
-  return target + step - 1 <= QUANT_MAX ? target : undefined;
+  return target + step - 1 <= QUANT_MAX ? target : -1;
 }
 
 /**
- * The scaled value `u` lands on when moved to the centre of its nearest bucket of 2^bits, and
- * that centre as a unit-frame value; undefined when the value is kept (no bits, on the domain's
- * edge, or a range of 0).
+ * The scaled value `v` lands on when moved to the centre of its nearest bucket of 2^bits (its
+ * unit-frame value: bucketValue); -1 when the value is kept (on the domain's edge, or past the
+ * last bucket). `bits` > 0 and `range` > 0 (the callers skip an axis without either).
  */
-function bucketCentre(v: number, min: number, max: number, range: number, bits: number): [number, number] | undefined {
-  if (bits <= 0 || !(range > 0) || !(v > min && v < max)) return undefined;
-  const step = 2 ** bits;
-  const scaled = f(f(f(v - min) / range) * QUANT_MAX);
-  const target = nearestBucket(scaled, step);
-  return target === undefined ? undefined : [target, min + ((target + 0.5) / QUANT_MAX) * range];
+function bucketOf(v: number, min: number, max: number, range: number, bits: number): number {
+  if (!(v > min && v < max)) return -1;
+  return nearestBucket(f(f(f(v - min) / range) * QUANT_MAX), 2 ** bits);
+}
+
+/** The centre of bucket `target` (bucketOf) as a unit-frame value. */
+function bucketValue(target: number, min: number, range: number): number {
+  return min + ((target + 0.5) / QUANT_MAX) * range;
 }
 
 /** Whether `v`, a value as the uploader reads it, quantises to `u` strictly inside the domain (so the domain stays). */
 function lands(v: number, u: number, min: number, max: number, range: number): boolean {
   return quantizeU16(v, min, range) === u && v > min && v < max;
 }
+
+// The loops below make no array per value: a 1M-triangle LOD has 24M values, and a tuple each
+// was most of snapLod's 2.4 s.
 
 function snapPositions(
   positions: Float32Array,
@@ -121,17 +127,25 @@ function snapPositions(
 ): Float32Array {
   const unit = normalizePoints(positions, n);
   const out = new Float32Array(positions);
-  const range = [0, 1, 2].map((k) => f(domain.max[k] - domain.min[k]));
-  for (let i = 0; i < unit.length; i++) {
-    const k = i % 3;
-    const c = bucketCentre(unit[i], domain.min[k], domain.max[k], range[k], bits[k]);
-    if (!c) continue;
-    // Back to the object's frame as denormalizePoints does, then forward again as the uploader.
-    const p = f(f(c[1] * n.inverseScale[k]) - n.translation[k]);
-    if (lands(f(f(p + n.translation[k]) * n.scale[k]), c[0], domain.min[k], domain.max[k], range[k])) {
-      out[i] = p;
-      if (p !== positions[i]) stats.moved++;
-    } else stats.kept++;
+  for (let k = 0; k < 3; k++) {
+    const min = domain.min[k],
+      max = domain.max[k],
+      range = f(max - min),
+      b = bits[k];
+    if (b <= 0 || !(range > 0)) continue;
+    const inverse = n.inverseScale[k],
+      t = n.translation[k],
+      scale = n.scale[k];
+    for (let i = k; i < unit.length; i += 3) {
+      const target = bucketOf(unit[i], min, max, range, b);
+      if (target < 0) continue;
+      // Back to the object's frame as denormalizePoints does, then forward again as the uploader.
+      const p = f(f(bucketValue(target, min, range) * inverse) - t);
+      if (lands(f(f(p + t) * scale), target, min, max, range)) {
+        out[i] = p;
+        if (p !== positions[i]) stats.moved++;
+      } else stats.kept++;
+    }
   }
   return out;
 }
@@ -153,18 +167,20 @@ function usedBounds(values: Float32Array, indices: Uint32Array, dims: 2): { min:
 function snapUvs(uvs: Float32Array, indices: Uint32Array, error: number, stats: SnapStats): Float32Array {
   // The face's own domain, as the encoder takes it: over the vertices its triangles use.
   const { min, max } = usedBounds(uvs, indices, 2);
-  const range = [f(max[0] - min[0]), f(max[1] - min[1])];
-  const bits = [bitsFor(error, range[0]), bitsFor(error, range[1])];
   const out = new Float32Array(uvs);
-  for (let i = 0; i < uvs.length; i++) {
-    const k = i & 1;
-    const c = bucketCentre(uvs[i], min[k], max[k], range[k], bits[k]);
-    if (!c) continue;
-    const v = f(c[1]);
-    if (lands(v, c[0], min[k], max[k], range[k])) {
-      out[i] = v;
-      if (v !== uvs[i]) stats.moved++;
-    } else stats.kept++;
+  for (let k = 0; k < 2; k++) {
+    const range = f(max[k] - min[k]),
+      b = bitsFor(error, range);
+    if (b <= 0 || !(range > 0)) continue;
+    for (let i = k; i < uvs.length; i += 2) {
+      const target = bucketOf(uvs[i], min[k], max[k], range, b);
+      if (target < 0) continue;
+      const v = f(bucketValue(target, min[k], range));
+      if (lands(v, target, min[k], max[k], range)) {
+        out[i] = v;
+        if (v !== uvs[i]) stats.moved++;
+      } else stats.kept++;
+    }
   }
   return out;
 }
@@ -180,6 +196,7 @@ function snapNormals(normals: Float32Array, n: UploadNormalization, bits: number
   const step = 2 ** bits;
   const minCos = Math.cos(normalAngle(bits));
   const t = [0, 0, 0];
+  const targets = [0, 0, 0];
   const one = new Float32Array(3);
   const back = new Float32Array(3);
   for (let i = 0; i + 2 < unit.length; i += 3) {
@@ -190,13 +207,12 @@ function snapNormals(normals: Float32Array, n: UploadNormalization, bits: number
     if (!(Math.abs(len - 1) < 1e-3)) continue; // a zero or odd normal stays as it is
     // The largest component is solved from the other two, which land on buckets' centres.
     const a = Math.abs(x) >= Math.abs(y) && Math.abs(x) >= Math.abs(z) ? 0 : Math.abs(y) >= Math.abs(z) ? 1 : 2;
-    const targets: number[] = [];
     let sq = 0;
     let onBuckets = true;
     for (let k = 0; k < 3 && onBuckets; k++) {
       if (k === a) continue;
       const u = nearestBucket(f(f(f(unit[i + k] + 1) * 0.5) * QUANT_MAX), step);
-      if (u === undefined) onBuckets = false;
+      if (u < 0) onBuckets = false;
       else {
         targets[k] = u;
         t[k] = ((u + 0.5) / QUANT_MAX) * 2 - 1;
@@ -217,7 +233,7 @@ function snapNormals(normals: Float32Array, n: UploadNormalization, bits: number
     back[0] = bx / bl;
     back[1] = by / bl;
     back[2] = bz / bl;
-    one.set(normalizeNormals(back, n));
+    normalizeNormalInto(back, 0, n.inverseScale, one, 0);
     // The box's scale turns the unit frame's angles: the normal as given moves by at most maxAngle.
     const ol = Math.hypot(normals[i], normals[i + 1], normals[i + 2]);
     let ok = (back[0] * normals[i] + back[1] * normals[i + 1] + back[2] * normals[i + 2]) / ol >= minCos;
