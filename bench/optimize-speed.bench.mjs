@@ -163,7 +163,9 @@ export async function run({ root, log }) {
   const stack = make(3200, 'balls-3200.glb', balls, '3');
   const stacked = timed(process.execPath, [bin, 'optimize', stack, '-o', join(dir, 'stack.glb')]);
   const liStacked = (stacked.stdout.match(/land impact\s+(.*)/) ?? [])[1] ?? '';
-  log(`3200 parts: ${stacked.cpu.toFixed(1)} s CPU, ${stacked.wall.toFixed(1)} s wall, ${stacked.rssMiB.toFixed(0)} MiB`);
+  log(
+    `3200 parts: ${stacked.cpu.toFixed(1)} s CPU, ${stacked.wall.toFixed(1)} s wall, ${stacked.rssMiB.toFixed(0)} MiB`,
+  );
   // 4. 1M in 4 distinct parts: worker threads (the default) against --jobs 1, the same files.
   const four = make(4, 'suzannes-4.glb', suzannes);
   const oneThread = timed(process.execPath, [bin, 'optimize', four, '-o', join(dir, 'four1.glb'), '--jobs', '1']);

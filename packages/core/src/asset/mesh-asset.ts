@@ -208,7 +208,11 @@ export function normalizeNormalInto(
   const y0 = normals[i + 1];
   const z0 = normals[i + 2];
   // LLVector4a::equals3(zero): every component within F_APPROXIMATELY_ZERO of 0.
-  if (Math.abs(x0) < F_APPROXIMATELY_ZERO && Math.abs(y0) < F_APPROXIMATELY_ZERO && Math.abs(z0) < F_APPROXIMATELY_ZERO) {
+  if (
+    Math.abs(x0) < F_APPROXIMATELY_ZERO &&
+    Math.abs(y0) < F_APPROXIMATELY_ZERO &&
+    Math.abs(z0) < F_APPROXIMATELY_ZERO
+  ) {
     out[o] = x0;
     out[o + 1] = y0;
     out[o + 2] = z0;
