@@ -209,6 +209,12 @@ describe('auto physics in a linkset', () => {
     placement: { rotation: [1, 0, 0, 0, 1, 0, 0, 0, 1], translation },
   });
   const inModel = (objects: SlObject[], index: number): PhysicsHookContext => ({ ...ctx(), model: { objects }, index });
+  /** Walls at each x, each under a roof at its height z (Walls, Roof, Walls.001, Roof.001, ...). */
+  const underRoofs = (places: [number, number, typeof roof?][]) =>
+    places.flatMap(([x, z, mesh = roof], i) => {
+      const suffix = i > 0 ? `.${String(i).padStart(3, '0')}` : '';
+      return [obj(`Walls${suffix}`, walls, [x, 0, 1.35]), obj(`Roof${suffix}`, mesh, [x, 0, z])];
+    });
 
   it("walls under another object's roof get their hull; the same walls elsewhere without a roof keep the room open (not a copy's physics)", async () => {
     const hook = physicsHookFor('auto', undefined, () => {});
@@ -244,14 +250,11 @@ describe('auto physics in a linkset', () => {
   it('copies under roofs in the same places share one build; a copy under a higher roof is built anew', async () => {
     const hook = physicsHookFor('auto', undefined, () => {});
     // Placed at x = 0.1, 10.3 and 20.7: each copy's surroundings come out a float step or two apart.
-    const objects = [
-      obj('Walls', walls, [0.1, 0, 1.35]),
-      obj('Roof', roof, [0.1, 0, 2.7]),
-      obj('Walls.001', walls, [10.3, 0, 1.35]),
-      obj('Roof.001', roof, [10.3, 0, 2.7]),
-      obj('Walls.002', walls, [20.7, 0, 1.35]),
-      obj('Roof.002', roof, [20.7, 0, 3.9]),
-    ];
+    const objects = underRoofs([
+      [0.1, 2.7],
+      [10.3, 2.7],
+      [20.7, 3.9],
+    ]);
     const first = await hook(objects[0], inModel(objects, 0));
     expect(first.physicsChoice!.shape).toBe('hull');
     const copy = await hook(objects[2], inModel(objects, 2));
@@ -261,18 +264,14 @@ describe('auto physics in a linkset', () => {
   });
 
   it('surroundingsKey: the same parts in the same places give one key, to float noise; any other part, place or turn another', () => {
-    const objects = [
-      obj('Walls', walls, [0.1, 0, 1.35]),
-      obj('Roof', roof, [0.1, 0, 2.7]),
-      obj('Walls.001', walls, [10.3, 0, 1.35]),
-      obj('Roof.001', roof, [10.3, 0, 2.7]),
-      obj('Walls.002', walls, [20.7, 0, 1.35]),
-      obj('Roof.002', roof, [20.7, 0, 2.7 + 1e-4]),
-      obj('Walls.003', walls, [30.7, 0, 1.35]),
-      obj('Roof.003', { ...roof, positions: roof.positions.map((v) => v * 1.01) }, [30.7, 0, 2.7]),
-      obj('Walls.004', walls, [40.7, 0, 1.35]),
-      obj('Roof.004', roof, [40.7, 0, 2.7]),
-    ];
+    // Walls under roofs: two alike, then a roof 0.1 mm higher, one of another shape, one turned.
+    const objects = underRoofs([
+      [0.1, 2.7],
+      [10.3, 2.7],
+      [20.7, 2.7 + 1e-4],
+      [30.7, 2.7, { ...roof, positions: roof.positions.map((v) => v * 1.01) }],
+      [40.7, 2.7],
+    ]);
     objects[9].placement!.rotation = [0, -1, 0, 1, 0, 0, 0, 0, 1];
     // The offsets come out of the translations a float step apart: 10.3 - 10.3 and 0.1 - 0.1 are 0 exactly, so nudge one.
     objects[3].placement!.translation = [10.3 + 1e-12, 0, 2.7];
