@@ -115,8 +115,8 @@ function lands(v: number, u: number, min: number, max: number, range: number): b
   return quantizeU16(v, min, range) === u && v > min && v < max;
 }
 
-// The loops below make no array per value: a 1M-triangle LOD has 24M values, and a tuple each
-// was most of snapLod's 2.4 s.
+// The loops below make no array per value: a 1M-triangle LOD has 24M values, and a tuple or a
+// Float32Array each was a seventh of snapLod's 2.5 s.
 
 function snapPositions(
   positions: Float32Array,
