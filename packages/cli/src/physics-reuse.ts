@@ -241,7 +241,12 @@ export function surroundingsKey(objects: readonly SlObject[], index: number, nea
     for (const c of highHash(o.lods.high)) h.word(c.charCodeAt(0));
     rotation(o);
     const u = o.placement?.translation ?? [0, 0, 0];
-    for (let k = 0; k < 3; k++) h.integer(Math.round((u[k] - t[k]) * OFFSET_STEPS));
+    for (let k = 0; k < 3; k++) {
+      const d = Math.round((u[k] - t[k]) * OFFSET_STEPS);
+      // (The reader refuses non-finite transforms; were one here, this part shares with none.)
+      if (!Number.isFinite(d)) return `alone:${index}`;
+      h.integer(d);
+    }
   }
   return `${near.length}:${h}`;
 }

@@ -278,6 +278,13 @@ describe('auto physics in a linkset', () => {
     const key = (i: number) => surroundingsKey(objects, i, [i + 1]);
     expect(key(2)).toBe(key(0));
     expect(new Set([0, 4, 6, 8].map(key)).size).toBe(4);
+    // A part placed nowhere (NaN) shares with none: not even with one at offset 0.
+    const nowhere = underRoofs([
+      [0.1, 2.7],
+      [10.3, 2.7],
+    ]);
+    nowhere[1].placement!.translation = [Number.NaN, 0, 2.7];
+    expect(surroundingsKey(nowhere, 0, [1])).not.toBe(surroundingsKey(nowhere, 2, [3]));
   });
 
   it('balls under a roof share one build: a closed convex solid is judged without its surroundings', async () => {
