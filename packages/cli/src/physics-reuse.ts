@@ -13,7 +13,7 @@
  * as 0.99999998 where the original has 0.99999999; a millionth of the size moves no physics).
  */
 
-import { primUpAxis, type MeshLod, type SlObject, type Vec3 } from '@slmesh/core';
+import { bytesOf, hashBytes, primUpAxis, type MeshLod, type SlObject, type Vec3 } from '@slmesh/core';
 
 /**
  * Everything buildPhysics reads from an object besides its name and translation, as flat arrays,
@@ -196,21 +196,17 @@ class Hash64 {
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
 
-/** Each high LOD's hash (its faces' positions and indices), made once. */
-const HIGH_HASHES = new WeakMap<MeshLod, string>();
+/** Each high LOD's hash: its face count, then each face's positions' and indices' hashBytes; made once. */
+const HIGH_HASHES = new WeakMap<MeshLod, number[]>();
 
-function highHash(lod: MeshLod): string {
+function highHash(lod: MeshLod): number[] {
   let known = HIGH_HASHES.get(lod);
-  if (known === undefined) {
-    const h = new Hash64();
-    h.word(lod.faces.length);
-    for (const f of lod.faces) {
-      h.word(f.positions.length);
-      for (let i = 0; i < f.positions.length; i++) h.float(f.positions[i]);
-      h.word(f.indices.length);
-      for (let i = 0; i < f.indices.length; i++) h.word(f.indices[i]);
-    }
-    HIGH_HASHES.set(lod, (known = h.toString()));
+  if (!known) {
+    known = [
+      lod.faces.length,
+      ...lod.faces.flatMap((f) => [hashBytes(bytesOf(f.positions)), hashBytes(bytesOf(f.indices))]),
+    ];
+    HIGH_HASHES.set(lod, known);
   }
   return known;
 }
@@ -238,7 +234,7 @@ export function surroundingsKey(objects: readonly SlObject[], index: number, nea
   for (const j of near) {
     const o = objects[j];
     h.word(0x2f);
-    for (const c of highHash(o.lods.high)) h.word(c.charCodeAt(0));
+    for (const w of highHash(o.lods.high)) h.word(w);
     rotation(o);
     const u = o.placement?.translation ?? [0, 0, 0];
     for (let k = 0; k < 3; k++) {

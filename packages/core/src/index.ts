@@ -69,6 +69,7 @@ export { minEnclosingSphereOfSpheres } from './geometry/min-enclosing-sphere-of-
 export { type IndexedMesh, triangleArea, triangleCross, isZeroAreaTriangle } from './geometry/indexed-mesh.js';
 export { type WeldedMesh, type WeldOptions, weldMesh } from './geometry/weld-mesh.js';
 export { mulberry32 } from './geometry/seeded-random.js';
+export { bytesOf, hashBytes } from './geometry/equal-keys.js';
 
 // ─── The mesh asset: binary LLSD, encoder, decoder, the importer's splitting and checks ──────
 export {

@@ -148,7 +148,7 @@ export function physicsHookFor(
       downloads: r.objects.map((o) => o.streaming),
     };
   };
-  // The objects' world boxes, once per model: linksetSurroundings compares each part with all.
+  // The objects' world boxes, once per model: nearParts compares each part with all.
   let boxes: { objects: readonly SlObject[]; boxes: Box3[] } | undefined;
   const worldBoxes = (objects: readonly SlObject[]) => {
     if (boxes?.objects !== objects) boxes = { objects, boxes: objects.map(worldBox) };
@@ -225,23 +225,20 @@ export function physicsHookFor(
       let asked = false;
       const reach = (AVATAR_PASSAGE_HEIGHT + AVATAR_PASSAGE_WIDTH) / Math.min(...scaleFactors);
       const overhead = AVATAR_PASSAGE_HEIGHT / Math.max(...scaleFactors);
+      // The parts near it, found once (for the soup and for the key).
+      let near: number[] | undefined;
+      const nearIndices = () => (near ??= nearParts(model.objects, index, reach, overhead, worldBoxes(model.objects)));
       // Made once: undefined until then, null when no part is near.
       let made: ReturnType<typeof linksetSurroundings> | null | undefined;
       const nearby = () => {
-        if (made === undefined)
-          made = linksetSurroundings(model.objects, index, reach, overhead, worldBoxes(model.objects)) ?? null;
+        if (made === undefined) made = linksetSurroundings(model.objects, index, nearIndices()) ?? null;
         return made ?? undefined;
       };
       // What the opening test would see around it, without making it (once, and only when a
       // build to share judged its own).
       let seen: string | undefined;
-      const nearbyKey = () => {
-        if (seen === undefined) {
-          const near = nearParts(model.objects, index, reach, overhead, worldBoxes(model.objects));
-          seen = near.length > 0 ? surroundingsKey(model.objects, index, near) : 'none';
-        }
-        return seen;
-      };
+      const nearbyKey = () =>
+        (seen ??= nearIndices().length > 0 ? surroundingsKey(model.objects, index, nearIndices()) : 'none');
       const surroundings =
         mode === 'auto' && model.objects.length > 1 && mayHaveOpenings(worldSize)
           ? () => {

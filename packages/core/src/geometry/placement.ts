@@ -124,8 +124,12 @@ export function primUpAxis(object: SlObject): 0 | 1 | 2 {
 /**
  * The other objects of a linkset whose world boxes come within `reach` (world metres) of object
  * `index`'s sideways and reach `overhead` or more above its base (any height above that), in
- * order: the parts linksetSurroundings gives. `boxes`: the objects' world boxes (`worldBox`, in
- * the same order).
+ * order: the parts whose high LODs make its surroundings (linksetSurroundings).
+ *
+ * `boxes` are the objects' world boxes (`worldBox`, in the same order). A caller that asks for
+ * every object of a linkset in turn passes them, made once: a world box reads every vertex of
+ * high, and made again for each object they cost time in the square of the object count (800
+ * parts of 1,280 triangles: 14 s).
  */
 export function nearParts(
   objects: readonly SlObject[],
@@ -147,24 +151,17 @@ export function nearParts(
 }
 
 /**
- * The high LODs of the other objects of a linkset near object `index` (nearParts), as one
- * triangle soup in that object's prim frame (what the physics opening test takes as
- * `surroundings`, which keeps only what lies overhead), or undefined when none is near.
- *
- * `boxes` are the objects' world boxes (`worldBox`, in the same order). A caller that asks for
- * every object of a linkset in turn passes them, made once: a world box reads every vertex of
- * high, and made again for each object they cost time in the square of the object count (800
- * parts of 1,280 triangles: 14 s).
+ * The high LODs of objects `near` (indices, nearParts gives them) as one triangle soup in object
+ * `index`'s prim frame (what the physics opening test takes as `surroundings`, which keeps only
+ * what lies overhead), or undefined when there are none.
  */
 export function linksetSurroundings(
   objects: readonly SlObject[],
   index: number,
-  reach: number,
-  overhead = 0,
-  boxes: readonly Box3[] = objects.map(worldBox),
+  near: readonly number[],
 ): { positions: Float32Array; indices: Uint32Array } | undefined {
   const self = objects[index];
-  const parts = nearParts(objects, index, reach, overhead, boxes).map((i) => objects[i]);
+  const parts = near.map((i) => objects[i]);
   if (parts.length === 0) return undefined;
   const faces = parts.flatMap((o) => o.lods.high.faces.map((f) => ({ o, f })));
   const vertices = faces.reduce((a, { f }) => a + f.positions.length / 3, 0);

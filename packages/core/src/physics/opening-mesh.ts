@@ -111,6 +111,9 @@ const SNAP_SHARES = [0.1, 0.2, 0.4];
 /** Points of two openings are near when within this many lattice spacings (see `within`). */
 const NEAR_SPACINGS = 1.2;
 
+/** OpeningMeshOptions.keepShare's default. */
+const KEEP_SHARE = 0.8;
+
 /** Share of the original surface that may lie farther than maxStray from a candidate (or an avatar's area, if larger). */
 const FIT_STRAY_SHARE = 0.05;
 
@@ -225,7 +228,7 @@ function sameOpeningAs(options: Pick<OpeningCheckOptions, 'opening' | 'keepShare
   // ring's lower rim), and NEAR_SHARE of its axis points lie near the original's (a new opening
   // elsewhere does not count). `whole`: also keepShare of the original's lie near the new one's
   // (nothing of it was closed: a capped window's upper room).
-  const keepShare = options.keepShare ?? 0.8;
+  const keepShare = options.keepShare ?? KEEP_SHARE;
   const near = options.near ?? 0.2;
   // Two openings' points lie on lattices of their own (avatar-openings.ts): near enough is within
   // a spacing (and a little) of a point of the other.
@@ -285,7 +288,7 @@ export function openingKeepingMesh(
   const minTriangles = options.minTriangles ?? 4;
   const sameOpening = sameOpeningAs(options).same;
   const pts = opening.points;
-  const keepShare = options.keepShare ?? 0.8;
+  const keepShare = options.keepShare ?? KEEP_SHARE;
   const width = options.openingOptions.width ?? AVATAR_PASSAGE_WIDTH;
   const candidates: OpeningMesh[] = [];
   for (const source of [{ positions, indices }, ...(options.alternatives ?? [])]) {
