@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { linksetSurroundings, placePositions, worldBox } from '../../src/geometry/placement.js';
-import type { Placement, SlObject } from '../../src/types.js';
+import { linksetSurroundings, nearParts, placePositions, worldBox } from '../../src/geometry/placement.js';
+import type { Box3, Placement, SlObject } from '../../src/types.js';
 import { box } from '../physics/physics-fixtures.js';
 
 /** A box object (12 triangles) with an optional placement. */
@@ -21,6 +21,10 @@ function rotation(a: number, b: number): Placement['rotation'] {
   return [ca, -sa, 0, cb * sa, cb * ca, -sb, sb * sa, sb * ca, cb];
 }
 
+/** The surroundings of object `i`: the high LODs of its near parts, as optimize's physics hook asks for them. */
+const surroundings = (objects: SlObject[], i: number, reach: number, overhead?: number, boxes?: Box3[]) =>
+  linksetSurroundings(objects, i, nearParts(objects, i, reach, overhead, boxes));
+
 describe('linksetSurroundings', () => {
   it('gives the other objects beside this one or above it, none far beside or below', () => {
     const objects = [
@@ -30,21 +34,22 @@ describe('linksetSurroundings', () => {
       cube('high above', [0, 0, 30], [1, 1, 31]),
       cube('far below', [0, 0, -30], [1, 1, -29]),
     ];
-    const s = linksetSurroundings(objects, 0, 2.3)!;
+    const s = surroundings(objects, 0, 2.3)!;
+    expect(nearParts(objects, 0, 2.3)).toEqual([1, 3]);
     expect(s.indices.length).toBe(72); // b and the one above
     const axis = (k: number) => Array.from(s.positions).filter((_, i) => i % 3 === k);
     expect(Math.max(...axis(0))).toBe(2.5);
     expect([Math.min(...axis(2)), Math.max(...axis(2))]).toEqual([0, 31]);
     // With an overhead height, only what reaches that far above its base: the one above.
-    const above = linksetSurroundings(objects, 0, 2.3, 1.8)!;
+    const above = surroundings(objects, 0, 2.3, 1.8)!;
     expect(above.indices.length).toBe(36);
     expect(Math.min(...Array.from(above.positions).filter((_, i) => i % 3 === 2))).toBe(30);
     // The world boxes made once by the caller give the same answer.
     const boxes = objects.map(worldBox);
-    expect(linksetSurroundings(objects, 0, 2.3, 0, boxes)).toEqual(s);
-    expect(linksetSurroundings(objects, 0, 2.3, 1.8, boxes)).toEqual(above);
-    expect(linksetSurroundings([objects[0], objects[2]], 0, 2.3)).toBeUndefined();
-    expect(linksetSurroundings([objects[0]], 0, 2.3)).toBeUndefined();
+    expect(surroundings(objects, 0, 2.3, 0, boxes)).toEqual(s);
+    expect(surroundings(objects, 0, 2.3, 1.8, boxes)).toEqual(above);
+    expect(surroundings([objects[0], objects[2]], 0, 2.3)).toBeUndefined();
+    expect(surroundings([objects[0]], 0, 2.3)).toBeUndefined();
   });
 
   it('property: the surroundings, placed with this object, are where the other objects are in the world', () => {
@@ -62,7 +67,7 @@ describe('linksetSurroundings', () => {
             rotation: rotation(a2, b2),
             translation: [tx + 1, ty - 0.5, 1],
           });
-          const s = linksetSurroundings([self, other], 0, 2.3)!;
+          const s = surroundings([self, other], 0, 2.3)!;
           const world = placePositions(other.placement, other.lods.high.faces[0].positions);
           const back = placePositions(self.placement, s.positions);
           expect(s.indices).toEqual(other.lods.high.faces[0].indices);
